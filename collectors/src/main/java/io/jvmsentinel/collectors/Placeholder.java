@@ -1,0 +1,3 @@
+package io.jvmsentinel.collectors;
+
+final class Placeholder {}

@@ -1,0 +1,5 @@
+package io.jvmsentinel.lab;
+
+public final class LabMain {
+  public static void main(String[] args) {}
+}
