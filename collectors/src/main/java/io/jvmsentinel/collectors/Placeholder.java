@@ -1,3 +1,0 @@
-package io.jvmsentinel.collectors;
-
-final class Placeholder {}

@@ -1,0 +1,345 @@
+package io.jvmsentinel.collectors.catalog;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.TimeGauge;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.BaseUnits;
+import java.util.concurrent.TimeUnit;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * The one catalog of every meter jvm-sentinel exports: name, kind, base unit, description, tags and
+ * source. Collectors register meters only through these entries, and docs/metrics.md is generated
+ * from them, so a name exists in exactly one place.
+ *
+ * <p>Where Micrometer's own JVM binders define a meter with the same meaning, the same name, unit
+ * and tags are used, so existing JVM dashboards keep working.
+ */
+public enum Metric {
+  // --- Memory pools, including the code cache segments (JMX) ---
+  JVM_MEMORY_USED(
+      "jvm.memory.used",
+      MeterKind.GAUGE,
+      BaseUnits.BYTES,
+      "The amount of used memory",
+      "area, id",
+      "JMX `java.lang:type=MemoryPool,name=*` `Usage.used`; code cache segments have"
+          + " `id=\"CodeHeap '...'\"` or `id=\"CodeCache\"`"),
+  JVM_MEMORY_COMMITTED(
+      "jvm.memory.committed",
+      MeterKind.GAUGE,
+      BaseUnits.BYTES,
+      "The amount of memory in bytes that is committed for the Java virtual machine to use",
+      "area, id",
+      "JMX `java.lang:type=MemoryPool,name=*` `Usage.committed`"),
+  JVM_MEMORY_MAX(
+      "jvm.memory.max",
+      MeterKind.GAUGE,
+      BaseUnits.BYTES,
+      "The maximum amount of memory in bytes that can be used for memory management (-1 if"
+          + " undefined)",
+      "area, id",
+      "JMX `java.lang:type=MemoryPool,name=*` `Usage.max`"),
+  JVM_MEMORY_PEAK(
+      "jvm.memory.peak",
+      MeterKind.GAUGE,
+      BaseUnits.BYTES,
+      "The peak used memory of the pool since the target JVM started or its peak was reset",
+      "area, id",
+      "JMX `java.lang:type=MemoryPool,name=*` `PeakUsage.used`"),
+
+  // --- JIT (JMX) ---
+  JVM_COMPILATION_TIME(
+      "jvm.compilation.time",
+      MeterKind.COUNTER,
+      BaseUnits.MILLISECONDS,
+      "The approximate accumulated elapsed time spent in compilation",
+      "compiler",
+      "JMX `java.lang:type=Compilation` `TotalCompilationTime`"),
+
+  // --- Threads (JMX) ---
+  JVM_THREADS_LIVE(
+      "jvm.threads.live",
+      MeterKind.GAUGE,
+      BaseUnits.THREADS,
+      "The current number of live threads including both daemon and non-daemon threads",
+      "",
+      "JMX `java.lang:type=Threading` `ThreadCount`"),
+  JVM_THREADS_DAEMON(
+      "jvm.threads.daemon",
+      MeterKind.GAUGE,
+      BaseUnits.THREADS,
+      "The current number of live daemon threads",
+      "",
+      "JMX `java.lang:type=Threading` `DaemonThreadCount`"),
+  JVM_THREADS_PEAK(
+      "jvm.threads.peak",
+      MeterKind.GAUGE,
+      BaseUnits.THREADS,
+      "The peak live thread count since the Java virtual machine started or peak was reset",
+      "",
+      "JMX `java.lang:type=Threading` `PeakThreadCount`"),
+  JVM_THREADS_STARTED(
+      "jvm.threads.started",
+      MeterKind.COUNTER,
+      BaseUnits.THREADS,
+      "The total number of application threads started in the JVM",
+      "",
+      "JMX `java.lang:type=Threading` `TotalStartedThreadCount`"),
+
+  // --- GC (JMX) ---
+  JVM_GC_PAUSE(
+      "jvm.gc.pause",
+      MeterKind.TIMER,
+      "seconds",
+      "Time spent in GC pause",
+      "gc, action, cause",
+      "JMX notification `com.sun.management.gc.notification` from each"
+          + " `java.lang:type=GarbageCollector,name=*`"),
+  JVM_GC_CONCURRENT_PHASE_TIME(
+      "jvm.gc.concurrent.phase.time",
+      MeterKind.TIMER,
+      "seconds",
+      "Time spent in concurrent phase",
+      "gc, action, cause",
+      "JMX notification `com.sun.management.gc.notification` (concurrent collectors: cause"
+          + " `No GC`, ZGC/Shenandoah cycles)"),
+  JVM_GC_COLLECTIONS(
+      "jvm.gc.collections",
+      MeterKind.COUNTER,
+      null,
+      "Collections run by a garbage collector since the target JVM started",
+      "gc",
+      "JMX `java.lang:type=GarbageCollector,name=*` `CollectionCount`"),
+  JVM_GC_COLLECTION_TIME(
+      "jvm.gc.collection.time",
+      MeterKind.COUNTER,
+      "seconds",
+      "Accumulated collection elapsed time of a garbage collector",
+      "gc",
+      "JMX `java.lang:type=GarbageCollector,name=*` `CollectionTime`"),
+
+  // --- Classes (JMX) ---
+  JVM_CLASSES_LOADED(
+      "jvm.classes.loaded",
+      MeterKind.GAUGE,
+      BaseUnits.CLASSES,
+      "The number of classes that are currently loaded in the Java virtual machine",
+      "",
+      "JMX `java.lang:type=ClassLoading` `LoadedClassCount`"),
+  JVM_CLASSES_UNLOADED(
+      "jvm.classes.unloaded",
+      MeterKind.COUNTER,
+      BaseUnits.CLASSES,
+      "The number of classes unloaded in the Java virtual machine",
+      "",
+      "JMX `java.lang:type=ClassLoading` `UnloadedClassCount`"),
+
+  // --- Process and system (JMX) ---
+  PROCESS_CPU_USAGE(
+      "process.cpu.usage",
+      MeterKind.GAUGE,
+      null,
+      "The \"recent cpu usage\" for the Java Virtual Machine process (0..1 of all CPUs)",
+      "",
+      "JMX `java.lang:type=OperatingSystem` `ProcessCpuLoad`"),
+  PROCESS_CPU_TIME(
+      "process.cpu.time",
+      MeterKind.COUNTER,
+      "ns",
+      "The \"cpu time\" used by the Java Virtual Machine process",
+      "",
+      "JMX `java.lang:type=OperatingSystem` `ProcessCpuTime`"),
+  SYSTEM_CPU_USAGE(
+      "system.cpu.usage",
+      MeterKind.GAUGE,
+      null,
+      "The \"recent cpu usage\" of the system the application is running in",
+      "",
+      "JMX `java.lang:type=OperatingSystem` `CpuLoad` (JDK 14+) or `SystemCpuLoad`"),
+  SYSTEM_CPU_COUNT(
+      "system.cpu.count",
+      MeterKind.GAUGE,
+      null,
+      "The number of processors available to the Java virtual machine",
+      "",
+      "JMX `java.lang:type=OperatingSystem` `AvailableProcessors`"),
+  SYSTEM_LOAD_AVERAGE_1M(
+      "system.load.average.1m",
+      MeterKind.GAUGE,
+      null,
+      "The system load average for the last minute (negative if unavailable)",
+      "",
+      "JMX `java.lang:type=OperatingSystem` `SystemLoadAverage`"),
+  PROCESS_UPTIME(
+      "process.uptime",
+      MeterKind.GAUGE,
+      "seconds",
+      "The uptime of the Java virtual machine",
+      "",
+      "JMX `java.lang:type=Runtime` `Uptime`"),
+  PROCESS_START_TIME(
+      "process.start.time",
+      MeterKind.GAUGE,
+      "seconds",
+      "Start time of the process since unix epoch",
+      "",
+      "JMX `java.lang:type=Runtime` `StartTime`"),
+  JVM_INFO(
+      "jvm.info",
+      MeterKind.GAUGE,
+      null,
+      "JVM version info (always 1 while connected)",
+      "version, vendor, runtime",
+      "JMX `java.lang:type=Runtime` `SystemProperties`, read once per connection"),
+
+  // --- The daemon itself ---
+  SENTINEL_TARGET_UP(
+      "jvm.sentinel.target.up",
+      MeterKind.GAUGE,
+      null,
+      "1 while the daemon holds a working JMX connection to the target, else 0",
+      "",
+      "daemon"),
+  SENTINEL_CONNECTION_ATTEMPTS(
+      "jvm.sentinel.connection.attempts",
+      MeterKind.COUNTER,
+      null,
+      "JMX connection attempts to the target",
+      "",
+      "daemon"),
+  SENTINEL_CONNECTION_FAILURES(
+      "jvm.sentinel.connection.failures",
+      MeterKind.COUNTER,
+      null,
+      "Failed JMX connection attempts and lost connections, by reason",
+      "reason (`refused`, `timeout`, `auth`, `lost`, `error`)",
+      "daemon"),
+  SENTINEL_POLL_DURATION(
+      "jvm.sentinel.poll.duration",
+      MeterKind.TIMER,
+      "seconds",
+      "Time taken by one JMX poll of the target (all pollers)",
+      "",
+      "daemon"),
+  SENTINEL_GC_NOTIFICATIONS_MISSED(
+      "jvm.sentinel.gc.notifications.missed",
+      MeterKind.COUNTER,
+      null,
+      "GC notifications the daemon did not receive (gaps in each collector's GcInfo id)",
+      "",
+      "daemon"),
+  SENTINEL_POLL_ERRORS(
+      "jvm.sentinel.poll.errors",
+      MeterKind.COUNTER,
+      null,
+      "Poller runs that failed (missing MBean, unexpected data or a lost connection)",
+      "poller",
+      "daemon");
+
+  private final String meterName;
+  private final MeterKind kind;
+  private final String baseUnit;
+  private final String description;
+  private final String tagKeys;
+  private final String source;
+
+  Metric(
+      String meterName,
+      MeterKind kind,
+      String baseUnit,
+      String description,
+      String tagKeys,
+      String source) {
+    this.meterName = meterName;
+    this.kind = kind;
+    this.baseUnit = baseUnit;
+    this.description = description;
+    this.tagKeys = tagKeys;
+    this.source = source;
+  }
+
+  /** The dot.case Micrometer name; each registry translates it (Prometheus: snake_case). */
+  public String meterName() {
+    return meterName;
+  }
+
+  public MeterKind kind() {
+    return kind;
+  }
+
+  /** The base unit, or null for dimensionless values. */
+  public String baseUnit() {
+    return baseUnit;
+  }
+
+  public String description() {
+    return description;
+  }
+
+  /** The tag keys this meter carries besides the target tags, as documentation text. */
+  public String tagKeys() {
+    return tagKeys;
+  }
+
+  /** Where the value comes from on the target, as documentation text. */
+  public String source() {
+    return source;
+  }
+
+  public <T> Gauge gauge(MeterRegistry registry, Tags tags, T state, ToDoubleFunction<T> value) {
+    expect(MeterKind.GAUGE);
+    return Gauge.builder(meterName, state, value)
+        .description(description)
+        .baseUnit(baseUnit)
+        .tags(tags)
+        .strongReference(true)
+        .register(registry);
+  }
+
+  /** A gauge whose value is a duration read in {@code unit}, exported in the base unit. */
+  public <T> TimeGauge timeGauge(
+      MeterRegistry registry, Tags tags, T state, TimeUnit unit, ToDoubleFunction<T> value) {
+    expect(MeterKind.GAUGE);
+    return TimeGauge.builder(meterName, state, unit, value)
+        .description(description)
+        .tags(tags)
+        .strongReference(true)
+        .register(registry);
+  }
+
+  /** A counter whose cumulative value is read from the target (it resets when the target does). */
+  public <T> FunctionCounter functionCounter(
+      MeterRegistry registry, Tags tags, T state, ToDoubleFunction<T> value) {
+    expect(MeterKind.COUNTER);
+    return FunctionCounter.builder(meterName, state, value)
+        .description(description)
+        .baseUnit(baseUnit)
+        .tags(tags)
+        .register(registry);
+  }
+
+  public Counter counter(MeterRegistry registry, Tags tags) {
+    expect(MeterKind.COUNTER);
+    return Counter.builder(meterName)
+        .description(description)
+        .baseUnit(baseUnit)
+        .tags(tags)
+        .register(registry);
+  }
+
+  public Timer timer(MeterRegistry registry, Tags tags) {
+    expect(MeterKind.TIMER);
+    return Timer.builder(meterName).description(description).tags(tags).register(registry);
+  }
+
+  private void expect(MeterKind wanted) {
+    if (kind != wanted) {
+      throw new IllegalStateException(meterName + " is a " + kind + ", not a " + wanted);
+    }
+  }
+}

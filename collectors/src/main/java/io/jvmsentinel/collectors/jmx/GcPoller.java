@@ -1,0 +1,133 @@
+package io.jvmsentinel.collectors.jmx;
+
+import com.sun.management.GarbageCollectionNotificationInfo;
+import io.jvmsentinel.collectors.catalog.Metric;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import javax.management.JMException;
+import javax.management.MBeanServerConnection;
+import javax.management.Notification;
+import javax.management.NotificationFilterSupport;
+import javax.management.NotificationListener;
+import javax.management.ObjectName;
+import javax.management.openmbean.CompositeData;
+
+/**
+ * Garbage collection, as Micrometer's JvmGcMetrics does it but over the remote connection: each
+ * collector's GC notification becomes a pause (or concurrent phase) timer sample tagged with {@code
+ * gc}, {@code action} and {@code cause}; collection counts and times are polled.
+ *
+ * <p>Notifications are pushed by the target (latency measured at about 7 ms, p90 26 ms), so pause
+ * timers need no polling. Gaps are detected with {@code GcInfo.getId()}, which counts per
+ * collector; the notification sequence number does not.
+ */
+public final class GcPoller implements JmxPoller {
+  private static final String COUNT = "CollectionCount";
+  private static final String TIME = "CollectionTime";
+
+  private final Tags tags;
+  private final Map<String, Long> lastGcId = new ConcurrentHashMap<>();
+  private final NotificationListener listener = (notification, handback) -> record(notification);
+  private MeterRegistry registry;
+  private KeyedReadings<String, Attributes> readings;
+  private Counter missedNotifications;
+  private volatile Map<String, ObjectName> collectors = Map.of();
+
+  public GcPoller(Tags tags) {
+    this.tags = tags;
+  }
+
+  @Override
+  public String name() {
+    return "gc";
+  }
+
+  @Override
+  public void bindTo(MeterRegistry registry) {
+    this.registry = registry;
+    readings =
+        new KeyedReadings<>(
+            (gc, reading) -> {
+              Tags gcTags = tags.and("gc", gc);
+              Metric.JVM_GC_COLLECTIONS.functionCounter(
+                  registry, gcTags, reading, r -> r.counter(a -> a.number(COUNT)));
+              // CollectionTime is in milliseconds; the counter's base unit is seconds.
+              Metric.JVM_GC_COLLECTION_TIME.functionCounter(
+                  registry, gcTags, reading, r -> r.counter(a -> a.number(TIME) / 1000.0));
+            });
+    missedNotifications = Metric.SENTINEL_GC_NOTIFICATIONS_MISSED.counter(registry, tags);
+  }
+
+  @Override
+  public void connected(MBeanServerConnection mbeans) throws IOException, JMException {
+    lastGcId.clear();
+    Map<String, ObjectName> found = new ConcurrentHashMap<>();
+    for (ObjectName name : mbeans.queryNames(ObjectNames.GARBAGE_COLLECTORS, null)) {
+      found.put(name.getKeyProperty("name"), name);
+      // The filter is evaluated on the target, so it must be a JDK class the target can load.
+      NotificationFilterSupport filter = new NotificationFilterSupport();
+      filter.enableType(GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION);
+      mbeans.addNotificationListener(name, listener, filter, null);
+    }
+    collectors = Map.copyOf(found);
+  }
+
+  @Override
+  public void poll(MBeanServerConnection mbeans) throws IOException, JMException {
+    for (Map.Entry<String, ObjectName> collector : collectors.entrySet()) {
+      readings
+          .get(collector.getKey())
+          .update(Attributes.read(mbeans, collector.getValue(), COUNT, TIME));
+    }
+  }
+
+  /** The collector names of the current connection. */
+  public List<String> collectorNames() {
+    return List.copyOf(collectors.keySet());
+  }
+
+  void record(Notification notification) {
+    if (!GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(
+        notification.getType())) {
+      return;
+    }
+    GarbageCollectionNotificationInfo info =
+        GarbageCollectionNotificationInfo.from((CompositeData) notification.getUserData());
+    String gc = info.getGcName();
+    countGap(gc, info.getGcInfo().getId());
+    Tags gcTags = tags.and("gc", gc, "action", info.getGcAction(), "cause", info.getGcCause());
+    Metric metric =
+        isConcurrentPhase(info.getGcCause(), gc)
+            ? Metric.JVM_GC_CONCURRENT_PHASE_TIME
+            : Metric.JVM_GC_PAUSE;
+    metric.timer(registry, gcTags).record(info.getGcInfo().getDuration(), TimeUnit.MILLISECONDS);
+  }
+
+  private void countGap(String gc, long id) {
+    Long previous = lastGcId.put(gc, id);
+    if (previous != null && id > previous + 1) {
+      missedNotifications.increment(id - previous - 1);
+    }
+  }
+
+  /** Same rule as Micrometer's JvmGcMetrics: these report concurrent cycles, not pauses. */
+  static boolean isConcurrentPhase(String cause, String name) {
+    return "No GC".equals(cause)
+        || "Shenandoah Cycles".equals(name)
+        || "ZGC Cycles".equals(name)
+        || (name.startsWith("GenZGC") && name.endsWith("Cycles"))
+        || (name.startsWith("ZGC") && name.endsWith("Cycles"));
+  }
+
+  @Override
+  public void disconnected() {
+    collectors = Map.of();
+    readings.clearAll();
+  }
+}

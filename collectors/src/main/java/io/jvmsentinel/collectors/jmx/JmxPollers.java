@@ -1,0 +1,35 @@
+package io.jvmsentinel.collectors.jmx;
+
+import io.micrometer.core.instrument.Tags;
+import java.util.List;
+
+/**
+ * The one explicit list of JMX pollers for a target. Fields are typed so detection and the API can
+ * read the values they need without looking pollers up by name.
+ */
+public record JmxPollers(
+    JvmIdentityPoller identity,
+    MemoryPoolPoller memory,
+    ThreadPoller threads,
+    CompilationPoller compilation,
+    ClassLoadingPoller classes,
+    ProcessPoller process,
+    GcPoller gc) {
+
+  /** Every poller, for a target whose series carry {@code tags}. */
+  public static JmxPollers create(Tags tags) {
+    return new JmxPollers(
+        new JvmIdentityPoller(tags),
+        new MemoryPoolPoller(tags),
+        new ThreadPoller(tags),
+        new CompilationPoller(tags),
+        new ClassLoadingPoller(tags),
+        new ProcessPoller(tags),
+        new GcPoller(tags));
+  }
+
+  /** In the order they run: identity first, so the others can rely on knowing the target. */
+  public List<JmxPoller> all() {
+    return List.of(identity, memory, threads, compilation, classes, process, gc);
+  }
+}

@@ -1,0 +1,141 @@
+package io.jvmsentinel.collectors.jmx;
+
+import io.jvmsentinel.collectors.catalog.Metric;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import javax.management.JMException;
+import javax.management.MBeanServerConnection;
+import javax.management.openmbean.CompositeData;
+import javax.management.openmbean.TabularData;
+
+/**
+ * Reads the target's identity once per connection and exports {@code jvm.info}. A target restarted
+ * on another JDK gets a new {@code jvm.info} series; the old one is removed.
+ */
+public final class JvmIdentityPoller implements JmxPoller {
+  private final Tags tags;
+  private MeterRegistry registry;
+  private volatile JvmIdentity identity;
+  private Gauge info;
+
+  public JvmIdentityPoller(Tags tags) {
+    this.tags = tags;
+  }
+
+  @Override
+  public String name() {
+    return "identity";
+  }
+
+  @Override
+  public void bindTo(MeterRegistry registry) {
+    this.registry = registry;
+  }
+
+  @Override
+  public synchronized void connected(MBeanServerConnection mbeans) throws IOException, JMException {
+    JvmIdentity read = read(mbeans);
+    Tags infoTags =
+        tags.and(
+            "version",
+            read.javaVersion(),
+            "vendor",
+            read.vmVendor(),
+            "runtime",
+            read.runtimeName());
+    if (info != null && !info.getId().getTags().equals(infoTags.stream().toList())) {
+      registry.remove(info);
+      info = null;
+    }
+    if (info == null) {
+      info =
+          Metric.JVM_INFO.gauge(registry, infoTags, this, p -> p.identity == null ? Double.NaN : 1);
+    }
+    identity = read;
+  }
+
+  @Override
+  public void poll(MBeanServerConnection mbeans) {
+    // Identity does not change during a connection.
+  }
+
+  /** The identity of the connected target, or of the last one seen; null before any connection. */
+  public JvmIdentity identity() {
+    return identity;
+  }
+
+  @Override
+  public void disconnected() {
+    // Keep the identity for the API (what we were watching), jvm.info reads NaN meanwhile.
+  }
+
+  static JvmIdentity read(MBeanServerConnection mbeans) throws IOException, JMException {
+    Attributes runtime =
+        Attributes.read(
+            mbeans,
+            ObjectNames.RUNTIME,
+            "VmName",
+            "VmVendor",
+            "VmVersion",
+            "SpecVersion",
+            "Pid",
+            "StartTime",
+            "InputArguments",
+            "SystemProperties");
+    Map<String, String> properties = systemProperties(runtime.get("SystemProperties"));
+    String javaVersion =
+        properties.getOrDefault("java.runtime.version", runtime.string("VmVersion", "unknown"));
+    return new JvmIdentity(
+        runtime.string("VmName", "unknown"),
+        runtime.string("VmVendor", "unknown"),
+        runtime.string("VmVersion", "unknown"),
+        javaVersion,
+        properties.getOrDefault("java.runtime.name", runtime.string("VmName", "unknown")),
+        JvmIdentity.parseFeatureVersion(runtime.string("SpecVersion", "")),
+        (long) orZero(runtime.number("Pid")),
+        (long) orZero(runtime.number("StartTime")),
+        runtime.get("InputArguments") instanceof String[] args ? Arrays.asList(args) : List.of(),
+        vmOptions(mbeans));
+  }
+
+  private static Map<String, String> vmOptions(MBeanServerConnection mbeans) throws IOException {
+    Map<String, String> options = new LinkedHashMap<>();
+    for (String option : JvmIdentity.WATCHED_VM_OPTIONS) {
+      try {
+        Object value =
+            mbeans.invoke(
+                ObjectNames.HOTSPOT_DIAGNOSTIC,
+                "getVMOption",
+                new Object[] {option},
+                new String[] {String.class.getName()});
+        if (value instanceof CompositeData data) {
+          options.put(option, String.valueOf(data.get("value")));
+        }
+      } catch (JMException | RuntimeException e) {
+        // Not a HotSpot VM, or an option this JDK does not have (e.g. no segmented cache flags).
+      }
+    }
+    return options;
+  }
+
+  private static Map<String, String> systemProperties(Object value) {
+    Map<String, String> properties = new LinkedHashMap<>();
+    if (value instanceof TabularData table) {
+      for (Object row : table.values()) {
+        CompositeData entry = (CompositeData) row;
+        properties.put(String.valueOf(entry.get("key")), String.valueOf(entry.get("value")));
+      }
+    }
+    return properties;
+  }
+
+  private static double orZero(double value) {
+    return Double.isNaN(value) ? 0 : value;
+  }
+}

@@ -1,0 +1,111 @@
+package io.jvmsentinel.collectors.jmx;
+
+import io.jvmsentinel.collectors.catalog.Metric;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import javax.management.JMException;
+import javax.management.MBeanServerConnection;
+import javax.management.ObjectName;
+import javax.management.openmbean.CompositeData;
+
+/**
+ * Used, committed, max and peak of every memory pool: the heap pools and the code cache segments
+ * ({@code CodeHeap 'non-nmethods'}, {@code 'profiled nmethods'}, {@code 'non-profiled nmethods'},
+ * or the single {@code CodeCache} pool when the cache is not segmented, e.g. below 240 MB). Pools
+ * are discovered once per connection; each poll is one read per pool.
+ */
+public final class MemoryPoolPoller implements JmxPoller {
+  private static final String USAGE = "Usage";
+  private static final String PEAK_USAGE = "PeakUsage";
+
+  /** A pool as discovered on the current connection. */
+  public record Pool(ObjectName objectName, String id, String area) {}
+
+  /** One pool's usage; fields are NaN where the target did not say. */
+  public record PoolUsage(double used, double committed, double max, double peak) {}
+
+  private final Tags tags;
+  private KeyedReadings<Pool, PoolUsage> readings;
+  private volatile List<Pool> pools = List.of();
+
+  public MemoryPoolPoller(Tags tags) {
+    this.tags = tags;
+  }
+
+  @Override
+  public String name() {
+    return "memory";
+  }
+
+  @Override
+  public void bindTo(MeterRegistry registry) {
+    readings =
+        new KeyedReadings<>(
+            (pool, reading) -> {
+              Tags poolTags = tags.and("area", pool.area(), "id", pool.id());
+              Metric.JVM_MEMORY_USED.gauge(
+                  registry, poolTags, reading, r -> r.gauge(PoolUsage::used));
+              Metric.JVM_MEMORY_COMMITTED.gauge(
+                  registry, poolTags, reading, r -> r.gauge(PoolUsage::committed));
+              Metric.JVM_MEMORY_MAX.gauge(
+                  registry, poolTags, reading, r -> r.gauge(PoolUsage::max));
+              Metric.JVM_MEMORY_PEAK.gauge(
+                  registry, poolTags, reading, r -> r.gauge(PoolUsage::peak));
+            });
+  }
+
+  @Override
+  public void connected(MBeanServerConnection mbeans) throws IOException, JMException {
+    Set<ObjectName> names = mbeans.queryNames(ObjectNames.MEMORY_POOLS, null);
+    List<Pool> found = new ArrayList<>();
+    for (ObjectName name : names) {
+      Attributes a = Attributes.read(mbeans, name, "Name", "Type");
+      String id = a.string("Name", name.getKeyProperty("name"));
+      String area = "HEAP".equals(a.string("Type", "")) ? "heap" : "nonheap";
+      found.add(new Pool(name, id, area));
+    }
+    pools = List.copyOf(found);
+  }
+
+  @Override
+  public void poll(MBeanServerConnection mbeans) throws IOException, JMException {
+    for (Pool pool : pools) {
+      Attributes a = Attributes.read(mbeans, pool.objectName(), USAGE, PEAK_USAGE);
+      CompositeData usage = (CompositeData) a.get(USAGE);
+      CompositeData peak = (CompositeData) a.get(PEAK_USAGE);
+      readings
+          .get(pool)
+          .update(
+              new PoolUsage(
+                  field(usage, "used"),
+                  field(usage, "committed"),
+                  field(usage, "max"),
+                  field(peak, "used")));
+    }
+  }
+
+  /** The pools of the current connection (empty while disconnected). */
+  public List<Pool> pools() {
+    return pools;
+  }
+
+  /** The latest usage of a pool, or null while disconnected. */
+  public PoolUsage usage(Pool pool) {
+    return readings.get(pool).current();
+  }
+
+  private static double field(CompositeData data, String key) {
+    // An invalid pool (e.g. after a collector change) reports a null usage.
+    return data != null && data.get(key) instanceof Number n ? n.doubleValue() : Double.NaN;
+  }
+
+  @Override
+  public void disconnected() {
+    pools = List.of();
+    readings.clearAll();
+  }
+}

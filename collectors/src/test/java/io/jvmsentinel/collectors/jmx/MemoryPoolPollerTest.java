@@ -1,0 +1,101 @@
+package io.jvmsentinel.collectors.jmx;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.lang.management.MemoryType;
+import java.lang.management.MemoryUsage;
+import org.junit.jupiter.api.Test;
+
+class MemoryPoolPollerTest {
+  private static final long MB = 1024 * 1024;
+  private final MeterRegistry registry = new SimpleMeterRegistry();
+  private final MemoryPoolPoller poller = new MemoryPoolPoller(Tags.of("target", "t1"));
+
+  @Test
+  void exportsEachSegmentOfASegmentedCodeCache() throws Exception {
+    FakeTarget target =
+        new FakeTarget()
+            .pool(
+                "CodeHeap 'non-nmethods'",
+                MemoryType.NON_HEAP,
+                usage(1, 2, 2, 5),
+                usage(1, 2, 2, 5))
+            .pool(
+                "CodeHeap 'profiled nmethods'",
+                MemoryType.NON_HEAP,
+                usage(2, 11, 12, 117),
+                usage(2, 11, 12, 117))
+            .pool(
+                "CodeHeap 'non-profiled nmethods'",
+                MemoryType.NON_HEAP,
+                usage(2, 20, 21, 118),
+                usage(2, 25, 26, 118))
+            .pool("G1 Eden Space", MemoryType.HEAP, usage(24, 30, 40, -1), usage(24, 36, 40, -1));
+    poller.bindTo(registry);
+
+    poller.connected(target.server);
+    poller.poll(target.server);
+
+    assertThat(poller.pools()).hasSize(4);
+    assertThat(value("jvm.memory.used", "nonheap", "CodeHeap 'profiled nmethods'"))
+        .isEqualTo(11 * MB);
+    assertThat(value("jvm.memory.committed", "nonheap", "CodeHeap 'profiled nmethods'"))
+        .isEqualTo(12 * MB);
+    assertThat(value("jvm.memory.max", "nonheap", "CodeHeap 'profiled nmethods'"))
+        .isEqualTo(117 * MB);
+    assertThat(value("jvm.memory.peak", "nonheap", "CodeHeap 'profiled nmethods'"))
+        .isEqualTo(11 * MB);
+    assertThat(value("jvm.memory.peak", "nonheap", "CodeHeap 'non-profiled nmethods'"))
+        .isEqualTo(25 * MB);
+    assertThat(value("jvm.memory.used", "nonheap", "CodeHeap 'non-nmethods'")).isEqualTo(2 * MB);
+    assertThat(value("jvm.memory.used", "heap", "G1 Eden Space")).isEqualTo(30 * MB);
+    assertThat(value("jvm.memory.peak", "heap", "G1 Eden Space")).isEqualTo(36 * MB);
+    assertThat(value("jvm.memory.max", "heap", "G1 Eden Space")).isEqualTo(-1);
+  }
+
+  @Test
+  void exportsTheSingleCodeCachePoolWhenTheCacheIsNotSegmented() throws Exception {
+    FakeTarget target =
+        new FakeTarget()
+            .pool("CodeCache", MemoryType.NON_HEAP, usage(2, 7, 8, 8), usage(2, 8, 8, 8));
+    poller.bindTo(registry);
+
+    poller.connected(target.server);
+    poller.poll(target.server);
+
+    assertThat(value("jvm.memory.used", "nonheap", "CodeCache")).isEqualTo(7 * MB);
+    assertThat(value("jvm.memory.max", "nonheap", "CodeCache")).isEqualTo(8 * MB);
+    assertThat(value("jvm.memory.peak", "nonheap", "CodeCache")).isEqualTo(8 * MB);
+    assertThat(registry.find("jvm.memory.used").tag("id", "CodeHeap 'profiled nmethods'").gauge())
+        .isNull();
+  }
+
+  @Test
+  void aPoolKeepsItsSeriesAcrossReconnectsAndReadsNaNWhileDisconnected() throws Exception {
+    FakeTarget target =
+        new FakeTarget()
+            .pool("CodeCache", MemoryType.NON_HEAP, usage(2, 7, 8, 8), usage(2, 8, 8, 8));
+    poller.bindTo(registry);
+    poller.connected(target.server);
+    poller.poll(target.server);
+
+    poller.disconnected();
+    assertThat(value("jvm.memory.used", "nonheap", "CodeCache")).isNaN();
+
+    poller.connected(target.server);
+    poller.poll(target.server);
+    assertThat(value("jvm.memory.used", "nonheap", "CodeCache")).isEqualTo(7 * MB);
+    assertThat(registry.find("jvm.memory.used").gauges()).hasSize(1);
+  }
+
+  private double value(String name, String area, String id) {
+    return registry.get(name).tags("target", "t1", "area", area, "id", id).gauge().value();
+  }
+
+  private static MemoryUsage usage(long initMb, long usedMb, long committedMb, long maxMb) {
+    return new MemoryUsage(initMb * MB, usedMb * MB, committedMb * MB, maxMb < 0 ? -1 : maxMb * MB);
+  }
+}
