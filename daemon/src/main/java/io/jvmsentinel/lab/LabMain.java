@@ -1,5 +1,62 @@
 package io.jvmsentinel.lab;
 
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * The lab target JVM: runs one {@link Scenario} so the daemon has something real to watch.
+ *
+ * <p>Compiled with {@code --release 11} and using JDK classes only, so it also runs on JDK 11
+ * targets.
+ */
 public final class LabMain {
-  public static void main(String[] args) {}
+
+  private LabMain() {}
+
+  public static void main(String[] args) {
+    LabOptions options;
+    try {
+      options = LabOptions.parse(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println("LAB error " + e.getMessage());
+      System.err.print(Scenarios.usage());
+      System.exit(2);
+      return;
+    }
+    Optional<Scenario> scenario = Scenarios.create(options);
+    if (!scenario.isPresent()) {
+      System.err.println("LAB error unknown scenario " + options.scenario());
+      System.err.print(Scenarios.usage());
+      System.exit(2);
+      return;
+    }
+    LabLog log = new LabLog(System.out, options.scenario());
+    log.ready();
+    options.duration().ifPresent(duration -> interruptAfter(Thread.currentThread(), duration));
+    try {
+      Thread.sleep(options.delay().toMillis());
+      scenario.get().run(log);
+    } catch (InterruptedException e) {
+      // The --duration timer: the normal end of a bounded run.
+    }
+    log.done();
+    // Scenario threads may still be running: end the JVM explicitly.
+    System.exit(0);
+  }
+
+  private static void interruptAfter(Thread target, Duration duration) {
+    Thread timer =
+        new Thread(
+            () -> {
+              try {
+                Thread.sleep(duration.toMillis());
+                target.interrupt();
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            },
+            "lab-duration-timer");
+    timer.setDaemon(true);
+    timer.start();
+  }
 }

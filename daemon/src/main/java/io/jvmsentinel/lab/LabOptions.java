@@ -1,0 +1,145 @@
+package io.jvmsentinel.lab;
+
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * Command line of the lab: {@code SCENARIO [--rate N] [--threads N] [--duration D] [--delay D]
+ * [--warmup D]}. Each scenario picks its own defaults for the options it reads.
+ */
+public final class LabOptions {
+
+  private final String scenario;
+  private OptionalInt rate = OptionalInt.empty();
+  private OptionalInt threads = OptionalInt.empty();
+  private Optional<Duration> duration = Optional.empty();
+  private Duration delay = Duration.ZERO;
+  private Optional<Duration> warmup = Optional.empty();
+
+  private LabOptions(String scenario) {
+    this.scenario = scenario;
+  }
+
+  /** Options with nothing set, for the named scenario. */
+  public static LabOptions defaults(String scenario) {
+    return new LabOptions(scenario);
+  }
+
+  /**
+   * Parses the command line.
+   *
+   * @throws IllegalArgumentException on a missing scenario, an unknown option or a bad value
+   */
+  public static LabOptions parse(String... args) {
+    if (args.length == 0 || args[0].startsWith("-")) {
+      throw new IllegalArgumentException("missing scenario");
+    }
+    LabOptions options = new LabOptions(args[0]);
+    for (int i = 1; i < args.length; i += 2) {
+      String option = args[i];
+      if (i + 1 >= args.length) {
+        throw new IllegalArgumentException("missing value for " + option);
+      }
+      String value = args[i + 1];
+      switch (option) {
+        case "--rate":
+          options.rate = OptionalInt.of(positiveInt(option, value));
+          break;
+        case "--threads":
+          options.threads = OptionalInt.of(positiveInt(option, value));
+          break;
+        case "--duration":
+          options.duration = Optional.of(parseDuration(value));
+          break;
+        case "--delay":
+          options.delay = parseDuration(value);
+          break;
+        case "--warmup":
+          options.warmup = Optional.of(parseDuration(value));
+          break;
+        default:
+          throw new IllegalArgumentException("unknown option " + option);
+      }
+    }
+    return options;
+  }
+
+  /**
+   * Parses {@code 500ms}, {@code 5s}, {@code 2m}, {@code 1h}, a plain number of seconds, or
+   * ISO-8601 ({@code PT5S}).
+   */
+  public static Duration parseDuration(String text) {
+    String value = text.trim().toLowerCase(Locale.ROOT);
+    try {
+      if (value.startsWith("p")) {
+        return nonNegative(text, Duration.parse(text.trim()));
+      } else if (value.endsWith("ms")) {
+        return nonNegative(text, Duration.ofMillis(number(value, 2)));
+      } else if (value.endsWith("s")) {
+        return nonNegative(text, Duration.ofSeconds(number(value, 1)));
+      } else if (value.endsWith("m")) {
+        return nonNegative(text, Duration.ofMinutes(number(value, 1)));
+      } else if (value.endsWith("h")) {
+        return nonNegative(text, Duration.ofHours(number(value, 1)));
+      }
+      return nonNegative(text, Duration.ofSeconds(Long.parseLong(value)));
+    } catch (NumberFormatException | DateTimeParseException e) {
+      throw new IllegalArgumentException("bad duration: " + text, e);
+    }
+  }
+
+  private static long number(String value, int suffixLength) {
+    return Long.parseLong(value.substring(0, value.length() - suffixLength));
+  }
+
+  private static Duration nonNegative(String text, Duration duration) {
+    if (duration.isNegative()) {
+      throw new IllegalArgumentException("negative duration: " + text);
+    }
+    return duration;
+  }
+
+  private static int positiveInt(String option, String value) {
+    try {
+      int number = Integer.parseInt(value);
+      if (number > 0) {
+        return number;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException(option + " needs a positive integer, got " + value);
+  }
+
+  public String scenario() {
+    return scenario;
+  }
+
+  /** Events per second for rate-driven scenarios. */
+  public int rate(int defaultRate) {
+    return rate.orElse(defaultRate);
+  }
+
+  /** Thread count for scenarios that start a fixed number of threads. */
+  public int threads(int defaultThreads) {
+    return threads.orElse(defaultThreads);
+  }
+
+  /** How long the scenario runs before the lab exits; empty means until killed. */
+  public Optional<Duration> duration() {
+    return duration;
+  }
+
+  /** Quiet time between {@code ready} and the scenario's first phase, so a monitor can connect. */
+  public Duration delay() {
+    return delay;
+  }
+
+  /** Length of a JIT warm-up phase, for scenarios that have one. */
+  public Duration warmup(Duration defaultWarmup) {
+    return warmup.orElse(defaultWarmup);
+  }
+}

@@ -1,0 +1,54 @@
+package io.jvmsentinel.lab;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+/** The one explicit list of lab scenarios: add new ones here. */
+public final class Scenarios {
+
+  private static final Map<String, Function<LabOptions, Scenario>> FACTORIES =
+      new LinkedHashMap<>();
+
+  static {
+    register("idle", IdleScenario::new);
+    register("healthy", HealthyScenario::new);
+    register("thread-per-request", ThreadPerRequestScenario::new);
+    register("thread-burst", ThreadBurstScenario::new);
+  }
+
+  private Scenarios() {}
+
+  private static void register(String name, Function<LabOptions, Scenario> factory) {
+    FACTORIES.put(name, factory);
+  }
+
+  /** Scenario names in registration order. */
+  public static List<String> names() {
+    return Collections.unmodifiableList(new ArrayList<>(FACTORIES.keySet()));
+  }
+
+  /** Creates the scenario named by {@code options.scenario()}, if there is one. */
+  public static Optional<Scenario> create(LabOptions options) {
+    Function<LabOptions, Scenario> factory = FACTORIES.get(options.scenario());
+    return factory == null ? Optional.empty() : Optional.of(factory.apply(options));
+  }
+
+  /** Usage text listing every scenario with its description. */
+  public static String usage() {
+    StringBuilder text =
+        new StringBuilder(
+            "usage: java io.jvmsentinel.lab.LabMain SCENARIO [--rate N] [--threads N]"
+                + " [--duration D] [--delay D] [--warmup D]\n"
+                + "  D is 500ms, 5s, 2m, 1h or ISO-8601 (PT5S)\nscenarios:\n");
+    for (String name : names()) {
+      Scenario scenario = FACTORIES.get(name).apply(LabOptions.defaults(name));
+      text.append(String.format("  %-20s %s%n", name, scenario.description()));
+    }
+    return text.toString();
+  }
+}
