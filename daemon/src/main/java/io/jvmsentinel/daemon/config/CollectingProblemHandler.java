@@ -1,6 +1,5 @@
 package io.jvmsentinel.daemon.config;
 
-import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.DeserializationContext;
@@ -36,13 +35,11 @@ final class CollectingProblemHandler extends DeserializationProblemHandler {
       Object beanOrClass,
       String propertyName)
       throws IOException {
+    // For records Jackson buffers unknown keys and hands them over after the record is built,
+    // through a buffer that has lost the locations: the key's location comes from the reporter.
     String path = YamlReporter.valuePath(p);
-    JsonLocation at =
-        p instanceof TrackingParser tracking
-            ? tracking.lastKeyLocation()
-            : p.currentTokenLocation();
     reporter.reportAt(
-        at,
+        reporter.keyLocation(path),
         path,
         "unknown key '" + path + "'; allowed keys: " + allowedKeys(beanOrClass, deserializer));
     p.skipChildren();

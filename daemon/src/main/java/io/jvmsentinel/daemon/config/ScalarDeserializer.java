@@ -42,20 +42,21 @@ final class ScalarDeserializer<T> extends StdDeserializer<T> {
   }
 
   static ScalarDeserializer<Duration> duration() {
-    return parsed(Duration.class, Durations::parse);
+    return parsed(Duration.class, "a duration such as 10s", Durations::parse);
   }
 
   static ScalarDeserializer<HostPort> hostPort() {
-    return parsed(HostPort.class, HostPort::parse);
+    return parsed(HostPort.class, "host:port", HostPort::parse);
   }
 
   static ScalarDeserializer<JmxAddress> jmxAddress() {
-    return parsed(JmxAddress.class, JmxAddress::parse);
+    return parsed(JmxAddress.class, "host:port or a service:jmx: URL", JmxAddress::parse);
   }
 
   // Any scalar: "pollInterval: 10" then fails in the parser with the accepted forms.
-  private static <T> ScalarDeserializer<T> parsed(Class<T> type, Function<String, T> parse) {
-    return new ScalarDeserializer<>(type, "text", JsonToken::isScalarValue, parse);
+  private static <T> ScalarDeserializer<T> parsed(
+      Class<T> type, String expected, Function<String, T> parse) {
+    return new ScalarDeserializer<>(type, expected, JsonToken::isScalarValue, parse);
   }
 
   @Override

@@ -15,8 +15,8 @@ import java.util.Set;
  * Wraps the YAML parser to see every key as it passes:
  *
  * <ul>
- *   <li>it remembers where the last key started, because Jackson reports an unknown key when the
- *       parser already points at its value, and the operator wants the key's line and column;
+ *   <li>it tells the reporter where each key was written, because Jackson reports unknown keys of a
+ *       record only after reading the whole record, from a buffer without locations;
  *   <li>it reports duplicate keys. We do not use {@code STRICT_DUPLICATE_DETECTION}: that throws at
  *       the first duplicate and stops reading, and we want every problem of the file in one pass.
  * </ul>
@@ -25,16 +25,10 @@ final class TrackingParser extends JsonParserDelegate {
   private final YamlReporter reporter;
   // Jackson reuses context objects per nesting level; each START_OBJECT resets its set.
   private final Map<JsonStreamContext, Set<String>> keysByMap = new IdentityHashMap<>();
-  private JsonLocation lastKeyLocation = JsonLocation.NA;
 
   TrackingParser(JsonParser yaml, YamlReporter reporter) {
     super(yaml);
     this.reporter = reporter;
-  }
-
-  /** Where the most recent key started. */
-  JsonLocation lastKeyLocation() {
-    return lastKeyLocation;
   }
 
   @Override
@@ -43,11 +37,12 @@ final class TrackingParser extends JsonParserDelegate {
     if (t == JsonToken.START_OBJECT) {
       keysByMap.put(getParsingContext(), new HashSet<>());
     } else if (t == JsonToken.FIELD_NAME) {
-      lastKeyLocation = currentTokenLocation();
+      JsonLocation at = currentTokenLocation();
       JsonStreamContext map = getParsingContext();
+      String path = YamlReporter.pathOf(map);
+      reporter.keySeen(path, at);
       if (!keysByMap.computeIfAbsent(map, c -> new HashSet<>()).add(currentName())) {
-        String path = YamlReporter.pathOf(map);
-        reporter.reportAt(lastKeyLocation, path, "duplicate key '" + path + "'");
+        reporter.reportAt(at, path, "duplicate key '" + path + "'");
       }
     }
     return t;

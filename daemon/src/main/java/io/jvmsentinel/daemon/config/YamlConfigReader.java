@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
@@ -16,6 +18,8 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
+import org.yaml.snakeyaml.error.Mark;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
 
 /**
  * Reads the YAML file into a {@link ConfigDocument}, recording every problem it meets with its
@@ -34,6 +38,9 @@ final class YamlConfigReader {
           .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
           .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
           .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+          .withCoercionConfigDefaults(
+              // "http: ''" reads like "http:" (absent) instead of stopping at a coercion error.
+              c -> c.setCoercion(CoercionInputShape.EmptyString, CoercionAction.AsNull))
           .build();
 
   private YamlConfigReader() {}
@@ -60,6 +67,15 @@ final class YamlConfigReader {
 
   private static Optional<ConfigDocument> parse(String file, String text, Problems problems) {
     YamlReporter reporter = new YamlReporter(file, problems);
+    try {
+      return parse(text, reporter, problems, file);
+    } finally {
+      reporter.flush();
+    }
+  }
+
+  private static Optional<ConfigDocument> parse(
+      String text, YamlReporter reporter, Problems problems, String file) {
     try (TrackingParser p = new TrackingParser(MAPPER.createParser(text), reporter)) {
       if (p.nextToken() == null) {
         problems.add(file + ": the file is empty; it needs at least a 'targets:' list");
@@ -76,15 +92,61 @@ final class YamlConfigReader {
             p.currentTokenLocation(), "", "only one YAML document is allowed in the file");
       }
       return Optional.ofNullable(doc); // null: the root was not a map, already reported
+    } catch (JsonMappingException e) {
+      Optional<MarkedYAMLException> yaml = yamlCause(e);
+      if (yaml.isPresent()) {
+        problems.add(malformed(file, yaml.get()));
+      } else {
+        // Whatever the handler could not absorb: report it with what we know, and stop.
+        String path = pathOf(e);
+        problems.add(
+            YamlReporter.where(file, e.getLocation())
+                + (path.isEmpty() ? "" : "'" + path + "': ")
+                + e.getOriginalMessage());
+      }
     } catch (JsonParseException e) {
       problems.add(
-          YamlReporter.where(file, e.getLocation()) + "malformed YAML: " + e.getOriginalMessage());
-    } catch (JsonMappingException e) {
-      // Whatever the handler could not absorb: report it with what we know and stop.
-      problems.add(YamlReporter.where(file, e.getLocation()) + e.getOriginalMessage());
+          yamlCause(e)
+              .map(yaml -> malformed(file, yaml))
+              .orElse(
+                  YamlReporter.where(file, e.getLocation())
+                      + "malformed YAML: "
+                      + e.getOriginalMessage()));
     } catch (IOException e) {
       problems.add(file + ": " + e.getMessage());
     }
     return Optional.empty();
+  }
+
+  // SnakeYAML's own exception says what is wrong in one line; Jackson's message adds a snippet.
+  private static Optional<MarkedYAMLException> yamlCause(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof MarkedYAMLException yaml) {
+        return Optional.of(yaml);
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static String malformed(String file, MarkedYAMLException e) {
+    Mark at = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
+    String where =
+        at == null
+            ? file + ": "
+            : file + ":" + (at.getLine() + 1) + ":" + (at.getColumn() + 1) + ": ";
+    String context = e.getContext() == null ? "" : " (" + e.getContext() + ")";
+    return where + "malformed YAML: " + e.getProblem() + context;
+  }
+
+  private static String pathOf(JsonMappingException e) {
+    StringBuilder path = new StringBuilder();
+    for (JsonMappingException.Reference ref : e.getPath()) {
+      if (ref.getFieldName() != null) {
+        path.append(path.length() == 0 ? "" : ".").append(ref.getFieldName());
+      } else if (ref.getIndex() >= 0) {
+        path.append('[').append(ref.getIndex()).append(']');
+      }
+    }
+    return path.toString();
   }
 }

@@ -5,6 +5,11 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * Turns a problem met while reading the YAML into {@code file:line:col: 'key.path': reason}. Shared
@@ -13,10 +18,21 @@ import java.io.IOException;
 final class YamlReporter {
   private final String file;
   private final Problems problems;
+  private final Map<String, JsonLocation> keyLocations = new HashMap<>();
+  private final List<Found> found = new ArrayList<>();
 
   YamlReporter(String file, Problems problems) {
     this.file = file;
     this.problems = problems;
+  }
+
+  /** Remembers where the key at {@code path} was written (the first time). */
+  void keySeen(String path, JsonLocation at) {
+    keyLocations.putIfAbsent(path, at);
+  }
+
+  JsonLocation keyLocation(String path) {
+    return keyLocations.getOrDefault(path, JsonLocation.NA);
   }
 
   /** A problem with the value the parser points at; the message gets the key path in front. */
@@ -27,8 +43,21 @@ final class YamlReporter {
 
   /** A problem at a given place; {@code message} is complete except for {@code file:line:col}. */
   void reportAt(JsonLocation at, String path, String message) {
-    problems.addUnreadable(path, where(file, at) + message);
+    found.add(new Found(at.getLineNr(), at.getColumnNr(), path, where(file, at) + message));
   }
+
+  /**
+   * Hands the problems over in the order of the file. Jackson meets them out of order: it reports a
+   * record's unknown keys only after the rest of the record.
+   */
+  void flush() {
+    found.stream()
+        .sorted(Comparator.comparingInt(Found::line).thenComparingInt(Found::column))
+        .forEach(f -> problems.addUnreadable(f.path(), f.message()));
+    found.clear();
+  }
+
+  private record Found(int line, int column, String path, String message) {}
 
   static String where(String file, JsonLocation at) {
     return at.getLineNr() > 0
