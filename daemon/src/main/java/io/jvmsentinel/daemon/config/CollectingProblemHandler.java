@@ -22,9 +22,15 @@ import java.util.stream.Collectors;
  */
 final class CollectingProblemHandler extends DeserializationProblemHandler {
   private final YamlReporter reporter;
+  private final JsonParser source;
 
-  CollectingProblemHandler(YamlReporter reporter) {
+  /**
+   * @param source the parser reading the file, to know where Jackson is when it hands over buffered
+   *     keys
+   */
+  CollectingProblemHandler(YamlReporter reporter, JsonParser source) {
     this.reporter = reporter;
+    this.source = source;
   }
 
   @Override
@@ -35,9 +41,13 @@ final class CollectingProblemHandler extends DeserializationProblemHandler {
       Object beanOrClass,
       String propertyName)
       throws IOException {
-    // For records Jackson buffers unknown keys and hands them over after the record is built,
-    // through a buffer that has lost the locations: the key's location comes from the reporter.
-    String path = YamlReporter.valuePath(p);
+    // For records Jackson buffers unknown keys and replays them after the record is built, from a
+    // buffer that has lost locations and whose context is unreliable. The real parser then
+    // points at the end of that record: its context is where the record sits in the file.
+    String path =
+        p == source
+            ? YamlReporter.valuePath(p)
+            : YamlReporter.join(YamlReporter.pathOf(source.getParsingContext()), propertyName);
     reporter.reportAt(
         reporter.keyLocation(path),
         path,

@@ -11,6 +11,7 @@ import java.util.Map;
 record ConfigDocument(
     Http http, Map<String, String> tags, Connection connection, List<Target> targets) {
   static final ConfigDocument EMPTY = new ConfigDocument(null, null, null, null);
+  static final Target EMPTY_TARGET = new Target(null, null, null, null, null, null, null, null);
 
   record Http(HostPort listen) {}
 

@@ -73,8 +73,9 @@ public final class ConfigLoader {
       ConfigDocument.Target raw = targets.get(i);
       if (raw != null) {
         sources.add(new TargetSource(path, Optional.of(path), raw, baseDir));
-      } else if (!problems.unreadable(path)) {
-        problems.add(path + ": empty entry; a target needs 'name' and 'jmx' or 'pid'");
+      } else if (!problems.unreadableAt(path)) { // not "- 42", which was reported already
+        sources.add(
+            new TargetSource(path, Optional.of(path), ConfigDocument.EMPTY_TARGET, baseDir));
       }
     }
     return sources;

@@ -43,8 +43,11 @@ final class ConfigValidator {
     for (TargetSource source : sources) {
       one.validate(source).ifPresent(targets::add);
     }
-    checkUniqueNames(sources);
-    checkSameTagKeys(sources);
+    // Empty entries have their own problem; comparing their (absent) tags would add noise.
+    List<TargetSource> written =
+        sources.stream().filter(s -> !s.raw().equals(ConfigDocument.EMPTY_TARGET)).toList();
+    checkUniqueNames(written);
+    checkSameTagKeys(written);
     // Only when none was written: a target that was written but is broken has its own problem.
     if (!targetsGiven && !problems.unreadable("targets")) {
       problems.add("no targets: give --target HOST:PORT, --pid PID or a config file with targets:");

@@ -34,6 +34,11 @@ final class Problems {
     return false;
   }
 
+  /** True if the value at exactly {@code path} could not be read. */
+  boolean unreadableAt(String path) {
+    return unreadablePaths.contains(path);
+  }
+
   boolean isEmpty() {
     return messages.isEmpty();
   }

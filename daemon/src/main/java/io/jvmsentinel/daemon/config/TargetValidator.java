@@ -39,6 +39,10 @@ final class TargetValidator {
           problems.add(label(source) + ": " + message);
         };
 
+    if (raw.equals(ConfigDocument.EMPTY_TARGET)) {
+      report.accept("empty entry; a target needs 'name' and 'jmx' or 'pid'");
+      return Optional.empty();
+    }
     if (raw.name() == null) {
       if (!unreadable(source, "name")) {
         report.accept("'name' is required");

@@ -84,7 +84,7 @@ final class YamlConfigReader {
       ConfigDocument doc =
           MAPPER
               .readerFor(ConfigDocument.class)
-              .withHandler(new CollectingProblemHandler(reporter))
+              .withHandler(new CollectingProblemHandler(reporter, p))
               .withAttribute(YamlReporter.class, reporter)
               .readValue(p);
       if (p.nextToken() != null) {

@@ -87,6 +87,10 @@ final class YamlReporter {
     return path.length() > 0 && path.charAt(0) == '.' ? path.substring(1) : path.toString();
   }
 
+  static String join(String path, String key) {
+    return path.isEmpty() ? key : path + "." + key;
+  }
+
   /** What the parser points at, in words: {@code "abc"}, {@code 12}, {@code a list}, ... */
   static String describe(JsonParser p) throws IOException {
     JsonToken t = p.currentToken();
