@@ -226,12 +226,17 @@ class ConfigLoaderTest {
                     - name: orders
                       jmx: localhost:9010
                       extra: {nested: [1, 2]}
+                    - name: payments
+                      jmx: localhost:9011
+                      tag: {app: payments}
                   """))
           .containsExactly(
               "config.yaml:1:1: unknown key 'htp'; allowed keys: http, tags, connection, targets",
               "config.yaml:4:3: unknown key 'connection.timeout'; allowed keys: connectTimeout,"
                   + " callTimeout, reconnectInitialDelay, reconnectMaxDelay",
               "config.yaml:8:5: unknown key 'targets[0].extra'; allowed keys: name, jmx, pid,"
+                  + " username, passwordEnv, passwordFile, pollInterval, tags",
+              "config.yaml:11:5: unknown key 'targets[1].tag'; allowed keys: name, jmx, pid,"
                   + " username, passwordEnv, passwordFile, pollInterval, tags");
     }
 
