@@ -2,6 +2,7 @@ package io.jvmsentinel.daemon.config;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -15,7 +16,6 @@ final class TargetValidator {
   private final Problems problems;
   private final PasswordReader passwords;
   private final Map<String, String> commonTags;
-  private int problemCount; // to tell whether this target added any
 
   TargetValidator(Problems problems, PasswordReader passwords, Map<String, String> commonTags) {
     this.problems = problems;
@@ -32,12 +32,17 @@ final class TargetValidator {
   /** The target, or empty if it has a problem (already recorded). */
   Optional<TargetConfig> validate(TargetSource source) {
     ConfigDocument.Target raw = source.raw();
-    int before = problemCount;
-    Consumer<String> report =
-        message -> {
-          problemCount++;
-          problems.add(label(source) + ": " + message);
-        };
+    List<String> found = new ArrayList<>();
+    Consumer<String> report = found::add;
+    try {
+      return validate(source, raw, report).filter(target -> found.isEmpty());
+    } finally {
+      found.forEach(message -> problems.add(label(source) + ": " + message));
+    }
+  }
+
+  private Optional<TargetConfig> validate(
+      TargetSource source, ConfigDocument.Target raw, Consumer<String> report) {
 
     if (raw.equals(ConfigDocument.EMPTY_TARGET)) {
       report.accept("empty entry; a target needs 'name' and 'jmx' or 'pid'");
@@ -66,7 +71,7 @@ final class TargetValidator {
                 report.accept(
                     "tag key '" + key + "' is also a common tag (top-level 'tags'); set it once"));
 
-    if (problemCount > before || address.isEmpty() || raw.name() == null) {
+    if (address.isEmpty() || raw.name() == null) {
       return Optional.empty();
     }
     return Optional.of(
