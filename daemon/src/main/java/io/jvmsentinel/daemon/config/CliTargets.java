@@ -1,0 +1,77 @@
+package io.jvmsentinel.daemon.config;
+
+import java.net.MalformedURLException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.management.remote.JMXServiceURL;
+
+/**
+ * Turns {@code --target} and {@code --pid} values into targets with generated names, so a quick
+ * {@code jvm-sentinel --target localhost:9010} needs no configuration file.
+ */
+final class CliTargets {
+  // The registry address inside the usual RMI URL: service:jmx:rmi:///jndi/rmi://HOST:PORT/jmxrmi
+  private static final Pattern RMI_REGISTRY = Pattern.compile("rmi://([^/]+)/");
+  private static final Pattern NOT_IN_NAME = Pattern.compile("[^a-zA-Z0-9_.-]+");
+
+  private CliTargets() {}
+
+  static List<TargetSource> from(CliOverrides cli, Path baseDir, Problems problems) {
+    List<TargetSource> sources = new ArrayList<>();
+    for (String spec : cli.targets()) {
+      String where = "--target " + spec;
+      try {
+        JmxAddress address = JmxAddress.parse(spec);
+        sources.add(source(where, name(spec, address), address, null, baseDir));
+      } catch (IllegalArgumentException e) {
+        problems.add(where + ": " + e.getMessage());
+      }
+    }
+    for (long pid : cli.pids()) {
+      sources.add(source("--pid " + pid, "pid-" + pid, null, pid, baseDir));
+    }
+    return sources;
+  }
+
+  static Optional<HostPort> listen(CliOverrides cli, Problems problems) {
+    try {
+      return cli.listen().map(HostPort::parse);
+    } catch (IllegalArgumentException e) {
+      problems.add("--listen " + cli.listen().get() + ": " + e.getMessage());
+      return Optional.empty();
+    }
+  }
+
+  /** {@code localhost:9010} becomes {@code localhost-9010}; a URL is named after its host. */
+  static String name(String spec, JmxAddress address) {
+    String hostPort = spec;
+    if (spec.startsWith("service:jmx:")) {
+      Matcher registry = RMI_REGISTRY.matcher(spec);
+      hostPort = registry.find() ? registry.group(1) : urlHostPort(address);
+    }
+    String name = NOT_IN_NAME.matcher(hostPort).replaceAll("-").replaceAll("^-+|-+$", "");
+    return name.isEmpty() ? "jmx" : name;
+  }
+
+  private static String urlHostPort(JmxAddress address) {
+    try {
+      JMXServiceURL url = new JMXServiceURL(address.serviceUrl());
+      return url.getHost() + "-" + url.getPort();
+    } catch (MalformedURLException e) {
+      return "jmx"; // not reached: the address was validated when it was built
+    }
+  }
+
+  private static TargetSource source(
+      String where, String name, JmxAddress jmx, Long pid, Path baseDir) {
+    return new TargetSource(
+        where,
+        Optional.empty(),
+        new ConfigDocument.Target(name, jmx, pid, null, null, null, null, null),
+        baseDir);
+  }
+}

@@ -1,0 +1,33 @@
+package io.jvmsentinel.daemon.config;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The YAML file as written, before defaults and validation: every key is optional here (null when
+ * absent). The record components are the allowed keys, in the order the error messages list them.
+ */
+record ConfigDocument(
+    Http http, Map<String, String> tags, Connection connection, List<Target> targets) {
+  static final ConfigDocument EMPTY = new ConfigDocument(null, null, null, null);
+  static final Target EMPTY_TARGET = new Target(null, null, null, null, null, null, null, null);
+
+  record Http(HostPort listen) {}
+
+  record Connection(
+      Duration connectTimeout,
+      Duration callTimeout,
+      Duration reconnectInitialDelay,
+      Duration reconnectMaxDelay) {}
+
+  record Target(
+      String name,
+      JmxAddress jmx,
+      Long pid,
+      String username,
+      String passwordEnv,
+      String passwordFile,
+      Duration pollInterval,
+      Map<String, String> tags) {}
+}

@@ -1,0 +1,145 @@
+package io.jvmsentinel.daemon.config;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Function;
+
+/**
+ * The rules that span keys or targets, with defaults applied. Values that could not be read at all
+ * were reported by the YAML reader and are skipped here.
+ */
+final class ConfigValidator {
+  private final Problems problems;
+  private final Function<String, String> env;
+
+  ConfigValidator(Problems problems, Function<String, String> env) {
+    this.problems = problems;
+    this.env = env;
+  }
+
+  SentinelConfig validate(
+      ConfigDocument doc,
+      List<TargetSource> sources,
+      Optional<HostPort> listenOverride,
+      boolean targetsGiven) {
+    HostPort listen =
+        listenOverride
+            .or(() -> Optional.ofNullable(doc.http()).map(ConfigDocument.Http::listen))
+            .orElse(HttpConfig.DEFAULT_LISTEN);
+    Map<String, String> tags = Optional.ofNullable(doc.tags()).orElse(Map.of());
+    List<String> unreadableTags =
+        tags.keySet().stream().filter(k -> problems.unreadable("tags." + k)).toList();
+    TagRules.check(tags, "'tags'", unreadableTags, problems::add);
+    ConnectionConfig connection = connection(doc.connection());
+
+    TargetValidator one = new TargetValidator(problems, new PasswordReader(env), tags);
+    List<TargetConfig> targets = new ArrayList<>();
+    for (TargetSource source : sources) {
+      one.validate(source).ifPresent(targets::add);
+    }
+    // Empty entries have their own problem; comparing their (absent) tags would add noise.
+    List<TargetSource> written =
+        sources.stream().filter(s -> !s.raw().equals(ConfigDocument.EMPTY_TARGET)).toList();
+    checkUniqueNames(written);
+    checkSameTagKeys(written);
+    // Only when none was written: a target that was written but is broken has its own problem.
+    if (!targetsGiven && !problems.unreadable("targets")) {
+      problems.add("no targets: give --target HOST:PORT, --pid PID or a config file with targets:");
+    }
+    return new SentinelConfig(new HttpConfig(listen), tags, connection, targets);
+  }
+
+  private ConnectionConfig connection(ConfigDocument.Connection raw) {
+    ConnectionConfig d = ConnectionConfig.DEFAULT;
+    if (raw == null) {
+      return d;
+    }
+    ConnectionConfig c =
+        new ConnectionConfig(
+            or(raw.connectTimeout(), d.connectTimeout()),
+            or(raw.callTimeout(), d.callTimeout()),
+            or(raw.reconnectInitialDelay(), d.reconnectInitialDelay()),
+            or(raw.reconnectMaxDelay(), d.reconnectMaxDelay()));
+    positive("connectTimeout", c.connectTimeout());
+    positive("callTimeout", c.callTimeout());
+    positive("reconnectInitialDelay", c.reconnectInitialDelay());
+    positive("reconnectMaxDelay", c.reconnectMaxDelay());
+    if (c.reconnectMaxDelay().compareTo(c.reconnectInitialDelay()) < 0) {
+      problems.add(
+          "'connection.reconnectMaxDelay' ("
+              + Durations.format(c.reconnectMaxDelay())
+              + ") must not be less than 'connection.reconnectInitialDelay' ("
+              + Durations.format(c.reconnectInitialDelay())
+              + ")");
+    }
+    return c;
+  }
+
+  private void positive(String key, Duration value) {
+    if (value.isZero()) {
+      problems.add("'connection." + key + "' must be greater than 0s");
+    }
+  }
+
+  private static Duration or(Duration value, Duration fallback) {
+    return value != null ? value : fallback;
+  }
+
+  private void checkUniqueNames(List<TargetSource> sources) {
+    Map<String, TargetSource> firstByName = new HashMap<>();
+    for (TargetSource source : sources) {
+      String name = source.raw().name();
+      if (name == null) {
+        continue;
+      }
+      TargetSource first = firstByName.putIfAbsent(name, source);
+      if (first != null) {
+        problems.add(
+            TargetValidator.label(source)
+                + ": duplicate name; "
+                + first.where()
+                + " is already called '"
+                + name
+                + "'");
+      }
+    }
+  }
+
+  // Prometheus wants one label set per metric name, and every target feeds the same metric names.
+  private void checkSameTagKeys(List<TargetSource> sources) {
+    TargetSource reference = null;
+    Set<String> referenceKeys = Set.of();
+    for (TargetSource source : sources) {
+      if (source.path().map(p -> problems.unreadable(p + ".tags")).orElse(false)) {
+        continue;
+      }
+      Set<String> keys = new TreeSet<>(tagKeys(source));
+      if (reference == null) {
+        reference = source;
+        referenceKeys = keys;
+      } else if (!keys.equals(referenceKeys)) {
+        problems.add(
+            TargetValidator.label(source)
+                + ": tag keys "
+                + keys
+                + " differ from "
+                + referenceKeys
+                + " of "
+                + TargetValidator.label(reference)
+                + "; every target must have the same tag keys, because Prometheus requires one"
+                + " label set per metric name");
+      }
+    }
+  }
+
+  private static Set<String> tagKeys(TargetSource source) {
+    Map<String, String> tags = source.raw().tags();
+    return tags == null ? Set.of() : tags.keySet();
+  }
+}

@@ -1,0 +1,61 @@
+package io.jvmsentinel.daemon.config;
+
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * Reads a password from an environment variable or a file, never from the configuration itself:
+ * configuration files get committed, printed and attached to tickets. Messages name the variable or
+ * the file, never the content.
+ */
+final class PasswordReader {
+  private final Function<String, String> env;
+
+  PasswordReader(Function<String, String> env) {
+    this.env = env;
+  }
+
+  Optional<Secret> fromEnv(String variable, Consumer<String> problems) {
+    String value = env.apply(variable);
+    if (value == null) {
+      problems.accept("environment variable '" + variable + "' (passwordEnv) is not set");
+      return Optional.empty();
+    }
+    if (value.isEmpty()) {
+      problems.accept("environment variable '" + variable + "' (passwordEnv) is empty");
+      return Optional.empty();
+    }
+    return Optional.of(Secret.of(value));
+  }
+
+  /**
+   * The file's content without its trailing line break(s), as {@code echo pw > file} leaves one.
+   */
+  Optional<Secret> fromFile(Path file, Consumer<String> problems) {
+    String value;
+    try {
+      value = Files.readString(file).replaceFirst("[\\r\\n]+\\z", "");
+    } catch (NoSuchFileException e) {
+      problems.accept("passwordFile " + file + " does not exist");
+      return Optional.empty();
+    } catch (AccessDeniedException e) {
+      problems.accept("passwordFile " + file + " cannot be read: permission denied");
+      return Optional.empty();
+    } catch (IOException e) {
+      // The class name only: some exception messages quote the input.
+      problems.accept("passwordFile " + file + " cannot be read: " + e.getClass().getSimpleName());
+      return Optional.empty();
+    }
+    if (value.isEmpty()) {
+      problems.accept("passwordFile " + file + " is empty");
+      return Optional.empty();
+    }
+    return Optional.of(Secret.of(value));
+  }
+}

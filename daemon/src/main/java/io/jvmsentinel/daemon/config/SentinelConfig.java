@@ -1,0 +1,28 @@
+package io.jvmsentinel.daemon.config;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The whole, validated configuration of the daemon. Build it with {@link ConfigLoader}.
+ *
+ * @param http the metrics endpoint
+ * @param tags common tags added to every series of every target
+ * @param connection connection settings shared by all targets
+ * @param targets at least one target, names unique, all with the same tag keys
+ */
+public record SentinelConfig(
+    HttpConfig http,
+    Map<String, String> tags,
+    ConnectionConfig connection,
+    List<TargetConfig> targets) {
+  public SentinelConfig {
+    Objects.requireNonNull(http, "http");
+    Objects.requireNonNull(connection, "connection");
+    tags = Collections.unmodifiableMap(new LinkedHashMap<>(tags));
+    targets = List.copyOf(targets);
+  }
+}

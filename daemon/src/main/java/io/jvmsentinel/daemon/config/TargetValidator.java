@@ -1,0 +1,130 @@
+package io.jvmsentinel.daemon.config;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.regex.Pattern;
+
+/** Checks one target on its own and builds its {@link TargetConfig}. */
+final class TargetValidator {
+  static final Pattern NAME = Pattern.compile("[a-zA-Z0-9_.-]+");
+
+  private final Problems problems;
+  private final PasswordReader passwords;
+  private final Map<String, String> commonTags;
+
+  TargetValidator(Problems problems, PasswordReader passwords, Map<String, String> commonTags) {
+    this.problems = problems;
+    this.passwords = passwords;
+    this.commonTags = commonTags;
+  }
+
+  /** How messages name a target: {@code targets[1] (name 'orders')}. */
+  static String label(TargetSource source) {
+    String name = source.raw().name();
+    return name == null ? source.where() : source.where() + " (name '" + name + "')";
+  }
+
+  /** The target, or empty if it has a problem (already recorded). */
+  Optional<TargetConfig> validate(TargetSource source) {
+    ConfigDocument.Target raw = source.raw();
+    List<String> found = new ArrayList<>();
+    Consumer<String> report = found::add;
+    try {
+      return validate(source, raw, report).filter(target -> found.isEmpty());
+    } finally {
+      found.forEach(message -> problems.add(label(source) + ": " + message));
+    }
+  }
+
+  private Optional<TargetConfig> validate(
+      TargetSource source, ConfigDocument.Target raw, Consumer<String> report) {
+
+    if (raw.equals(ConfigDocument.EMPTY_TARGET)) {
+      report.accept("empty entry; a target needs 'name' and 'jmx' or 'pid'");
+      return Optional.empty();
+    }
+    if (raw.name() == null) {
+      if (!unreadable(source, "name")) {
+        report.accept("'name' is required");
+      }
+    } else if (!NAME.matcher(raw.name()).matches()) {
+      report.accept("'name' must match [a-zA-Z0-9_.-]+");
+    }
+    Optional<TargetAddress> address = address(source, report);
+    Duration poll =
+        Optional.ofNullable(raw.pollInterval()).orElse(TargetConfig.DEFAULT_POLL_INTERVAL);
+    if (poll.compareTo(TargetConfig.MIN_POLL_INTERVAL) < 0) {
+      report.accept("'pollInterval' must be at least 1s, got " + Durations.format(poll));
+    }
+    Optional<Secret> password = password(source, report);
+    Map<String, String> tags = Optional.ofNullable(raw.tags()).orElse(Map.of());
+    TagRules.check(tags, "'tags'", unreadableTags(source, tags), report);
+    tags.keySet().stream()
+        .filter(commonTags::containsKey)
+        .forEach(
+            key ->
+                report.accept(
+                    "tag key '" + key + "' is also a common tag (top-level 'tags'); set it once"));
+
+    if (address.isEmpty() || raw.name() == null) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new TargetConfig(
+            raw.name(), address.get(), Optional.ofNullable(raw.username()), password, poll, tags));
+  }
+
+  private Optional<TargetAddress> address(TargetSource source, Consumer<String> report) {
+    ConfigDocument.Target raw = source.raw();
+    if (unreadable(source, "jmx") || unreadable(source, "pid")) {
+      return Optional.empty();
+    }
+    if ((raw.jmx() == null) == (raw.pid() == null)) {
+      report.accept(
+          "exactly one of 'jmx' or 'pid' is required"
+              + (raw.jmx() == null ? "" : "; both are set"));
+      return Optional.empty();
+    }
+    if (raw.jmx() != null) {
+      return Optional.of(raw.jmx());
+    }
+    if (raw.pid() <= 0) {
+      report.accept("'pid' must be a positive process id, got " + raw.pid());
+      return Optional.empty();
+    }
+    return Optional.of(new PidAddress(raw.pid()));
+  }
+
+  private Optional<Secret> password(TargetSource source, Consumer<String> report) {
+    ConfigDocument.Target raw = source.raw();
+    if (raw.passwordEnv() != null && raw.passwordFile() != null) {
+      report.accept("set either 'passwordEnv' or 'passwordFile', not both");
+      return Optional.empty();
+    }
+    if (raw.passwordEnv() == null && raw.passwordFile() == null) {
+      return Optional.empty();
+    }
+    if (raw.username() == null && !unreadable(source, "username")) {
+      String key = raw.passwordEnv() != null ? "passwordEnv" : "passwordFile";
+      report.accept("'" + key + "' is set but 'username' is not; JMX authentication needs both");
+    }
+    if (raw.passwordEnv() != null) {
+      return passwords.fromEnv(raw.passwordEnv(), report);
+    }
+    Path file = source.baseDir().resolve(raw.passwordFile());
+    return passwords.fromFile(file, report);
+  }
+
+  private boolean unreadable(TargetSource source, String key) {
+    return source.path().map(p -> problems.unreadable(p + "." + key)).orElse(false);
+  }
+
+  private List<String> unreadableTags(TargetSource source, Map<String, String> tags) {
+    return tags.keySet().stream().filter(k -> unreadable(source, "tags." + k)).toList();
+  }
+}

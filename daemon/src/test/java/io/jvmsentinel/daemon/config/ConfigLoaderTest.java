@@ -1,0 +1,699 @@
+package io.jvmsentinel.daemon.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ConfigLoaderTest {
+  @TempDir Path dir;
+  final Map<String, String> env = new HashMap<>();
+  final ConfigLoader loader = new ConfigLoader(env::get);
+
+  Path write(String yaml) throws Exception {
+    return Files.writeString(dir.resolve("config.yaml"), yaml);
+  }
+
+  SentinelConfig load(String yaml) throws Exception {
+    return loader.load(write(yaml));
+  }
+
+  /** The problems of loading {@code yaml}, with the temp directory cut from file names. */
+  List<String> problems(String yaml) throws Exception {
+    Path file = write(yaml);
+    return problems(Optional.of(file), CliOverrides.NONE);
+  }
+
+  List<String> problems(Optional<Path> file, CliOverrides cli) {
+    ConfigException e = catchThrowableOfType(ConfigException.class, () -> loader.load(file, cli));
+    assertThat(e).as("expected a ConfigException").isNotNull();
+    assertThat(e.getMessage()).isEqualTo(String.join("\n", e.problems()));
+    return e.problems().stream().map(p -> p.replace(dir + "/", "")).toList();
+  }
+
+  static Path fixture(String name) throws URISyntaxException {
+    return Path.of(ConfigLoaderTest.class.getResource("/config/" + name).toURI());
+  }
+
+  @Nested
+  class ValidFiles {
+    @Test
+    void everyKeyIsRead() throws Exception {
+      env.put("PAYMENTS_JMX_PASSWORD", "pay-pw");
+
+      SentinelConfig config = loader.load(fixture("full.yaml"));
+
+      assertThat(config.http().listen()).isEqualTo(new HostPort("127.0.0.1", 9500));
+      assertThat(config.tags()).containsExactly(Map.entry("env", "prod"));
+      assertThat(config.connection())
+          .isEqualTo(
+              new ConnectionConfig(
+                  Duration.ofSeconds(3),
+                  Duration.ofSeconds(2),
+                  Duration.ofMillis(250),
+                  Duration.ofMinutes(1)));
+      assertThat(config.targets())
+          .containsExactly(
+              new TargetConfig(
+                  "orders",
+                  new JmxAddress("service:jmx:rmi:///jndi/rmi://orders.internal:9010/jmxrmi"),
+                  Optional.of("monitor"),
+                  Optional.of(Secret.of("s3cret")), // file next to full.yaml, newline trimmed
+                  Duration.ofSeconds(15),
+                  Map.of("app", "orders")),
+              new TargetConfig(
+                  "payments",
+                  new JmxAddress("service:jmx:jmxmp://payments.internal:5555"),
+                  Optional.of("monitor"),
+                  Optional.of(Secret.of("pay-pw")),
+                  Duration.ofHours(1),
+                  Map.of("app", "payments")),
+              new TargetConfig(
+                  "local.batch_1",
+                  new PidAddress(4242),
+                  Optional.empty(),
+                  Optional.empty(),
+                  Duration.ofSeconds(10),
+                  Map.of("app", "batch")));
+    }
+
+    @Test
+    void absentSectionsGetTheirDefaults() throws Exception {
+      SentinelConfig config =
+          load(
+              """
+              targets:
+                - name: orders
+                  jmx: localhost:9010
+              """);
+
+      assertThat(config.http()).isEqualTo(HttpConfig.DEFAULT);
+      assertThat(config.http().listen().toString()).isEqualTo("0.0.0.0:9404");
+      assertThat(config.tags()).isEmpty();
+      assertThat(config.connection()).isEqualTo(ConnectionConfig.DEFAULT);
+      assertThat(config.connection())
+          .isEqualTo(
+              new ConnectionConfig(
+                  Duration.ofSeconds(5),
+                  Duration.ofSeconds(5),
+                  Duration.ofMillis(500),
+                  Duration.ofSeconds(30)));
+      TargetConfig target = config.targets().get(0);
+      assertThat(target.pollInterval()).isEqualTo(Duration.ofSeconds(10));
+      assertThat(target.username()).isEmpty();
+      assertThat(target.password()).isEmpty();
+      assertThat(target.tags()).isEmpty();
+    }
+
+    @Test
+    void partlyWrittenSectionsKeepTheOtherDefaults() throws Exception {
+      SentinelConfig config =
+          load(
+              """
+              connection:
+                callTimeout: 1s
+              http:
+              targets:
+                - {name: a, pid: 1}
+              """);
+
+      assertThat(config.connection().callTimeout()).isEqualTo(Duration.ofSeconds(1));
+      assertThat(config.connection().connectTimeout()).isEqualTo(Duration.ofSeconds(5));
+      assertThat(config.http()).isEqualTo(HttpConfig.DEFAULT);
+    }
+
+    @Test
+    void listenPortZeroIsAllowed() throws Exception {
+      SentinelConfig config =
+          load(
+              """
+              http:
+                listen: 127.0.0.1:0
+              targets:
+                - {name: a, pid: 1}
+              """);
+
+      assertThat(config.http().listen().port()).isZero();
+    }
+  }
+
+  @Nested
+  class FileProblems {
+    @Test
+    void missingFile() {
+      Path missing = dir.resolve("nope.yaml");
+      assertThat(problems(Optional.of(missing), CliOverrides.NONE))
+          .containsExactly("config file not found: nope.yaml"); // the path as given, dir cut
+    }
+
+    @Test
+    void emptyFile() throws Exception {
+      assertThat(problems("# nothing but a comment\n"))
+          .containsExactly("config.yaml: the file is empty; it needs at least a 'targets:' list");
+    }
+
+    @Test
+    void malformedYaml() throws Exception {
+      assertThat(
+              problems(
+                  """
+                  targets:
+                    - name: a
+                     jmx: localhost:9010
+                  """))
+          .containsExactly(
+              "config.yaml:3:4: malformed YAML: expected <block end>, but found '<block mapping"
+                  + " start>' (while parsing a block collection)");
+    }
+
+    @Test
+    void rootMustBeAMap() throws Exception {
+      assertThat(problems("- localhost:9010\n"))
+          .containsExactly("config.yaml:1:1: expected a map, got a list");
+    }
+
+    @Test
+    void onlyOneDocument() throws Exception {
+      assertThat(
+              problems(
+                  """
+                  targets:
+                    - {name: a, pid: 1}
+                  ---
+                  targets: []
+                  """))
+          .containsExactly("config.yaml:4:1: only one YAML document is allowed in the file");
+    }
+  }
+
+  @Nested
+  class ParsingProblems {
+    @Test
+    void unknownKeyNamesItsPlaceAndTheAllowedKeys() throws Exception {
+      assertThat(
+              problems(
+                  """
+                  targets:
+                    - name: orders
+                      jmx: localhost:9010
+                      polInterval: 10s
+                  """))
+          .containsExactly(
+              "config.yaml:4:5: unknown key 'targets[0].polInterval'; allowed keys: name, jmx, pid,"
+                  + " username, passwordEnv, passwordFile, pollInterval, tags");
+    }
+
+    @Test
+    void everyUnknownKeyIsReportedInFileOrder() throws Exception {
+      assertThat(
+              problems(
+                  """
+                  htp:
+                    listen: :9404
+                  connection:
+                    timeout: 5s
+                  targets:
+                    - name: orders
+                      jmx: localhost:9010
+                      extra: {nested: [1, 2]}
+                    - name: payments
+                      jmx: localhost:9011
+                      tag: {app: payments}
+                  """))
+          .containsExactly(
+              "config.yaml:1:1: unknown key 'htp'; allowed keys: http, tags, connection, targets",
+              "config.yaml:4:3: unknown key 'connection.timeout'; allowed keys: connectTimeout,"
+                  + " callTimeout, reconnectInitialDelay, reconnectMaxDelay",
+              "config.yaml:8:5: unknown key 'targets[0].extra'; allowed keys: name, jmx, pid,"
+                  + " username, passwordEnv, passwordFile, pollInterval, tags",
+              "config.yaml:11:5: unknown key 'targets[1].tag'; allowed keys: name, jmx, pid,"
+                  + " username, passwordEnv, passwordFile, pollInterval, tags");
+    }
+
+    @Test
+    void wrongTypesAreReportedWithTheValueFound() throws Exception {
+      assertThat(
+              problems(
+                  """
+                  http: 9404
+                  targets:
+                    - name: a
+                      pid: abc
+                    - name: b
+                      pid: 1.5
+                    - name: c
+                      jmx: localhost:9010
+                      pollInterval: [1]
+                      tags: [app]
+                  """))
+          .containsExactly(
+              "config.yaml:1:7: 'http': expected a map, got 9404",
+              "config.yaml:4:10: 'targets[0].pid': expected an integer, got \"abc\"",
+              "config.yaml:6:10: 'targets[1].pid': expected an integer, got 1.5",
+              "config.yaml:9:19: 'targets[2].pollInterval': expected a duration such as 10s, got"
+                  + " a list",
+              "config.yaml:10:11: 'targets[2].tags': expected a map, got a list");
+    }
+
+    @Test
+    void badDuration() throws Exception {
+      assertThat(
+              problems(
+                  """
+                  connection:
+                    callTimeout: abc
+                  targets:
+                    - {name: a, pid: 1}
+                  """))
+          .containsExactly(
+              "config.yaml:2:16: 'connection.callTimeout': cannot read \"abc\" as a duration; use"
+                  + " e.g. 500ms, 10s, 2m, 1h");
+    }
+
+    @Test
+    void badListenAddress() throws Exception {
+      assertThat(
+              problems(
+                  """
+                  http:
+                    listen: 0.0.0.0:99999
+                  targets:
+                    - {name: a, pid: 1}
+                  """))
+          .containsExactly(
+              "config.yaml:2:11: 'http.listen': port 99999 in \"0.0.0.0:99999\" is out of range"
+                  + " 0..65535");
+    }
+
+    @Test
+    void badJmxAddress() throws Exception {
+      assertThat(
+              problems(
+                  """
+                  targets:
+                    - name: a
+                      jmx: localhost:99999
+                  """))
+          .containsExactly(
+              "config.yaml:3:10: 'targets[0].jmx': cannot read \"localhost:99999\" as a JMX"
+                  + " address; use HOST:PORT (port 1..65535) or a service:jmx: URL");
+    }
+
+    @Test
+    void duplicateKeys() throws Exception {
+      assertThat(
+              problems(
+                  """
+                  targets:
+                    - name: a
+                      name: b
+                      pid: 1
+                  """))
+          .containsExactly("config.yaml:3:5: duplicate key 'targets[0].name'");
+    }
+
+    @Test
+    void unreadableValuesDoNotCauseFollowUpProblems() throws Exception {
+      // pid is unreadable: no "exactly one of jmx or pid", but the semantic problems still come.
+      assertThat(
+              problems(
+                  """
+                  targets:
+                    - name: a
+                      pid: abc
+                      pollInterval: 10ms
+                  """))
+          .containsExactly(
+              "config.yaml:3:10: 'targets[0].pid': expected an integer, got \"abc\"",
+              "targets[0] (name 'a'): 'pollInterval' must be at least 1s, got 10ms");
+    }
+  }
+
+  @Nested
+  class SemanticProblems {
+    @Test
+    void noTargets() throws Exception {
+      assertThat(problems("targets: []\n"))
+          .containsExactly(
+              "no targets: give --target HOST:PORT, --pid PID or a config file with targets:");
+    }
+
+    @Test
+    void targetsNeedANameMatchingThePattern() throws Exception {
+      assertThat(
+              problems(
+                  """
+                  targets:
+                    - jmx: localhost:9010
+                    - name: "orders app"
+                      jmx: localhost:9011
+                    -
+                  """))
+          .containsExactly(
+              "targets[0]: 'name' is required",
+              "targets[1] (name 'orders app'): 'name' must match [a-zA-Z0-9_.-]+",
+              "targets[2]: empty entry; a target needs 'name' and 'jmx' or 'pid'");
+    }
+
+    @Test
+    void duplicateNames() throws Exception {
+      assertThat(
+              problems(
+                  """
+                  targets:
+                    - {name: orders, jmx: "a:1"}
+                    - {name: payments, jmx: "b:1"}
+                    - {name: orders, jmx: "c:1"}
+                  """))
+          .containsExactly(
+              "targets[2] (name 'orders'): duplicate name; targets[0] is already called 'orders'");
+    }
+
+    @Test
+    void exactlyOneOfJmxOrPid() throws Exception {
+      assertThat(
+              problems(
+                  """
+                  targets:
+                    - {name: both, jmx: "localhost:9010", pid: 1234}
+                    - {name: neither}
+                    - {name: zero, pid: 0}
+                  """))
+          .containsExactly(
+              "targets[0] (name 'both'): exactly one of 'jmx' or 'pid' is required; both are set",
+              "targets[1] (name 'neither'): exactly one of 'jmx' or 'pid' is required",
+              "targets[2] (name 'zero'): 'pid' must be a positive process id, got 0");
+    }
+
+    @Test
+    void durationsMustBePositiveAndOrdered() throws Exception {
+      assertThat(
+              problems(
+                  """
+                  connection:
+                    connectTimeout: 0s
+                    reconnectInitialDelay: 1m
+                    reconnectMaxDelay: 30s
+                  targets:
+                    - {name: a, pid: 1, pollInterval: 999ms}
+                  """))
+          .containsExactly(
+              "'connection.connectTimeout' must be greater than 0s",
+              "'connection.reconnectMaxDelay' (30s) must not be less than"
+                  + " 'connection.reconnectInitialDelay' (1m)",
+              "targets[0] (name 'a'): 'pollInterval' must be at least 1s, got 999ms");
+    }
+
+    @Test
+    void tagKeysFollowPrometheusLabelRules() throws Exception {
+      assertThat(
+              problems(
+                  """
+                  tags:
+                    env: prod
+                    9lives: x
+                  targets:
+                    - name: a
+                      pid: 1
+                      tags:
+                        target: x
+                        app-name: x
+                        __meta: x
+                        env: staging
+                        team:
+                  """))
+          .containsExactly(
+              "'tags': tag key '9lives' is not a valid Prometheus label name; use"
+                  + " [a-zA-Z_][a-zA-Z0-9_]*",
+              "targets[0] (name 'a'): 'tags': tag key 'target' is reserved: the daemon sets it to"
+                  + " the target's name",
+              "targets[0] (name 'a'): 'tags': tag key 'app-name' is not a valid Prometheus label"
+                  + " name; use [a-zA-Z_][a-zA-Z0-9_]*",
+              "targets[0] (name 'a'): 'tags': tag key '__meta' starts with '__', which Prometheus"
+                  + " reserves",
+              "targets[0] (name 'a'): 'tags': tag 'team' has no value",
+              "targets[0] (name 'a'): tag key 'env' is also a common tag (top-level 'tags'); set"
+                  + " it once");
+    }
+
+    @Test
+    void allTargetsDeclareTheSameTagKeys() throws Exception {
+      assertThat(
+              problems(
+                  """
+                  targets:
+                    - {name: a, pid: 1, tags: {app: a, team: x}}
+                    - {name: b, pid: 2, tags: {team: y, app: b}}
+                    - {name: c, pid: 3, tags: {app: c}}
+                    - {name: d, pid: 4}
+                  """))
+          .containsExactly(
+              "targets[2] (name 'c'): tag keys [app] differ from [app, team] of targets[0] (name"
+                  + " 'a'); every target must have the same tag keys, because Prometheus requires"
+                  + " one label set per metric name",
+              "targets[3] (name 'd'): tag keys [] differ from [app, team] of targets[0] (name"
+                  + " 'a'); every target must have the same tag keys, because Prometheus requires"
+                  + " one label set per metric name");
+    }
+  }
+
+  @Nested
+  class Passwords {
+    @Test
+    void passwordFromEnvironment() throws Exception {
+      env.put("JMX_PASSWORD", "from-env");
+      SentinelConfig config =
+          load(
+              """
+              targets:
+                - {name: a, jmx: "localhost:9010", username: monitor, passwordEnv: JMX_PASSWORD}
+              """);
+
+      assertThat(config.targets().get(0).password()).contains(Secret.of("from-env"));
+    }
+
+    @Test
+    void missingEnvironmentVariableIsNamed() throws Exception {
+      assertThat(
+              problems(
+                  """
+                  targets:
+                    - {name: a, jmx: "localhost:9010", username: monitor, passwordEnv: JMX_PASSWORD}
+                  """))
+          .containsExactly(
+              "targets[0] (name 'a'): environment variable 'JMX_PASSWORD' (passwordEnv) is not"
+                  + " set");
+    }
+
+    @Test
+    void passwordFileIsReadAndItsTrailingNewlineTrimmed() throws Exception {
+      Path secret = Files.writeString(dir.resolve("pw"), "pass word \r\n");
+      SentinelConfig config =
+          load(
+              """
+              targets:
+                - {name: a, jmx: "localhost:9010", username: monitor, passwordFile: %s}
+              """
+                  .formatted(secret));
+
+      assertThat(config.targets().get(0).password().map(Secret::value)).contains("pass word ");
+    }
+
+    @Test
+    void relativePasswordFilesStartAtTheConfigFile() throws Exception {
+      Files.writeString(dir.resolve("pw"), "relative\n");
+      SentinelConfig config =
+          load(
+              """
+              targets:
+                - {name: a, jmx: "localhost:9010", username: monitor, passwordFile: pw}
+              """);
+
+      assertThat(config.targets().get(0).password()).contains(Secret.of("relative"));
+    }
+
+    @Test
+    void missingOrEmptyPasswordFiles() throws Exception {
+      Files.writeString(dir.resolve("blank"), "\n");
+      assertThat(
+              problems(
+                  """
+                  targets:
+                    - {name: a, jmx: "a:1", username: u, passwordFile: /nonexistent/pw}
+                    - {name: b, jmx: "b:1", username: u, passwordFile: blank}
+                  """))
+          .containsExactly(
+              "targets[0] (name 'a'): passwordFile /nonexistent/pw does not exist",
+              "targets[1] (name 'b'): passwordFile blank is empty"); // the path as given, dir cut
+    }
+
+    @Test
+    void aPasswordNeedsAUserAndOneSource() throws Exception {
+      env.put("PW", "x");
+      assertThat(
+              problems(
+                  """
+                  targets:
+                    - {name: a, jmx: "a:1", passwordEnv: PW}
+                    - {name: b, jmx: "b:1", username: u, passwordEnv: PW, passwordFile: pw}
+                  """))
+          .containsExactly(
+              "targets[0] (name 'a'): 'passwordEnv' is set but 'username' is not; JMX"
+                  + " authentication needs both",
+              "targets[1] (name 'b'): set either 'passwordEnv' or 'passwordFile', not both");
+    }
+
+    @Test
+    void secretsAppearInNoMessageAndNoToString() throws Exception {
+      env.put("PW", "hunter2");
+      Files.writeString(dir.resolve("pw"), "hunter3\n");
+      String yaml =
+          """
+          targets:
+            - {name: a, jmx: "a:1", passwordEnv: PW}
+            - {name: b, jmx: "b:1", username: u, passwordFile: pw}
+            - {name: c, jmx: "c:1", username: u, passwordEnv: PW, pollInterval: 1ms}
+          """;
+      assertThat(String.join("\n", problems(yaml))).doesNotContain("hunter");
+
+      SentinelConfig config =
+          load(
+              """
+              targets:
+                - {name: a, jmx: "a:1", username: u, passwordEnv: PW}
+                - {name: b, jmx: "b:1", username: u, passwordFile: pw}
+              """);
+      assertThat(config.toString()).doesNotContain("hunter").contains("****");
+    }
+  }
+
+  @Nested
+  class CommandLine {
+    @Test
+    void cliTargetsAreAppendedAndNamed() throws Exception {
+      Path file =
+          write(
+              """
+              targets:
+                - {name: orders, jmx: "orders:9010"}
+              """);
+      CliOverrides cli =
+          new CliOverrides(
+              List.of(
+                  "localhost:9010",
+                  "[::1]:9011",
+                  "service:jmx:rmi:///jndi/rmi://db.internal:9012/jmxrmi",
+                  "service:jmx:jmxmp://cache:5555"),
+              List.of(1234L),
+              Optional.empty());
+
+      SentinelConfig config = loader.load(Optional.of(file), cli);
+
+      assertThat(config.targets())
+          .extracting(TargetConfig::name)
+          .containsExactly(
+              "orders", "localhost-9010", "1-9011", "db.internal-9012", "cache-5555", "pid-1234");
+      assertThat(config.targets().get(1).address())
+          .isEqualTo(new JmxAddress("service:jmx:rmi:///jndi/rmi://localhost:9010/jmxrmi"));
+      assertThat(config.targets().get(5).address()).isEqualTo(new PidAddress(1234));
+      assertThat(config.targets().get(5).pollInterval()).isEqualTo(Duration.ofSeconds(10));
+    }
+
+    @Test
+    void cliAloneNeedsNoFile() throws Exception {
+      SentinelConfig config =
+          loader.load(
+              Optional.empty(),
+              new CliOverrides(List.of("localhost:9010"), List.of(), Optional.of(":9500")));
+
+      assertThat(config.http().listen()).isEqualTo(new HostPort("", 9500));
+      assertThat(config.connection()).isEqualTo(ConnectionConfig.DEFAULT);
+      assertThat(config.targets()).extracting(TargetConfig::name).containsExactly("localhost-9010");
+    }
+
+    @Test
+    void listenOverridesTheFile() throws Exception {
+      Path file =
+          write(
+              """
+              http:
+                listen: 0.0.0.0:9404
+              targets:
+                - {name: a, pid: 1}
+              """);
+
+      SentinelConfig config =
+          loader.load(
+              Optional.of(file), new CliOverrides(List.of(), List.of(), Optional.of("[::1]:0")));
+
+      assertThat(config.http().listen()).isEqualTo(new HostPort("::1", 0));
+    }
+
+    @Test
+    void nothingToWatch() {
+      assertThat(problems(Optional.empty(), CliOverrides.NONE))
+          .containsExactly(
+              "no targets: give --target HOST:PORT, --pid PID or a config file with targets:");
+    }
+
+    @Test
+    void badCliValuesAreNamedByTheirFlag() {
+      assertThat(
+              problems(
+                  Optional.empty(),
+                  new CliOverrides(List.of("localhost"), List.of(-1L), Optional.of("9404"))))
+          .containsExactly(
+              "--target localhost: cannot read \"localhost\" as a JMX address; use HOST:PORT (port"
+                  + " 1..65535) or a service:jmx: URL",
+              "--listen 9404: cannot read \"9404\" as host:port; use e.g. localhost:9010, :9404"
+                  + " or [::1]:9010",
+              "--pid -1 (name 'pid--1'): 'pid' must be a positive process id, got -1");
+    }
+
+    @Test
+    void cliTargetsCollideWithFileNames() throws Exception {
+      Path file =
+          write(
+              """
+              targets:
+                - {name: localhost-9010, jmx: "localhost:9010"}
+              """);
+
+      assertThat(
+              problems(
+                  Optional.of(file),
+                  new CliOverrides(List.of("localhost:9010"), List.of(), Optional.empty())))
+          .containsExactly(
+              "--target localhost:9010 (name 'localhost-9010'): duplicate name; targets[0] is"
+                  + " already called 'localhost-9010'");
+    }
+
+    @Test
+    void cliTargetsHaveNoTagsSoFileTargetsWithTagsConflict() throws Exception {
+      Path file =
+          write(
+              """
+              targets:
+                - {name: orders, jmx: "orders:9010", tags: {app: orders}}
+              """);
+
+      assertThat(
+              problems(
+                  Optional.of(file), new CliOverrides(List.of(), List.of(7L), Optional.empty())))
+          .containsExactly(
+              "--pid 7 (name 'pid-7'): tag keys [] differ from [app] of targets[0] (name"
+                  + " 'orders'); every target must have the same tag keys, because Prometheus"
+                  + " requires one label set per metric name");
+    }
+  }
+}
