@@ -1,0 +1,136 @@
+package io.jvmsentinel.daemon;
+
+import io.jvmsentinel.daemon.config.ConnectionConfig;
+import io.jvmsentinel.daemon.config.JmxAddress;
+import io.jvmsentinel.daemon.config.PidAddress;
+import io.jvmsentinel.daemon.config.SentinelConfig;
+import io.jvmsentinel.daemon.config.TargetAddress;
+import io.jvmsentinel.daemon.config.TargetConfig;
+import io.jvmsentinel.daemon.export.HttpEndpoint;
+import io.jvmsentinel.daemon.export.PrometheusRoute;
+import io.jvmsentinel.daemon.export.StatusRoutes;
+import io.jvmsentinel.daemon.target.AttachConnector;
+import io.jvmsentinel.daemon.target.Backoff;
+import io.jvmsentinel.daemon.target.Connector;
+import io.jvmsentinel.daemon.target.RemoteJmxConnector;
+import io.jvmsentinel.daemon.target.RmiTimeouts;
+import io.jvmsentinel.daemon.target.TargetSession;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.prometheus.PrometheusConfig;
+import io.micrometer.prometheus.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The running daemon: one session per target, one registry, one HTTP endpoint. */
+@SuppressWarnings("deprecation") // the simpleclient registry is deprecated upstream; see pom
+public final class SentinelDaemon implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(SentinelDaemon.class);
+
+  private final PrometheusMeterRegistry registry;
+  private final List<TargetSession> sessions;
+  private final HttpEndpoint http;
+
+  private SentinelDaemon(
+      PrometheusMeterRegistry registry, List<TargetSession> sessions, HttpEndpoint http) {
+    this.registry = registry;
+    this.sessions = sessions;
+    this.http = http;
+  }
+
+  /** Starts watching every configured target and serving HTTP; returns once the port is bound. */
+  public static SentinelDaemon start(SentinelConfig config) throws IOException {
+    ConnectionConfig connection = config.connection();
+    RmiTimeouts.install(connection.connectTimeout(), connection.callTimeout());
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    config.tags().forEach((key, value) -> registry.config().commonTags(key, value));
+
+    List<TargetSession> sessions = new ArrayList<>();
+    for (TargetConfig target : config.targets()) {
+      sessions.add(newSession(target, connection, registry));
+    }
+    StatusRoutes status =
+        new StatusRoutes(() -> sessions.stream().map(TargetSession::status).toList());
+    HttpEndpoint http;
+    try {
+      http =
+          HttpEndpoint.start(
+              config.http().listen().toSocketAddress(),
+              Map.of(
+                  "/metrics", new PrometheusRoute(registry),
+                  "/health", status.health(),
+                  "/ready", status.ready(),
+                  "/api/v1/targets", status.targets()));
+    } catch (IOException e) {
+      sessions.forEach(TargetSession::close);
+      throw new IOException(
+          "cannot listen on " + config.http().listen() + ": " + e.getMessage(), e);
+    }
+    sessions.forEach(TargetSession::start);
+    log.info(
+        "jvm-sentinel serving http://{}:{}/metrics for {} target(s): {}",
+        config.http().listen().anyHost() ? "0.0.0.0" : config.http().listen().host(),
+        http.port(),
+        sessions.size(),
+        sessions.stream().map(TargetSession::name).toList());
+    return new SentinelDaemon(registry, List.copyOf(sessions), http);
+  }
+
+  private static TargetSession newSession(
+      TargetConfig target, ConnectionConfig connection, PrometheusMeterRegistry registry) {
+    Tags tags = Tags.of("target", target.name());
+    for (Map.Entry<String, String> tag : target.tags().entrySet()) {
+      tags = tags.and(tag.getKey(), tag.getValue());
+    }
+    return new TargetSession(
+        target.name(),
+        connector(target, connection),
+        target.pollInterval(),
+        connection.callTimeout(),
+        new Backoff(
+            connection.reconnectInitialDelay(),
+            connection.reconnectMaxDelay(),
+            () -> ThreadLocalRandom.current().nextDouble()),
+        registry,
+        tags,
+        Clock.systemUTC());
+  }
+
+  private static Connector connector(TargetConfig target, ConnectionConfig connection) {
+    TargetAddress address = target.address();
+    if (address instanceof PidAddress pid) {
+      return new AttachConnector(pid.pid(), connection.connectTimeout(), connection.callTimeout());
+    }
+    return new RemoteJmxConnector(
+        ((JmxAddress) address).toJmxServiceUrl(),
+        target.username().orElse(null),
+        target.password().map(secret -> secret.value().toCharArray()).orElse(null),
+        connection.connectTimeout(),
+        connection.callTimeout());
+  }
+
+  /** The bound HTTP port (useful when configured as 0). */
+  public int httpPort() {
+    return http.port();
+  }
+
+  public List<TargetSession> sessions() {
+    return sessions;
+  }
+
+  public PrometheusMeterRegistry registry() {
+    return registry;
+  }
+
+  @Override
+  public void close() {
+    http.close();
+    sessions.forEach(TargetSession::close);
+    registry.close();
+  }
+}

@@ -1,0 +1,45 @@
+package io.jvmsentinel.daemon.cli;
+
+import io.jvmsentinel.daemon.config.CliOverrides;
+import io.jvmsentinel.daemon.config.ConfigException;
+import io.jvmsentinel.daemon.config.ConfigLoader;
+import io.jvmsentinel.daemon.config.SentinelConfig;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+/** {@code check-config FILE}: validate a configuration without connecting to anything. */
+@Command(
+    name = "check-config",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
+    description =
+        "Validate a configuration file: exit 0 if valid, else print every problem and exit 2.")
+public final class CheckConfigCommand implements Callable<Integer> {
+  @Parameters(paramLabel = "FILE", description = "The YAML configuration file to check.")
+  Path file;
+
+  @Override
+  public Integer call() {
+    try {
+      SentinelConfig config =
+          new ConfigLoader()
+              .load(Optional.of(file), new CliOverrides(List.of(), List.of(), Optional.empty()));
+      System.out.println(
+          file
+              + ": OK, "
+              + config.targets().size()
+              + " target(s): "
+              + config.targets().stream().map(t -> t.name()).toList()
+              + ", listening on "
+              + config.http().listen());
+      return ExitCodes.OK;
+    } catch (ConfigException e) {
+      ExitCodes.printProblems(e);
+      return ExitCodes.CONFIG;
+    }
+  }
+}

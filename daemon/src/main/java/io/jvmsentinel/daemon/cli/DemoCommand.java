@@ -1,0 +1,143 @@
+package io.jvmsentinel.daemon.cli;
+
+import io.jvmsentinel.daemon.SentinelDaemon;
+import io.jvmsentinel.daemon.config.ConnectionConfig;
+import io.jvmsentinel.daemon.config.HostPort;
+import io.jvmsentinel.daemon.config.HttpConfig;
+import io.jvmsentinel.daemon.config.JmxAddress;
+import io.jvmsentinel.daemon.config.SentinelConfig;
+import io.jvmsentinel.daemon.config.TargetConfig;
+import io.jvmsentinel.daemon.lab.LabProcess;
+import io.jvmsentinel.daemon.lab.LabSpec;
+import io.jvmsentinel.lab.Scenarios;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code demo [SCENARIO]}: fork the bundled lab JVM, watch it, and show what the daemon sees. */
+@Command(
+    name = "demo",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
+    description = {
+      "Start the bundled lab JVM as a target on a free loopback port, watch it and serve its"
+          + " metrics, with a live view in the terminal. Ctrl-C stops both.",
+      "Scenarios: ${COMPLETION-CANDIDATES}"
+    })
+public final class DemoCommand implements Callable<Integer> {
+  @Parameters(
+      index = "0",
+      arity = "0..1",
+      defaultValue = "healthy",
+      paramLabel = "SCENARIO",
+      completionCandidates = ScenarioNames.class,
+      description = "What the lab JVM does (default: ${DEFAULT-VALUE}).")
+  String scenario;
+
+  @Option(
+      names = "--listen",
+      paramLabel = "HOST:PORT",
+      defaultValue = "127.0.0.1:9404",
+      description = "Where to serve /metrics (default ${DEFAULT-VALUE}).")
+  String listen;
+
+  @Option(
+      names = "--lab-java-home",
+      paramLabel = "DIR",
+      description = "JDK to run the lab on (default: the JDK running this command).")
+  Path labJavaHome;
+
+  @Option(
+      names = "--view-interval",
+      paramLabel = "SECONDS",
+      defaultValue = "5",
+      description = "Seconds between live-view lines (default ${DEFAULT-VALUE}).")
+  int viewIntervalSeconds;
+
+  /** The lab's scenario names, for help and validation. */
+  static final class ScenarioNames implements Iterable<String> {
+    @Override
+    public java.util.Iterator<String> iterator() {
+      return Scenarios.names().iterator();
+    }
+  }
+
+  /** Watches the lab as target "lab", polled every 2 s so the live view moves. */
+  private static SentinelConfig demoConfig(LabProcess lab, HostPort listen) {
+    TargetConfig target =
+        new TargetConfig(
+            "lab",
+            JmxAddress.parse(lab.jmxHostPort()),
+            Optional.empty(),
+            Optional.empty(),
+            Duration.ofSeconds(2),
+            Map.of());
+    return new SentinelConfig(
+        new HttpConfig(listen), Map.of(), ConnectionConfig.DEFAULT, List.of(target));
+  }
+
+  @Override
+  public Integer call() throws IOException, InterruptedException {
+    if (!Scenarios.names().contains(scenario)) {
+      System.err.println("unknown scenario '" + scenario + "'; choose one of " + Scenarios.names());
+      return ExitCodes.CONFIG;
+    }
+    HostPort listenAddress;
+    try {
+      listenAddress = HostPort.parse(listen);
+    } catch (IllegalArgumentException e) {
+      System.err.println("jvm-sentinel: invalid --listen '" + listen + "': " + e.getMessage());
+      return ExitCodes.CONFIG;
+    }
+    LabSpec.Builder spec =
+        LabSpec.builder(scenario).onOutput(line -> System.out.println("  lab | " + line));
+    if (labJavaHome != null) {
+      spec.javaHome(labJavaHome);
+    }
+    System.out.println("Starting the lab JVM (scenario " + scenario + ")...");
+    LabProcess lab = spec.build().startReady(Duration.ofSeconds(60));
+    SentinelDaemon daemon;
+    try {
+      daemon = SentinelDaemon.start(demoConfig(lab, listenAddress));
+    } catch (IOException e) {
+      lab.close();
+      System.err.println("jvm-sentinel: " + e.getMessage());
+      return ExitCodes.RUNTIME;
+    }
+    String target = daemon.sessions().get(0).name();
+    System.out.printf(
+        "Watching the lab (pid %d, JMX %s) as target '%s'.%n"
+            + "Metrics: http://%s/metrics   Targets: http://%s/api/v1/targets   Ctrl-C to stop.%n",
+        lab.pid(), lab.jmxHostPort(), target, listen, listen);
+
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  System.out.println("Stopping the daemon and the lab JVM...");
+                  daemon.close();
+                  lab.close();
+                  stopped.countDown();
+                },
+                "demo-shutdown"));
+    LiveView view = new LiveView(daemon.registry(), daemon.sessions().get(0));
+    while (!stopped.await(viewIntervalSeconds, java.util.concurrent.TimeUnit.SECONDS)) {
+      if (!lab.isAlive()) {
+        System.out.println("The lab JVM exited; stopping.");
+        daemon.close();
+        return ExitCodes.RUNTIME;
+      }
+      System.out.println(view.line());
+    }
+    return ExitCodes.OK;
+  }
+}

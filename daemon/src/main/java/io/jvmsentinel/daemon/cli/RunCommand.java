@@ -1,0 +1,50 @@
+package io.jvmsentinel.daemon.cli;
+
+import io.jvmsentinel.daemon.SentinelDaemon;
+import io.jvmsentinel.daemon.config.ConfigException;
+import io.jvmsentinel.daemon.config.ConfigLoader;
+import io.jvmsentinel.daemon.config.SentinelConfig;
+import java.io.IOException;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+/** {@code run}: watch the configured targets until stopped. */
+@Command(
+    name = "run",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
+    description = "Watch one or more JVMs and serve their metrics until stopped (SIGTERM, Ctrl-C).")
+public final class RunCommand implements Callable<Integer> {
+  @Mixin TargetOptions options;
+
+  @Override
+  public Integer call() throws InterruptedException {
+    SentinelConfig config;
+    try {
+      config = new ConfigLoader().load(options.configFile(), options.overrides());
+    } catch (ConfigException e) {
+      ExitCodes.printProblems(e);
+      return ExitCodes.CONFIG;
+    }
+    SentinelDaemon daemon;
+    try {
+      daemon = SentinelDaemon.start(config);
+    } catch (IOException e) {
+      System.err.println("jvm-sentinel: " + e.getMessage());
+      return ExitCodes.RUNTIME;
+    }
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  daemon.close();
+                  stopped.countDown();
+                },
+                "shutdown"));
+    stopped.await();
+    return ExitCodes.OK;
+  }
+}

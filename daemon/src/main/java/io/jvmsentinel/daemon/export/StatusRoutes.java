@@ -1,0 +1,72 @@
+package io.jvmsentinel.daemon.export;
+
+import io.jvmsentinel.collectors.jmx.JvmIdentity;
+import io.jvmsentinel.daemon.target.TargetStatus;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/** {@code /health}, {@code /ready} and {@code /api/v1/targets}, from the sessions' status. */
+public final class StatusRoutes {
+  private final Supplier<List<TargetStatus>> targets;
+
+  public StatusRoutes(Supplier<List<TargetStatus>> targets) {
+    this.targets = targets;
+  }
+
+  /** The daemon process is alive and serving. */
+  public HttpEndpoint.Route health() {
+    return exchange -> HttpEndpoint.Response.json(200, Map.of("status", "UP"));
+  }
+
+  /** 200 only when every target is connected; otherwise 503 naming the targets that are down. */
+  public HttpEndpoint.Route ready() {
+    return exchange -> {
+      List<TargetStatus> all = targets.get();
+      List<Map<String, Object>> down =
+          all.stream().filter(t -> !t.up()).map(StatusRoutes::brief).toList();
+      Map<String, Object> body = new LinkedHashMap<>();
+      body.put("status", down.isEmpty() ? "READY" : "NOT_READY");
+      body.put("targets", all.size());
+      body.put("down", down);
+      return HttpEndpoint.Response.json(down.isEmpty() ? 200 : 503, body);
+    };
+  }
+
+  /** Every target with its state, last error and identity. */
+  public HttpEndpoint.Route targets() {
+    return exchange ->
+        HttpEndpoint.Response.json(
+            200, Map.of("targets", targets.get().stream().map(StatusRoutes::full).toList()));
+  }
+
+  private static Map<String, Object> brief(TargetStatus status) {
+    Map<String, Object> map = new LinkedHashMap<>();
+    map.put("target", status.name());
+    map.put("address", status.address());
+    map.put("since", status.since().toString());
+    map.put("error", status.lastError());
+    return map;
+  }
+
+  private static Map<String, Object> full(TargetStatus status) {
+    Map<String, Object> map = brief(status);
+    map.put("up", status.up());
+    map.put("connectAttempts", status.connectAttempts());
+    JvmIdentity identity = status.identity();
+    if (identity != null) {
+      Map<String, Object> jvm = new LinkedHashMap<>();
+      jvm.put("vmName", identity.vmName());
+      jvm.put("vmVendor", identity.vmVendor());
+      jvm.put("javaVersion", identity.javaVersion());
+      jvm.put("featureVersion", identity.featureVersion());
+      jvm.put("pid", identity.pid());
+      jvm.put("startTimeMillis", identity.startTimeMillis());
+      jvm.put("inputArguments", identity.inputArguments());
+      jvm.put("vmOptions", identity.vmOptions());
+      map.put("jvm", jvm);
+    }
+    return map;
+  }
+}

@@ -1,0 +1,80 @@
+package io.jvmsentinel.daemon.docs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jvmsentinel.collectors.catalog.Metric;
+import io.jvmsentinel.daemon.testing.Jdks;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.prometheus.PrometheusNamingConvention;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/**
+ * docs/metrics.md is generated from the metric catalog, so the two cannot drift apart. To
+ * regenerate after changing the catalog: {@code ./mvnw -pl daemon -am test -Dtest=MetricsDocTest
+ * -Dsurefire.failIfNoSpecifiedTests=false -Dupdate.docs=true}.
+ */
+@SuppressWarnings("deprecation") // the simpleclient registry's naming convention
+class MetricsDocTest {
+  private static final PrometheusNamingConvention PROMETHEUS = new PrometheusNamingConvention();
+
+  @Test
+  void metricsReferenceMatchesTheCatalog() throws IOException {
+    Path doc = Jdks.repoRoot().resolve("docs/metrics.md");
+    String expected = render();
+    if (Boolean.getBoolean("update.docs")) {
+      Files.writeString(doc, expected);
+    }
+    assertThat(doc).exists();
+    assertThat(Files.readString(doc))
+        .as("docs/metrics.md is out of date; regenerate it (see MetricsDocTest)")
+        .isEqualTo(expected);
+  }
+
+  /** The Prometheus series name of a catalog entry, as the simpleclient registry exports it. */
+  public static String prometheusName(Metric metric) {
+    Meter.Type type =
+        switch (metric.kind()) {
+          case GAUGE -> Meter.Type.GAUGE;
+          case COUNTER -> Meter.Type.COUNTER;
+          case TIMER -> Meter.Type.TIMER;
+        };
+    return PROMETHEUS.name(metric.meterName(), type, metric.baseUnit());
+  }
+
+  static String render() {
+    StringBuilder out = new StringBuilder();
+    out.append("# Metrics reference\n\n")
+        .append("<!-- Generated from io.jvmsentinel.collectors.catalog.Metric by MetricsDocTest;")
+        .append(" do not edit by hand. -->\n\n")
+        .append("Every series carries the `target` tag (the target's configured name), the")
+        .append(" target's own `tags`, and the global `tags` of the configuration.\n")
+        .append("Names follow Micrometer's JVM binders where the meaning is the same, so existing")
+        .append(" JVM dashboards keep working. Gauges read NaN while their target is down;")
+        .append(" counters keep their last value and reset when the target restarts.\n")
+        .append("Timers export `_count`, `_sum` and `_max`.\n\n")
+        .append(
+            "| Prometheus name | Micrometer name | type | unit | tags | description | source |\n")
+        .append("|---|---|---|---|---|---|---|\n");
+    for (Metric metric : Metric.values()) {
+      out.append("| `")
+          .append(prometheusName(metric))
+          .append("` | `")
+          .append(metric.meterName())
+          .append("` | ")
+          .append(metric.kind().name().toLowerCase(java.util.Locale.ROOT))
+          .append(" | ")
+          .append(metric.baseUnit() == null ? "" : metric.baseUnit())
+          .append(" | ")
+          .append(metric.tagKeys())
+          .append(" | ")
+          .append(metric.description().replace("|", "\\|"))
+          .append(" | ")
+          .append(metric.source().replace("|", "\\|"))
+          .append(" |\n");
+    }
+    return out.toString();
+  }
+}

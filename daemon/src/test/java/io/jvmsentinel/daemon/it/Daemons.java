@@ -1,0 +1,48 @@
+package io.jvmsentinel.daemon.it;
+
+import io.jvmsentinel.daemon.SentinelDaemon;
+import io.jvmsentinel.daemon.config.CliOverrides;
+import io.jvmsentinel.daemon.config.ConfigLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/** Starts an in-process daemon from a YAML configuration, listening on a free loopback port. */
+final class Daemons {
+  private Daemons() {}
+
+  /**
+   * The daemon settings the integration tests share: RMI timeouts are process-wide, so every test
+   * in this JVM uses the same connect and call timeouts (2 s).
+   */
+  static String connectionYaml() {
+    return """
+        http:
+          listen: 127.0.0.1:0
+        connection:
+          connectTimeout: 2s
+          callTimeout: 2s
+          reconnectInitialDelay: 300ms
+          reconnectMaxDelay: 2s
+        """;
+  }
+
+  static SentinelDaemon start(Path dir, String targetsYaml) throws Exception {
+    Path file = Files.createTempFile(dir, "sentinel", ".yaml");
+    Files.writeString(file, connectionYaml() + targetsYaml);
+    return SentinelDaemon.start(
+        new ConfigLoader()
+            .load(Optional.of(file), new CliOverrides(List.of(), List.of(), Optional.empty())));
+  }
+
+  static String target(String name, String hostPort, String pollInterval) {
+    return """
+        targets:
+          - name: %s
+            jmx: %s
+            pollInterval: %s
+        """
+        .formatted(name, hostPort, pollInterval);
+  }
+}
