@@ -197,6 +197,190 @@ public enum Metric {
       "version, vendor, runtime",
       "JMX `java.lang:type=Runtime` `SystemProperties`, read once per connection"),
 
+  // --- Threads (JFR) ---
+  JVM_THREADS_ENDED(
+      "jvm.threads.ended",
+      MeterKind.COUNTER,
+      BaseUnits.THREADS,
+      "Threads that ended, seen since the stream connected",
+      "",
+      "JFR `jdk.ThreadEnd` (JDK 16+ targets)"),
+  JVM_THREADS_SHORT_LIVED(
+      "jvm.threads.short.lived",
+      MeterKind.COUNTER,
+      BaseUnits.THREADS,
+      "Threads that ended within 1 s of starting (one thread per task or request)",
+      "",
+      "JFR `jdk.ThreadStart` + `jdk.ThreadEnd`, matched by thread id (JDK 16+ targets)"),
+  JVM_THREADS_STARTED_BY_SITE(
+      "jvm.threads.started.by.site",
+      MeterKind.COUNTER,
+      BaseUnits.THREADS,
+      "Thread starts by creator site (the first frame of the code that called Thread.start, as"
+          + " Class.method); the busiest sites get their own series, the rest are site=\"other\"",
+      "site",
+      "JFR `jdk.ThreadStart` stack traces (JDK 16+ targets)"),
+
+  // --- Code cache (JFR; compilation state from the DiagnosticCommand MBean) ---
+  JVM_CODECACHE_FULL(
+      "jvm.codecache.full",
+      MeterKind.COUNTER,
+      null,
+      "Times a code heap segment became full since the target started",
+      "segment",
+      "JFR `jdk.CodeCacheStatistics` `fullCount` (JDK 16+ targets); the timing of each event"
+          + " comes from `jdk.CodeCacheFull`"),
+  JVM_CODECACHE_ENTRIES(
+      "jvm.codecache.entries",
+      MeterKind.GAUGE,
+      null,
+      "Code blobs in a code heap segment",
+      "segment",
+      "JFR `jdk.CodeCacheStatistics` `entryCount`"),
+  JVM_CODECACHE_METHODS(
+      "jvm.codecache.methods",
+      MeterKind.GAUGE,
+      null,
+      "Compiled methods (nmethods) in a code heap segment",
+      "segment",
+      "JFR `jdk.CodeCacheStatistics` `methodCount`"),
+  JVM_CODECACHE_UNALLOCATED(
+      "jvm.codecache.unallocated",
+      MeterKind.GAUGE,
+      BaseUnits.BYTES,
+      "Unallocated capacity of a code heap segment",
+      "segment",
+      "JFR `jdk.CodeCacheStatistics` `unallocatedCapacity`"),
+  JVM_CODECACHE_SWEEPER_SWEEPS(
+      "jvm.codecache.sweeper.sweeps",
+      MeterKind.COUNTER,
+      null,
+      "Code cache sweeper passes since the target started (JDK 19 and older)",
+      "",
+      "JFR `jdk.CodeSweeperStatistics` `sweepCount` (JDK 16 to 19; the sweeper is gone in 20+)"),
+  JVM_CODECACHE_SWEEPER_RECLAIMED(
+      "jvm.codecache.sweeper.methods.reclaimed",
+      MeterKind.COUNTER,
+      null,
+      "Compiled methods the sweeper flushed from the code cache since the target started",
+      "",
+      "JFR `jdk.CodeSweeperStatistics` `methodReclaimedCount` (JDK 16 to 19)"),
+  JVM_CODECACHE_SWEEPER_TIME(
+      "jvm.codecache.sweeper.time",
+      MeterKind.COUNTER,
+      "seconds",
+      "Time the sweeper spent sweeping since the target started",
+      "",
+      "JFR `jdk.CodeSweeperStatistics` `totalSweepTime` (JDK 16 to 19)"),
+
+  // --- JIT (JFR; compilation state from the DiagnosticCommand MBean) ---
+  JVM_JIT_COMPILATIONS(
+      "jvm.jit.compilations",
+      MeterKind.COUNTER,
+      null,
+      "JIT compilations by compiler, tier, on-stack replacement and outcome",
+      "compiler (c1, c2, jvmci), tier (0-4), osr (true, false), outcome (success, failure)",
+      "JFR `jdk.Compilation` (JDK 16+ targets)"),
+  JVM_JIT_COMPILATION_DURATION(
+      "jvm.jit.compilation.duration",
+      MeterKind.TIMER,
+      "seconds",
+      "Duration of each JIT compilation",
+      "compiler",
+      "JFR `jdk.Compilation` duration"),
+  JVM_JIT_COMPILED_CODE(
+      "jvm.jit.compiled.code",
+      MeterKind.COUNTER,
+      BaseUnits.BYTES,
+      "Machine code produced by JIT compilations",
+      "compiler",
+      "JFR `jdk.Compilation` `codeSize`"),
+  JVM_JIT_COMPILATION_FAILURES(
+      "jvm.jit.compilation.failures",
+      MeterKind.COUNTER,
+      null,
+      "Failed JIT compilations by failure message (most frequent messages, the rest as"
+          + " reason=\"other\")",
+      "reason",
+      "JFR `jdk.CompilationFailure` `failureMessage`"),
+  JVM_JIT_DEOPTIMIZATIONS(
+      "jvm.jit.deoptimizations",
+      MeterKind.COUNTER,
+      null,
+      "Deoptimizations by reason and action; action=\"make_not_entrant\" counts compiled"
+          + " methods invalidated (\"made not entrant\")",
+      "reason, action",
+      "JFR `jdk.Deoptimization` (JDK 16+ targets)"),
+  JVM_JIT_COMPILATION_ENABLED(
+      "jvm.jit.compilation.enabled",
+      MeterKind.GAUGE,
+      null,
+      "1 while the JIT compiles, 0 once it stopped compiling because the code cache was full",
+      "",
+      "JMX DiagnosticCommand `compilerCodecache` status line (every JDK with the command)"),
+  JVM_JIT_COMPILER_STOPS(
+      "jvm.jit.compiler.stops",
+      MeterKind.COUNTER,
+      null,
+      "Times the JIT stopped compiling because the code cache was full, since the target started",
+      "",
+      "JMX DiagnosticCommand `compilerCodecache` `stopped_count`"),
+  JVM_JIT_COMPILER_RESTARTS(
+      "jvm.jit.compiler.restarts",
+      MeterKind.COUNTER,
+      null,
+      "Times the JIT restarted compiling after the code cache freed up, since the target started",
+      "",
+      "JMX DiagnosticCommand `compilerCodecache` `restarted_count`"),
+  JVM_JIT_COMPILER_CPU_USAGE(
+      "jvm.jit.compiler.cpu.usage",
+      MeterKind.GAUGE,
+      null,
+      "CPU used by the JIT compiler threads, as a fraction of all CPUs (the scale of"
+          + " process.cpu.usage)",
+      "compiler (c1, c2, sweeper)",
+      "JFR `jdk.ThreadCPULoad` of the `C1 CompilerThread*`, `C2 CompilerThread*` and `Sweeper"
+          + " thread` threads"),
+  JVM_JIT_COMPILER_CPU_SHARE(
+      "jvm.jit.compiler.cpu.share",
+      MeterKind.GAUGE,
+      null,
+      "Share of the target process's CPU used by all JIT compiler threads (0..1)",
+      "",
+      "JFR `jdk.ThreadCPULoad` (compiler threads) over `jdk.CPULoad` (`jvmUser` + `jvmSystem`)"),
+
+  // --- TLS (JFR; only the JDK's own JSSE provider emits these events) ---
+  JVM_TLS_HANDSHAKES(
+      "jvm.tls.handshakes",
+      MeterKind.COUNTER,
+      null,
+      "TLS handshakes completed by the target, client and server side, by peer (busiest peers,"
+          + " the rest as peer=\"other\"), protocol and cipher suite",
+      "peer, protocol, cipher",
+      "JFR `jdk.TLSHandshake` (JSSE only; off by default in JFR, enabled by the daemon)"),
+  JVM_TLS_HANDSHAKES_FULL(
+      "jvm.tls.handshakes.full",
+      MeterKind.COUNTER,
+      null,
+      "TLS handshakes that validated a certificate chain (a full handshake: the session was not"
+          + " resumed), by peer",
+      "peer",
+      "JFR `jdk.X509Validation` matched to the next `jdk.TLSHandshake` on the same thread"),
+  JVM_TLS_CERTIFICATE_VALIDATIONS(
+      "jvm.tls.certificate.validations",
+      MeterKind.COUNTER,
+      null,
+      "Certificate path validations (each certificate of each validated chain)",
+      "",
+      "JFR `jdk.X509Validation`"),
+  JVM_TLS_CERTIFICATE_EXPIRY(
+      "jvm.tls.certificate.expiry",
+      MeterKind.GAUGE,
+      "seconds",
+      "Seconds until a certificate seen by the target expires (negative once expired)",
+      "subject, serial",
+      "JFR `jdk.X509Certificate` `validUntil` (bounded number of certificates)"),
+
   // --- The daemon itself ---
   SENTINEL_TARGET_UP(
       "jvm.sentinel.target.up",
@@ -233,6 +417,49 @@ public enum Metric {
       "GC notifications the daemon did not receive (gaps in each collector's GcInfo id)",
       "",
       "daemon"),
+  SENTINEL_JFR_AVAILABLE(
+      "jvm.sentinel.jfr.available",
+      MeterKind.GAUGE,
+      null,
+      "1 while a JFR stream from the target is active, 0 when the target has no remote JFR"
+          + " streaming (JDK 15 and older) or the stream is down",
+      "",
+      "daemon"),
+  SENTINEL_JFR_EVENTS(
+      "jvm.sentinel.jfr.events",
+      MeterKind.COUNTER,
+      null,
+      "JFR events received from the target, by event type",
+      "event",
+      "daemon"),
+  SENTINEL_JFR_HANDLER_ERRORS(
+      "jvm.sentinel.jfr.handler.errors",
+      MeterKind.COUNTER,
+      null,
+      "JFR events a handler failed to process (logged once per event type)",
+      "event",
+      "daemon"),
+  SENTINEL_JFR_LAG(
+      "jvm.sentinel.jfr.lag",
+      MeterKind.TIMER,
+      "seconds",
+      "Time from the end of a JFR event on the target to its processing in the daemon",
+      "",
+      "daemon"),
+  SENTINEL_JFR_STREAM_STARTS(
+      "jvm.sentinel.jfr.stream.starts",
+      MeterKind.COUNTER,
+      null,
+      "JFR streams started for the target, by cause (connect, stalled)",
+      "cause",
+      "daemon"),
+  SENTINEL_JFR_TARGET_RECORDING_SIZE(
+      "jvm.sentinel.jfr.target.recording.size",
+      MeterKind.GAUGE,
+      BaseUnits.BYTES,
+      "Size of the daemon's JFR recording in the target's repository (bounded by jfr.maxSize)",
+      "",
+      "daemon (JMX `FlightRecorderMXBean` `Recordings`)"),
   SENTINEL_POLL_ERRORS(
       "jvm.sentinel.poll.errors",
       MeterKind.COUNTER,
