@@ -4,6 +4,7 @@ import io.jvmsentinel.daemon.SentinelDaemon;
 import io.jvmsentinel.daemon.config.ConnectionConfig;
 import io.jvmsentinel.daemon.config.HostPort;
 import io.jvmsentinel.daemon.config.HttpConfig;
+import io.jvmsentinel.daemon.config.JfrConfig;
 import io.jvmsentinel.daemon.config.JmxAddress;
 import io.jvmsentinel.daemon.config.SentinelConfig;
 import io.jvmsentinel.daemon.config.TargetConfig;
@@ -81,7 +82,11 @@ public final class DemoCommand implements Callable<Integer> {
             Duration.ofSeconds(2),
             Map.of());
     return new SentinelConfig(
-        new HttpConfig(listen), Map.of(), ConnectionConfig.DEFAULT, List.of(target));
+        new HttpConfig(listen),
+        Map.of(),
+        ConnectionConfig.DEFAULT,
+        JfrConfig.DEFAULT,
+        List.of(target));
   }
 
   @Override

@@ -9,8 +9,8 @@ import java.util.Map;
  * absent). The record components are the allowed keys, in the order the error messages list them.
  */
 record ConfigDocument(
-    Http http, Map<String, String> tags, Connection connection, List<Target> targets) {
-  static final ConfigDocument EMPTY = new ConfigDocument(null, null, null, null);
+    Http http, Map<String, String> tags, Connection connection, Jfr jfr, List<Target> targets) {
+  static final ConfigDocument EMPTY = new ConfigDocument(null, null, null, null, null);
   static final Target EMPTY_TARGET = new Target(null, null, null, null, null, null, null, null);
 
   record Http(HostPort listen) {}
@@ -20,6 +20,8 @@ record ConfigDocument(
       Duration callTimeout,
       Duration reconnectInitialDelay,
       Duration reconnectMaxDelay) {}
+
+  record Jfr(Boolean enabled, Duration maxAge, Long maxSizeMb, Duration stallTimeout) {}
 
   record Target(
       String name,

@@ -52,7 +52,7 @@ final class ConfigValidator {
     if (!targetsGiven && !problems.unreadable("targets")) {
       problems.add("no targets: give --target HOST:PORT, --pid PID or a config file with targets:");
     }
-    return new SentinelConfig(new HttpConfig(listen), tags, connection, targets);
+    return new SentinelConfig(new HttpConfig(listen), tags, connection, jfr(doc.jfr()), targets);
   }
 
   private ConnectionConfig connection(ConfigDocument.Connection raw) {
@@ -77,6 +77,44 @@ final class ConfigValidator {
               + ") must not be less than 'connection.reconnectInitialDelay' ("
               + Durations.format(c.reconnectInitialDelay())
               + ")");
+    }
+    return c;
+  }
+
+  private JfrConfig jfr(ConfigDocument.Jfr raw) {
+    JfrConfig d = JfrConfig.DEFAULT;
+    if (raw == null) {
+      return d;
+    }
+    JfrConfig c =
+        new JfrConfig(
+            raw.enabled() != null ? raw.enabled() : d.enabled(),
+            or(raw.maxAge(), d.maxAge()),
+            raw.maxSizeMb() != null ? raw.maxSizeMb() : d.maxSizeMb(),
+            or(raw.stallTimeout(), d.stallTimeout()));
+    if (c.maxAge().compareTo(JfrConfig.MIN_MAX_AGE) < 0) {
+      problems.add(
+          "'jfr.maxAge' ("
+              + Durations.format(c.maxAge())
+              + ") must be at least "
+              + Durations.format(JfrConfig.MIN_MAX_AGE));
+    }
+    if (c.maxSizeMb() < JfrConfig.MIN_MAX_SIZE_MB || c.maxSizeMb() > JfrConfig.MAX_MAX_SIZE_MB) {
+      problems.add(
+          "'jfr.maxSizeMb' ("
+              + c.maxSizeMb()
+              + ") must be between "
+              + JfrConfig.MIN_MAX_SIZE_MB
+              + " and "
+              + JfrConfig.MAX_MAX_SIZE_MB);
+    }
+    if (c.stallTimeout().compareTo(JfrConfig.MIN_STALL_TIMEOUT) < 0) {
+      problems.add(
+          "'jfr.stallTimeout' ("
+              + Durations.format(c.stallTimeout())
+              + ") must be at least "
+              + Durations.format(JfrConfig.MIN_STALL_TIMEOUT)
+              + " (the target flushes events about once a second)");
     }
     return c;
   }

@@ -12,16 +12,19 @@ import java.util.Objects;
  * @param http the metrics endpoint
  * @param tags common tags added to every series of every target
  * @param connection connection settings shared by all targets
+ * @param jfr JFR streaming settings shared by all targets
  * @param targets at least one target, names unique, all with the same tag keys
  */
 public record SentinelConfig(
     HttpConfig http,
     Map<String, String> tags,
     ConnectionConfig connection,
+    JfrConfig jfr,
     List<TargetConfig> targets) {
   public SentinelConfig {
     Objects.requireNonNull(http, "http");
     Objects.requireNonNull(connection, "connection");
+    Objects.requireNonNull(jfr, "jfr");
     tags = Collections.unmodifiableMap(new LinkedHashMap<>(tags));
     targets = List.copyOf(targets);
   }

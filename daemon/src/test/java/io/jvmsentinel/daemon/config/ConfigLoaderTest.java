@@ -116,6 +116,26 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void jfrSectionDefaultsAndOverrides() throws Exception {
+      assertThat(load("targets:\n  - {name: a, pid: 1}\n").jfr()).isEqualTo(JfrConfig.DEFAULT);
+
+      SentinelConfig config =
+          load(
+              """
+              jfr:
+                enabled: false
+                maxAge: 2m
+                maxSizeMb: 16
+                stallTimeout: 30s
+              targets:
+                - {name: a, pid: 1}
+              """);
+
+      assertThat(config.jfr())
+          .isEqualTo(new JfrConfig(false, Duration.ofMinutes(2), 16, Duration.ofSeconds(30)));
+    }
+
+    @Test
     void partlyWrittenSectionsKeepTheOtherDefaults() throws Exception {
       SentinelConfig config =
           load(
@@ -231,7 +251,7 @@ class ConfigLoaderTest {
                       tag: {app: payments}
                   """))
           .containsExactly(
-              "config.yaml:1:1: unknown key 'htp'; allowed keys: http, tags, connection, targets",
+              "config.yaml:1:1: unknown key 'htp'; allowed keys: http, tags, connection, jfr, targets",
               "config.yaml:4:3: unknown key 'connection.timeout'; allowed keys: connectTimeout,"
                   + " callTimeout, reconnectInitialDelay, reconnectMaxDelay",
               "config.yaml:8:5: unknown key 'targets[0].extra'; allowed keys: name, jmx, pid,"
@@ -341,6 +361,25 @@ class ConfigLoaderTest {
 
   @Nested
   class SemanticProblems {
+    @Test
+    void jfrLimitsOutOfRange() throws Exception {
+      assertThat(
+              problems(
+                  """
+                  jfr:
+                    maxAge: 10s
+                    maxSizeMb: 1
+                    stallTimeout: 1s
+                  targets:
+                    - {name: a, pid: 1}
+                  """))
+          .containsExactly(
+              "'jfr.maxAge' (10s) must be at least 1m",
+              "'jfr.maxSizeMb' (1) must be between 4 and 4096",
+              "'jfr.stallTimeout' (1s) must be at least 5s (the target flushes events about once a"
+                  + " second)");
+    }
+
     @Test
     void noTargets() throws Exception {
       assertThat(problems("targets: []\n"))
