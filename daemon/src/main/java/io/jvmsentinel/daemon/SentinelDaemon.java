@@ -1,5 +1,6 @@
 package io.jvmsentinel.daemon;
 
+import io.jvmsentinel.collectors.jfr.JfrHandlers;
 import io.jvmsentinel.daemon.config.ConnectionConfig;
 import io.jvmsentinel.daemon.config.JmxAddress;
 import io.jvmsentinel.daemon.config.PidAddress;
@@ -9,6 +10,9 @@ import io.jvmsentinel.daemon.config.TargetConfig;
 import io.jvmsentinel.daemon.export.HttpEndpoint;
 import io.jvmsentinel.daemon.export.PrometheusRoute;
 import io.jvmsentinel.daemon.export.StatusRoutes;
+import io.jvmsentinel.daemon.jfr.JfrStreamSession;
+import io.jvmsentinel.daemon.jfr.RecordingNames;
+import io.jvmsentinel.daemon.jfr.StreamDirectories;
 import io.jvmsentinel.daemon.target.AttachConnector;
 import io.jvmsentinel.daemon.target.Backoff;
 import io.jvmsentinel.daemon.target.Connector;
@@ -33,13 +37,13 @@ public final class SentinelDaemon implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(SentinelDaemon.class);
 
   private final PrometheusMeterRegistry registry;
-  private final List<TargetSession> sessions;
+  private final List<WatchedTarget> targets;
   private final HttpEndpoint http;
 
   private SentinelDaemon(
-      PrometheusMeterRegistry registry, List<TargetSession> sessions, HttpEndpoint http) {
+      PrometheusMeterRegistry registry, List<WatchedTarget> targets, HttpEndpoint http) {
     this.registry = registry;
-    this.sessions = sessions;
+    this.targets = targets;
     this.http = http;
   }
 
@@ -50,12 +54,14 @@ public final class SentinelDaemon implements AutoCloseable {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     config.tags().forEach((key, value) -> registry.config().commonTags(key, value));
 
-    List<TargetSession> sessions = new ArrayList<>();
+    StreamDirectories directories = StreamDirectories.inTempDir();
+    directories.removeOrphans();
+    String recordingName = RecordingNames.forThisHost();
+    List<WatchedTarget> targets = new ArrayList<>();
     for (TargetConfig target : config.targets()) {
-      sessions.add(newSession(target, connection, registry));
+      targets.add(watch(target, config, registry, directories, recordingName));
     }
-    StatusRoutes status =
-        new StatusRoutes(() -> sessions.stream().map(TargetSession::status).toList());
+    StatusRoutes status = new StatusRoutes(() -> targets);
     HttpEndpoint http;
     try {
       http =
@@ -67,26 +73,51 @@ public final class SentinelDaemon implements AutoCloseable {
                   "/ready", status.ready(),
                   "/api/v1/targets", status.targets()));
     } catch (IOException e) {
-      sessions.forEach(TargetSession::close);
+      targets.forEach(WatchedTarget::close);
       throw new IOException(
           "cannot listen on " + config.http().listen() + ": " + e.getMessage(), e);
     }
-    sessions.forEach(TargetSession::start);
+    targets.forEach(WatchedTarget::start);
     log.info(
         "jvm-sentinel serving http://{}:{}/metrics for {} target(s): {}",
         config.http().listen().anyHost() ? "0.0.0.0" : config.http().listen().host(),
         http.port(),
-        sessions.size(),
-        sessions.stream().map(TargetSession::name).toList());
-    return new SentinelDaemon(registry, List.copyOf(sessions), http);
+        targets.size(),
+        targets.stream().map(WatchedTarget::name).toList());
+    return new SentinelDaemon(registry, List.copyOf(targets), http);
   }
 
-  private static TargetSession newSession(
-      TargetConfig target, ConnectionConfig connection, PrometheusMeterRegistry registry) {
+  private static WatchedTarget watch(
+      TargetConfig target,
+      SentinelConfig config,
+      PrometheusMeterRegistry registry,
+      StreamDirectories directories,
+      String recordingName) {
     Tags tags = Tags.of("target", target.name());
     for (Map.Entry<String, String> tag : target.tags().entrySet()) {
       tags = tags.and(tag.getKey(), tag.getValue());
     }
+    TargetSession session = newSession(target, config.connection(), registry, tags);
+    JfrHandlers handlers = JfrHandlers.create(tags);
+    JfrStreamSession stream =
+        new JfrStreamSession(
+            target.name(),
+            handlers.all(),
+            config.jfr(),
+            () -> session.pollers().identity().identity(),
+            registry,
+            tags,
+            directories,
+            recordingName);
+    session.addListener(stream);
+    return new WatchedTarget(session, handlers, stream);
+  }
+
+  private static TargetSession newSession(
+      TargetConfig target,
+      ConnectionConfig connection,
+      PrometheusMeterRegistry registry,
+      Tags tags) {
     return new TargetSession(
         target.name(),
         connector(target, connection),
@@ -120,7 +151,11 @@ public final class SentinelDaemon implements AutoCloseable {
   }
 
   public List<TargetSession> sessions() {
-    return sessions;
+    return targets.stream().map(WatchedTarget::session).toList();
+  }
+
+  public List<WatchedTarget> targets() {
+    return targets;
   }
 
   public PrometheusMeterRegistry registry() {
@@ -130,7 +165,7 @@ public final class SentinelDaemon implements AutoCloseable {
   @Override
   public void close() {
     http.close();
-    sessions.forEach(TargetSession::close);
+    targets.forEach(WatchedTarget::close);
     registry.close();
   }
 }

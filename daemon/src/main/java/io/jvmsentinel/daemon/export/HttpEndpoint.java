@@ -51,7 +51,10 @@ public final class HttpEndpoint implements AutoCloseable {
     this.executor = executor;
   }
 
-  /** Binds the address and serves the given routes (exact paths). */
+  /**
+   * Binds the address and serves the given routes: a key is an exact path, or a prefix when it ends
+   * with {@code /} (the longest matching prefix wins; the route reads the rest of the path).
+   */
   public static HttpEndpoint start(InetSocketAddress address, java.util.Map<String, Route> routes)
       throws IOException {
     HttpServer server = HttpServer.create(address, 64);
@@ -80,7 +83,32 @@ public final class HttpEndpoint implements AutoCloseable {
     executor.shutdownNow();
   }
 
+  /** Thrown by a route for a resource that does not exist (an unknown target, say). */
+  public static final class NotFound extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    public NotFound(String message) {
+      super(message, null, false, false);
+    }
+  }
+
   private record Router(java.util.Map<String, Route> routes) implements HttpHandler {
+    private Route find(String path) {
+      Route exact = routes.get(path);
+      if (exact != null) {
+        return exact;
+      }
+      String best = null;
+      for (String key : routes.keySet()) {
+        if (key.endsWith("/")
+            && path.startsWith(key)
+            && (best == null || key.length() > best.length())) {
+          best = key;
+        }
+      }
+      return best == null ? null : routes.get(best);
+    }
+
     @Override
     public void handle(HttpExchange exchange) throws IOException {
       try (exchange) {
@@ -105,12 +133,14 @@ public final class HttpEndpoint implements AutoCloseable {
         exchange.getResponseHeaders().set("Allow", "GET, HEAD");
         return Response.text(405, "read-only endpoint: use GET\n");
       }
-      Route route = routes.get(exchange.getRequestURI().getPath());
+      Route route = find(exchange.getRequestURI().getPath());
       if (route == null) {
         return Response.text(404, "not found; try /metrics, /health, /ready, /api/v1/targets\n");
       }
       try {
         return route.get(exchange);
+      } catch (NotFound e) {
+        return Response.text(404, e.getMessage() + "\n");
       } catch (IOException | RuntimeException e) {
         log.warn("HTTP {} failed", exchange.getRequestURI().getPath(), e);
         return Response.text(500, "internal error: " + e.getClass().getSimpleName() + "\n");

@@ -1,6 +1,7 @@
 package io.jvmsentinel.daemon.export;
 
 import io.jvmsentinel.collectors.jmx.JvmIdentity;
+import io.jvmsentinel.daemon.WatchedTarget;
 import io.jvmsentinel.daemon.target.TargetStatus;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -9,10 +10,14 @@ import java.util.function.Supplier;
 
 /** {@code /health}, {@code /ready} and {@code /api/v1/targets}, from the sessions' status. */
 public final class StatusRoutes {
-  private final Supplier<List<TargetStatus>> targets;
+  private final Supplier<List<WatchedTarget>> targets;
 
-  public StatusRoutes(Supplier<List<TargetStatus>> targets) {
+  public StatusRoutes(Supplier<List<WatchedTarget>> targets) {
     this.targets = targets;
+  }
+
+  private List<TargetStatus> statuses() {
+    return targets.get().stream().map(t -> t.session().status()).toList();
   }
 
   /** The daemon process is alive and serving. */
@@ -23,7 +28,7 @@ public final class StatusRoutes {
   /** 200 only when every target is connected; otherwise 503 naming the targets that are down. */
   public HttpEndpoint.Route ready() {
     return exchange -> {
-      List<TargetStatus> all = targets.get();
+      List<TargetStatus> all = statuses();
       List<Map<String, Object>> down =
           all.stream().filter(t -> !t.up()).map(StatusRoutes::brief).toList();
       Map<String, Object> body = new LinkedHashMap<>();
@@ -50,8 +55,10 @@ public final class StatusRoutes {
     return map;
   }
 
-  private static Map<String, Object> full(TargetStatus status) {
+  private static Map<String, Object> full(WatchedTarget target) {
+    TargetStatus status = target.session().status();
     Map<String, Object> map = brief(status);
+    map.put("jfr", target.stream().state());
     map.put("up", status.up());
     map.put("connectAttempts", status.connectAttempts());
     JvmIdentity identity = status.identity();

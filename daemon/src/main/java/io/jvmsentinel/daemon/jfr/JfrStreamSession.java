@@ -1,0 +1,351 @@
+package io.jvmsentinel.daemon.jfr;
+
+import io.jvmsentinel.collectors.catalog.Metric;
+import io.jvmsentinel.collectors.jfr.JfrEventHandler;
+import io.jvmsentinel.collectors.jmx.JvmIdentity;
+import io.jvmsentinel.daemon.config.JfrConfig;
+import io.jvmsentinel.daemon.target.ConnectFailure;
+import io.jvmsentinel.daemon.target.TargetSession;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import javax.management.JMException;
+import javax.management.MBeanServerConnection;
+import javax.management.remote.JMXConnector;
+import jdk.management.jfr.RemoteRecordingStream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One remote JFR stream per target, riding on the target session's JMX connection.
+ *
+ * <p>Implementation notes. All stream management runs on this session's own thread: starting a
+ * stream takes 0.5 to 1.2 s of remote calls and must not delay JMX polling. The stream is started
+ * when the JMX connection comes up and closed when it goes away; a watchdog restarts a stream that
+ * stops flushing, because a remote stream whose target died fires neither {@code onClose} nor
+ * {@code onError}: it just goes silent. Only handlers whose event the target's JVM has are wired,
+ * all settings go in one {@code setSettings} call (one remote round trip instead of two per
+ * setting), and the target-side recording gets {@code maxAge}/{@code maxSize} right after it is
+ * created: the stream's own limits only bound the daemon's local copy, and a daemon killed without
+ * closing its stream would otherwise leave the target recording without limit.
+ */
+public final class JfrStreamSession implements TargetSession.ConnectionListener, AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(JfrStreamSession.class);
+
+  /** Remote streaming (JMX {@code FlightRecorderMXBean.openStream}) arrived in JDK 16. */
+  static final int FIRST_STREAMING_JDK = 16;
+
+  private static final long WATCHDOG_MILLIS = 1000;
+  private static final long RETRY_MILLIS = 10_000;
+  private static final long SIZE_CHECK_MILLIS = 10_000;
+
+  private final String target;
+  private final List<JfrEventHandler> handlers;
+  private final JfrConfig config;
+  private final Supplier<JvmIdentity> identity;
+  private final StreamDirectories directories;
+  private final String recordingName;
+  private final EventDispatcher dispatcher;
+  private final ScheduledExecutorService thread;
+  private final AtomicInteger available = new AtomicInteger();
+  private final AtomicLong recordingSize = new AtomicLong(-1);
+  private final Counter startsOnConnect;
+  private final Counter startsAfterStall;
+  private final Counter startsOnRetry;
+
+  // Confined to the session thread.
+  private MBeanServerConnection mbeans;
+  private RemoteRecordingStream stream;
+  private Path directory;
+  private long recordingId = -1;
+  private long nextRetry;
+  private long nextSizeCheck;
+  private String lastFailure;
+  private String unavailableReason;
+  private volatile long lastFlushNanos;
+
+  public JfrStreamSession(
+      String target,
+      List<JfrEventHandler> handlers,
+      JfrConfig config,
+      Supplier<JvmIdentity> identity,
+      MeterRegistry registry,
+      Tags tags,
+      StreamDirectories directories,
+      String recordingName) {
+    this.target = target;
+    this.handlers = List.copyOf(handlers);
+    this.config = config;
+    this.identity = identity;
+    this.directories = directories;
+    this.recordingName = recordingName;
+    this.dispatcher = new EventDispatcher(target, registry, tags, Clock.systemUTC());
+    this.handlers.forEach(handler -> handler.bindTo(registry));
+    Metric.SENTINEL_JFR_AVAILABLE.gauge(registry, tags, available, AtomicInteger::get);
+    Metric.SENTINEL_JFR_TARGET_RECORDING_SIZE.gauge(
+        registry, tags, recordingSize, size -> size.get() < 0 ? Double.NaN : size.get());
+    this.startsOnConnect =
+        Metric.SENTINEL_JFR_STREAM_STARTS.counter(registry, tags.and("cause", "connect"));
+    this.startsAfterStall =
+        Metric.SENTINEL_JFR_STREAM_STARTS.counter(registry, tags.and("cause", "stalled"));
+    this.startsOnRetry =
+        Metric.SENTINEL_JFR_STREAM_STARTS.counter(registry, tags.and("cause", "retry"));
+    this.thread =
+        Executors.newSingleThreadScheduledExecutor(
+            runnable -> {
+              Thread t = new Thread(runnable, "jfr-" + target);
+              t.setDaemon(true);
+              return t;
+            });
+    if (config.enabled()) {
+      thread.scheduleWithFixedDelay(
+          this::watchdog, WATCHDOG_MILLIS, WATCHDOG_MILLIS, TimeUnit.MILLISECONDS);
+    } else {
+      unavailableReason = "disabled by configuration (jfr.enabled: false)";
+    }
+  }
+
+  /** Whether events are flowing, or why not; for the API. */
+  public String state() {
+    String reason = unavailableReason;
+    return available.get() == 1 ? "streaming" : reason != null ? reason : "not started";
+  }
+
+  @Override
+  public void connected(JMXConnector connector, MBeanServerConnection connection) {
+    thread.execute(
+        () -> {
+          mbeans = connection;
+          nextRetry = 0;
+          if (config.enabled()) {
+            start(startsOnConnect);
+          }
+        });
+  }
+
+  @Override
+  public void disconnected() {
+    thread.execute(
+        () -> {
+          mbeans = null;
+          stop();
+        });
+  }
+
+  private void start(Counter cause) {
+    JvmIdentity jvm = identity.get();
+    if (jvm != null && jvm.featureVersion() > 0 && jvm.featureVersion() < FIRST_STREAMING_JDK) {
+      // Measured: a JDK 11 target accepts a remote stream without error and never sends an event.
+      unavailable(
+          "the target runs Java "
+              + jvm.featureVersion()
+              + "; remote JFR streaming needs Java "
+              + FIRST_STREAMING_JDK
+              + " or newer, so only JMX metrics are collected");
+      return;
+    }
+    TargetFlightRecorder recorder = new TargetFlightRecorder(mbeans);
+    RemoteRecordingStream opened = null;
+    Path dir = null;
+    long started = System.nanoTime();
+    try {
+      if (!recorder.present()) {
+        unavailable("the target has no FlightRecorder MBean, so only JMX metrics are collected");
+        return;
+      }
+      Set<String> offered = recorder.eventTypeNames();
+      List<JfrEventHandler> active = new ArrayList<>();
+      List<String> absent = new ArrayList<>();
+      for (JfrEventHandler handler : handlers) {
+        if (offered.contains(handler.eventName())) {
+          active.add(handler);
+        } else {
+          absent.add(handler.eventName());
+        }
+      }
+      closeLeftovers(recorder);
+      Set<Long> before = ids(recorder.recordings());
+      dir = directories.create(target);
+      opened = new RemoteRecordingStream(mbeans, dir);
+      recordingId = newRecording(recorder, before);
+      if (recordingId >= 0) {
+        recorder.setOptions(recordingId, recordingOptions());
+      }
+      opened.setSettings(settings(active));
+      for (JfrEventHandler handler : active) {
+        opened.onEvent(handler.eventName(), dispatcher.consumerFor(handler));
+      }
+      opened.onFlush(() -> lastFlushNanos = System.nanoTime());
+      opened.onError(
+          error -> log.debug("target {}: JFR stream error: {}", target, error.toString()));
+      lastFlushNanos = System.nanoTime();
+      opened.startAsync();
+      stream = opened;
+      directory = dir;
+      unavailableReason = null;
+      lastFailure = null;
+      available.set(1);
+      cause.increment();
+      log.info(
+          "target {}: JFR stream started in {} ms with {} event types{}",
+          target,
+          TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started),
+          active.size(),
+          absent.isEmpty() ? "" : " (this JVM lacks " + absent + ")");
+    } catch (IOException | JMException | RuntimeException e) {
+      if (opened != null) {
+        closeQuietly(opened);
+      }
+      StreamDirectories.deleteRecursively(dir);
+      recordingId = -1;
+      nextRetry = System.currentTimeMillis() + RETRY_MILLIS;
+      String message = "cannot start the JFR stream: " + ConnectFailure.describe(e);
+      if (!message.equals(lastFailure)) {
+        log.warn("target {}: {}; retrying while connected", target, message);
+        lastFailure = message;
+      }
+      unavailableReason = message;
+    }
+  }
+
+  private void unavailable(String reason) {
+    if (!reason.equals(unavailableReason)) {
+      log.info("target {}: {}", target, reason);
+    }
+    unavailableReason = reason;
+    available.set(0);
+  }
+
+  private void stop() {
+    if (stream != null) {
+      closeQuietly(stream);
+      stream = null;
+      StreamDirectories.deleteRecursively(directory);
+      directory = null;
+      recordingId = -1;
+      handlers.forEach(JfrEventHandler::streamStopped);
+    }
+    available.set(0);
+    recordingSize.set(-1);
+  }
+
+  private void watchdog() {
+    try {
+      if (mbeans == null) {
+        return;
+      }
+      long now = System.currentTimeMillis();
+      if (stream == null) {
+        if (unavailableReason != null && nextRetry > 0 && now >= nextRetry) {
+          start(startsOnRetry);
+        }
+        return;
+      }
+      long silentMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastFlushNanos);
+      if (silentMillis > config.stallTimeout().toMillis()) {
+        log.warn(
+            "target {}: JFR stream delivered nothing for {} ms; restarting it",
+            target,
+            silentMillis);
+        stop();
+        start(startsAfterStall);
+        return;
+      }
+      if (now >= nextSizeCheck && recordingId >= 0) {
+        nextSizeCheck = now + SIZE_CHECK_MILLIS;
+        updateRecordingSize();
+      }
+    } catch (RuntimeException e) {
+      log.warn("target {}: JFR watchdog failed: {}", target, e.toString(), e);
+    }
+  }
+
+  private void updateRecordingSize() {
+    try {
+      for (TargetFlightRecorder.Recording recording :
+          new TargetFlightRecorder(mbeans).recordings()) {
+        if (recording.id() == recordingId) {
+          recordingSize.set(recording.size());
+        }
+      }
+    } catch (IOException | JMException e) {
+      // The JMX session notices a broken connection on its own.
+    }
+  }
+
+  /** Closes recordings this daemon's host left running on the target, e.g. after a kill -9. */
+  private void closeLeftovers(TargetFlightRecorder recorder) throws IOException, JMException {
+    for (TargetFlightRecorder.Recording recording : recorder.recordings()) {
+      if (recordingName.equals(recording.name()) && !"CLOSED".equals(recording.state())) {
+        log.info(
+            "target {}: closing JFR recording {} ({} bytes) left behind by an earlier daemon",
+            target,
+            recording.id(),
+            recording.size());
+        recorder.close(recording.id());
+      }
+    }
+  }
+
+  private static long newRecording(TargetFlightRecorder recorder, Set<Long> before)
+      throws IOException, JMException {
+    return recorder.recordings().stream()
+        .filter(r -> !before.contains(r.id()))
+        .mapToLong(TargetFlightRecorder.Recording::id)
+        .max()
+        .orElse(-1);
+  }
+
+  private Map<String, String> recordingOptions() {
+    Map<String, String> options = new LinkedHashMap<>();
+    options.put("name", recordingName);
+    options.put("maxAge", config.maxAge().toSeconds() + " s");
+    options.put("maxSize", Long.toString(config.maxSizeMb() * 1024 * 1024));
+    return options;
+  }
+
+  static Map<String, String> settings(List<JfrEventHandler> active) {
+    Map<String, String> settings = new LinkedHashMap<>();
+    for (JfrEventHandler handler : active) {
+      settings.putAll(handler.settings().toJfrSettings(handler.eventName()));
+    }
+    return settings;
+  }
+
+  private static Set<Long> ids(List<TargetFlightRecorder.Recording> recordings) {
+    return recordings.stream().map(TargetFlightRecorder.Recording::id).collect(Collectors.toSet());
+  }
+
+  private void closeQuietly(RemoteRecordingStream closing) {
+    try {
+      closing.close();
+    } catch (RuntimeException e) {
+      log.debug("target {}: closing the JFR stream failed: {}", target, e.toString());
+    }
+  }
+
+  @Override
+  public void close() {
+    try {
+      thread.submit(this::stop).get(10, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      log.debug("target {}: JFR stream did not close cleanly: {}", target, e.toString());
+    }
+    thread.shutdownNow();
+  }
+}

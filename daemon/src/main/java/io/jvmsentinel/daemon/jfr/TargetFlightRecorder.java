@@ -1,0 +1,78 @@
+package io.jvmsentinel.daemon.jfr;
+
+import io.jvmsentinel.collectors.jmx.ObjectNames;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import javax.management.JMException;
+import javax.management.JMX;
+import javax.management.MBeanServerConnection;
+import javax.management.ObjectName;
+import javax.management.openmbean.CompositeData;
+import jdk.management.jfr.FlightRecorderMXBean;
+
+/**
+ * The target's {@code FlightRecorderMXBean}, read the way that works from every client JDK:
+ * attributes raw as {@code CompositeData[]}, because the typed proxy's {@code getEventTypes()}
+ * fails on a JDK 17 client ("Argument key="settings" is not an existing item name"). Operations
+ * with simple signatures go through the proxy.
+ */
+final class TargetFlightRecorder {
+  static final ObjectName NAME = ObjectNames.parse("jdk.management.jfr:type=FlightRecorder");
+
+  /** One recording on the target. */
+  record Recording(long id, String name, String state, long size) {}
+
+  private final MBeanServerConnection mbeans;
+
+  TargetFlightRecorder(MBeanServerConnection mbeans) {
+    this.mbeans = mbeans;
+  }
+
+  /** False when the target has no FlightRecorder MBean (JDK 8 without JFR, non-HotSpot). */
+  boolean present() throws IOException {
+    return mbeans.isRegistered(NAME);
+  }
+
+  /** The names of every event type the target's JVM has. */
+  Set<String> eventTypeNames() throws IOException, JMException {
+    Set<String> names = new LinkedHashSet<>();
+    for (CompositeData type : compositeArray("EventTypes")) {
+      names.add(String.valueOf(type.get("name")));
+    }
+    return names;
+  }
+
+  List<Recording> recordings() throws IOException, JMException {
+    List<Recording> recordings = new ArrayList<>();
+    for (CompositeData data : compositeArray("Recordings")) {
+      recordings.add(
+          new Recording(
+              ((Number) data.get("id")).longValue(),
+              String.valueOf(data.get("name")),
+              String.valueOf(data.get("state")),
+              data.get("size") instanceof Number n ? n.longValue() : -1));
+    }
+    return recordings;
+  }
+
+  void setOptions(long id, Map<String, String> options) {
+    proxy().setRecordingOptions(id, options);
+  }
+
+  void close(long id) throws IOException {
+    proxy().closeRecording(id);
+  }
+
+  private FlightRecorderMXBean proxy() {
+    return JMX.newMXBeanProxy(mbeans, NAME, FlightRecorderMXBean.class);
+  }
+
+  private CompositeData[] compositeArray(String attribute) throws IOException, JMException {
+    Object value = mbeans.getAttribute(NAME, attribute);
+    return value instanceof CompositeData[] array ? array : new CompositeData[0];
+  }
+}

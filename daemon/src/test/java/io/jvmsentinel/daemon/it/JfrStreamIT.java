@@ -1,0 +1,248 @@
+package io.jvmsentinel.daemon.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.jvmsentinel.collectors.jfr.EventSettings;
+import io.jvmsentinel.collectors.jfr.JfrEventHandler;
+import io.jvmsentinel.daemon.config.JfrConfig;
+import io.jvmsentinel.daemon.jfr.JfrStreamSession;
+import io.jvmsentinel.daemon.jfr.StreamDirectories;
+import io.jvmsentinel.daemon.lab.LabProcess;
+import io.jvmsentinel.daemon.lab.LabSpec;
+import io.jvmsentinel.daemon.target.Backoff;
+import io.jvmsentinel.daemon.target.RemoteJmxConnector;
+import io.jvmsentinel.daemon.target.RmiTimeouts;
+import io.jvmsentinel.daemon.target.TargetSession;
+import io.jvmsentinel.daemon.testing.Jdks;
+import io.jvmsentinel.daemon.testing.JmxClient;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+import javax.management.ObjectName;
+import javax.management.openmbean.CompositeData;
+import jdk.jfr.consumer.RecordedEvent;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The stream layer against real targets of each JDK: events flow where remote streaming exists,
+ * JMX-only targets say why not, the target-side recording is bounded and named, a stream left
+ * behind is closed, and a restarted target gets a new stream.
+ */
+class JfrStreamIT {
+  private static final String RECORDING = "jvm-sentinel@test";
+  private static final Duration READY = Duration.ofSeconds(30);
+
+  @TempDir Path tmp;
+  private final MeterRegistry registry = new SimpleMeterRegistry();
+  private final CountingHandler threadStarts = new CountingHandler("jdk.ThreadStart");
+  private final CountingHandler absentEvent = new CountingHandler("jdk.NoSuchEventInAnyJdk");
+  private TargetSession session;
+  private JfrStreamSession stream;
+
+  /** Counts the events it gets. */
+  static final class CountingHandler implements JfrEventHandler {
+    final AtomicLong events = new AtomicLong();
+    private final String name;
+
+    CountingHandler(String name) {
+      this.name = name;
+    }
+
+    @Override
+    public String eventName() {
+      return name;
+    }
+
+    @Override
+    public EventSettings settings() {
+      return EventSettings.instant(false);
+    }
+
+    @Override
+    public void accept(RecordedEvent event) {
+      events.incrementAndGet();
+    }
+
+    @Override
+    public void bindTo(MeterRegistry registry) {}
+  }
+
+  @AfterEach
+  void closeSessions() {
+    if (stream != null) {
+      stream.close();
+    }
+    if (session != null) {
+      session.close();
+    }
+  }
+
+  @ParameterizedTest(name = "target JDK {0}")
+  @ValueSource(ints = {17, 21, 25})
+  void eventsFlowFromTargetsWithRemoteStreamingAndTheTargetRecordingIsBounded(int jdk)
+      throws Exception {
+    try (LabProcess lab = lab(Jdks.jdk(jdk));
+        JmxClient jmx = JmxClient.connect(lab)) {
+      watch(lab, JfrConfig.DEFAULT);
+
+      await()
+          .atMost(READY)
+          .untilAsserted(() -> assertThat(threadStarts.events.get()).isGreaterThan(50));
+      assertThat(gauge("jvm.sentinel.jfr.available")).isEqualTo(1);
+      assertThat(stream.state()).isEqualTo("streaming");
+      assertThat(absentEvent.events.get()).isZero();
+
+      CompositeData ours = recordingNamed(jmx, RECORDING);
+      assertThat(ours).as("the daemon's recording on the target, renamed").isNotNull();
+      assertThat(ours.get("maxAge")).as("seconds").isEqualTo(300L);
+      assertThat(ours.get("maxSize")).isEqualTo(32L * 1024 * 1024);
+    }
+  }
+
+  @Test
+  void aJdk11TargetIsWatchedOverJmxOnlyAndTheStreamSaysWhy() throws Exception {
+    try (LabProcess lab = lab(Jdks.jdk11())) {
+      watch(lab, JfrConfig.DEFAULT);
+
+      await()
+          .atMost(READY)
+          .untilAsserted(
+              () -> assertThat(stream.state()).contains("Java 11").contains("JMX metrics"));
+      assertThat(gauge("jvm.sentinel.jfr.available")).isZero();
+      assertThat(gauge("jvm.sentinel.target.up")).isEqualTo(1);
+      assertThat(threadStarts.events.get()).isZero();
+    }
+  }
+
+  @Test
+  void aRecordingLeftBehindByAKilledDaemonIsClosedOnConnect() throws Exception {
+    try (LabProcess lab = lab(Jdks.jdk17());
+        JmxClient jmx = JmxClient.connect(lab)) {
+      // A recording with the daemon's name, as a daemon killed with -9 leaves it.
+      ObjectName recorder = new ObjectName("jdk.management.jfr:type=FlightRecorder");
+      long orphan = (Long) jmx.connection().invoke(recorder, "newRecording", null, null);
+      jmx.connection()
+          .invoke(recorder, "startRecording", new Object[] {orphan}, new String[] {"long"});
+      jdk.management.jfr.FlightRecorderMXBean proxy =
+          javax.management.JMX.newMXBeanProxy(
+              jmx.connection(), recorder, jdk.management.jfr.FlightRecorderMXBean.class);
+      proxy.setRecordingOptions(orphan, java.util.Map.of("name", RECORDING));
+
+      watch(lab, JfrConfig.DEFAULT);
+
+      await().atMost(READY).untilAsserted(() -> assertThat(threadStarts.events.get()).isPositive());
+      List<CompositeData> named =
+          recordings(jmx).stream().filter(r -> RECORDING.equals(r.get("name"))).toList();
+      assertThat(named).hasSize(1);
+      assertThat(named.get(0).get("id")).isNotEqualTo(orphan);
+    }
+  }
+
+  @Test
+  void aRestartedTargetGetsANewStreamAndTheLocalChunkDirectoryIsRemoved() throws Exception {
+    LabProcess lab = lab(Jdks.jdk17());
+    try {
+      watch(lab, JfrConfig.DEFAULT);
+      await().atMost(READY).untilAsserted(() -> assertThat(threadStarts.events.get()).isPositive());
+
+      lab.kill();
+      await()
+          .atMost(READY)
+          .untilAsserted(() -> assertThat(gauge("jvm.sentinel.jfr.available")).isZero());
+      await().atMost(READY).untilAsserted(() -> assertThat(streamDirectories()).isEmpty());
+      long before = threadStarts.events.get();
+
+      lab = lab.restart(READY);
+      await()
+          .atMost(READY)
+          .untilAsserted(() -> assertThat(threadStarts.events.get()).isGreaterThan(before + 20));
+      assertThat(
+              registry
+                  .get("jvm.sentinel.jfr.stream.starts")
+                  .tag("cause", "connect")
+                  .counter()
+                  .count())
+          .isEqualTo(2);
+      assertThat(streamDirectories()).hasSize(1);
+    } finally {
+      lab.close();
+    }
+  }
+
+  private LabProcess lab(Path javaHome) throws Exception {
+    return LabSpec.builder("thread-per-request")
+        .javaHome(javaHome)
+        .rate(50)
+        .build()
+        .startReady(READY);
+  }
+
+  private void watch(LabProcess lab, JfrConfig config) {
+    RmiTimeouts.install(Duration.ofSeconds(2), Duration.ofSeconds(2));
+    Tags tags = Tags.of("target", "lab");
+    session =
+        new TargetSession(
+            "lab",
+            new RemoteJmxConnector(
+                lab.jmxServiceUrl(), null, null, Duration.ofSeconds(2), Duration.ofSeconds(2)),
+            Duration.ofSeconds(1),
+            Duration.ofSeconds(2),
+            new Backoff(Duration.ofMillis(300), Duration.ofSeconds(2), () -> 0.5),
+            registry,
+            tags,
+            Clock.systemUTC());
+    stream =
+        new JfrStreamSession(
+            "lab",
+            List.of(threadStarts, absentEvent),
+            config,
+            () -> session.pollers().identity().identity(),
+            registry,
+            tags,
+            new StreamDirectories(tmp),
+            RECORDING);
+    session.addListener(stream);
+    session.start();
+  }
+
+  private double gauge(String name) {
+    return registry.get(name).gauge().value();
+  }
+
+  private List<Path> streamDirectories() throws Exception {
+    Path root = tmp.resolve("jvm-sentinel-jfr");
+    if (!Files.isDirectory(root)) {
+      return List.of();
+    }
+    try (Stream<Path> files = Files.walk(root, 2)) {
+      return files.filter(p -> p.getNameCount() == root.getNameCount() + 2).toList();
+    }
+  }
+
+  private static CompositeData recordingNamed(JmxClient jmx, String name) throws Exception {
+    return recordings(jmx).stream()
+        .filter(r -> name.equals(r.get("name")))
+        .findFirst()
+        .orElse(null);
+  }
+
+  private static List<CompositeData> recordings(JmxClient jmx) throws Exception {
+    return List.of(
+        (CompositeData[])
+            jmx.connection()
+                .getAttribute(
+                    new ObjectName("jdk.management.jfr:type=FlightRecorder"), "Recordings"));
+  }
+}
