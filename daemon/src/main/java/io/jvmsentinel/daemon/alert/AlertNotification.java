@@ -1,0 +1,63 @@
+package io.jvmsentinel.daemon.alert;
+
+import java.time.Instant;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What the detection engine tells the notification sinks: an alert started firing, or resolved. One
+ * alert exists per (rule, target, key) at a time; {@link #dedupKey()} is stable across daemon
+ * restarts, so a restarted daemon re-raising a firing alert does not page twice.
+ *
+ * @param ruleId the rule's stable id, e.g. {@code ThreadStorm}
+ * @param target the target's configured name
+ * @param key what within the target the alert is about (a code heap segment, a TLS peer), or ""
+ * @param status FIRING or RESOLVED
+ * @param startedAt when the alert started firing
+ * @param at when this notification was produced (for RESOLVED: when it resolved)
+ * @param summary one line, e.g. "Thread storm on orders: 212 thread starts/s"
+ * @param explanation what is going on, in a few sentences, naming the cause when known
+ * @param action what to do about it
+ * @param runbook link to the runbook ({@code alerts/runbooks/<id>.md})
+ * @param evidence JSON-friendly details (numbers, strings, lists and maps of them)
+ * @param snapshot path of the JFR evidence snapshot saved when the alert fired, if any
+ */
+public record AlertNotification(
+    String ruleId,
+    String target,
+    String key,
+    Severity severity,
+    Status status,
+    Instant startedAt,
+    Instant at,
+    String summary,
+    String explanation,
+    String action,
+    String runbook,
+    Map<String, Object> evidence,
+    Optional<String> snapshot) {
+
+  /** FIRING when the alert starts, RESOLVED when its condition has cleared. */
+  public enum Status {
+    FIRING,
+    RESOLVED
+  }
+
+  public AlertNotification {
+    Objects.requireNonNull(ruleId, "ruleId");
+    Objects.requireNonNull(target, "target");
+    Objects.requireNonNull(key, "key");
+    Objects.requireNonNull(severity, "severity");
+    Objects.requireNonNull(status, "status");
+    Objects.requireNonNull(startedAt, "startedAt");
+    Objects.requireNonNull(at, "at");
+    evidence = Map.copyOf(evidence);
+    Objects.requireNonNull(snapshot, "snapshot");
+  }
+
+  /** Stable identity of the alert: the same rule, target and key give the same key, always. */
+  public String dedupKey() {
+    return "jvm-sentinel/" + ruleId + "/" + target + (key.isEmpty() ? "" : "/" + key);
+  }
+}
