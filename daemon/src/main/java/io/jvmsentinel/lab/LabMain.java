@@ -39,9 +39,23 @@ public final class LabMain {
     } catch (InterruptedException e) {
       // The --duration timer: the normal end of a bounded run.
     }
+    linger(log, options.linger());
     log.done();
     // Scenario threads may still be running: end the JVM explicitly.
     System.exit(0);
+  }
+
+  /** Stays alive and idle, so observers can read the final counts of a bounded run. */
+  private static void linger(LabLog log, Duration linger) {
+    if (linger.isZero()) {
+      return;
+    }
+    log.onset("linger", "duration_ms", linger.toMillis());
+    try {
+      Thread.sleep(linger.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private static void interruptAfter(Thread target, Duration duration) {

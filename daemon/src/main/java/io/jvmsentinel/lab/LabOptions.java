@@ -8,7 +8,7 @@ import java.util.OptionalInt;
 
 /**
  * Command line of the lab: {@code SCENARIO [--rate N] [--threads N] [--duration D] [--delay D]
- * [--warmup D]}. Each scenario picks its own defaults for the options it reads.
+ * [--linger D] [--warmup D]}. Each scenario picks its own defaults for the options it reads.
  */
 public final class LabOptions {
 
@@ -17,6 +17,7 @@ public final class LabOptions {
   private OptionalInt threads = OptionalInt.empty();
   private Optional<Duration> duration = Optional.empty();
   private Duration delay = Duration.ZERO;
+  private Duration linger = Duration.ZERO;
   private Optional<Duration> warmup = Optional.empty();
 
   private LabOptions(String scenario) {
@@ -56,6 +57,9 @@ public final class LabOptions {
           break;
         case "--delay":
           options.delay = parseDuration(value);
+          break;
+        case "--linger":
+          options.linger = parseDuration(value);
           break;
         case "--warmup":
           options.warmup = Optional.of(parseDuration(value));
@@ -136,6 +140,11 @@ public final class LabOptions {
   /** Quiet time between {@code ready} and the scenario's first phase, so a monitor can connect. */
   public Duration delay() {
     return delay;
+  }
+
+  /** How long to stay alive, idle, after {@code --duration} ended the scenario. */
+  public Duration linger() {
+    return linger;
   }
 
   /** Length of a JIT warm-up phase, for scenarios that have one. */
