@@ -22,7 +22,8 @@ import java.util.Set;
  * fewer than {@code topSeries} other tracked sites have at least its count (incumbents win ties, so
  * a flood of one-off sites stays in "other"). The count of the {@code topSeries}-th site never
  * decreases (Space-Saving only raises counts, and an evicted minimum is replaced by a larger
- * count), so a cached value of it rules out most candidates without sorting.
+ * count), so a cached value of it rules out most candidates without sorting. Candidates are judged
+ * by their guaranteed count (without the count inherited on eviction).
  *
  * <p>Thread-safe: one stream thread adds, snapshots come from any thread; all under this lock.
  */
@@ -47,6 +48,9 @@ final class CreatorSites {
     final boolean truncated;
     final TopK<String, Void> names = new TopK<>(NAMES_TRACKED);
     final TopK<String, Void> parents = new TopK<>(NAMES_TRACKED);
+
+    /** The count the site inherited when it took an evicted site's place (its error bound). */
+    long inherited;
 
     Sample(StartedThread start) {
       List<String> frames = new ArrayList<>();
@@ -73,25 +77,31 @@ final class CreatorSites {
   /** Counts one start at {@code site}; returns the series to count it in: the site or "other". */
   synchronized String add(String site, StartedThread start) {
     Sample sample = samples.get(site);
-    if (sample == null) {
+    boolean isNew = sample == null;
+    if (isNew) {
       sample = new Sample(start);
       samples.put(site, sample);
     }
     sites.add(site, sample);
+    if (isNew) {
+      sample.inherited = sites.count(site) - 1;
+    }
     if (samples.size() > siteCapacity) {
       // The TopK evicted its smallest site to make room: drop that site's sample too.
       samples.keySet().removeIf(key -> sites.count(key) == 0);
     }
     sample.names.add(pattern(start.threadName()), null);
     sample.parents.add(pattern(start.parentName()), null);
-    return seriesFor(site);
+    return seriesFor(site, sample);
   }
 
-  private String seriesFor(String site) {
+  private String seriesFor(String site, Sample sample) {
     if (series.contains(site)) {
       return site;
     }
-    long count = sites.count(site);
+    // Judge a candidate by its guaranteed count: a site that just took an evicted site's place
+    // inherits that count, and must not win a series on it (a churn of one-off sites would).
+    long count = sites.count(site) - sample.inherited;
     if (series.size() >= maxSeries || count < promotionFloor) {
       return OTHER;
     }
