@@ -77,7 +77,7 @@ class CreatorSitesTest {
     for (int i = 0; i < StartedThread.MAX_FRAMES; i++) {
       deep.add(new StackFrame("com.acme.Deep", "f" + i, i));
     }
-    for (int i = 0; i < 100_000; i++) {
+    for (int i = 0; i < 20_000; i++) {
       // A new top frame each time: every start is a new site, and a new thread name.
       deep.set(0, new StackFrame("com.acme.Gen" + i, "spawn", 1));
       String name = "name-" + (char) ('a' + i % 26) + i;
@@ -85,7 +85,7 @@ class CreatorSitesTest {
       sites.add(CreatorSite.of(start.frames(), false), start);
     }
 
-    assertThat(sites.total()).isEqualTo(100_000);
+    assertThat(sites.total()).isEqualTo(20_000);
     assertThat(sites.trackedSites()).isEqualTo(256);
     // One-off sites never win a series on a count inherited from an evicted site.
     assertThat(sites.seriesSites()).hasSize(10);
@@ -149,7 +149,7 @@ class CreatorSitesTest {
         new Thread(
             () -> {
               try {
-                for (int i = 0; i < 50_000; i++) {
+                for (int i = 0; i < 20_000; i++) {
                   starts.record(Starts.at("com.acme.C" + (i % 500) + ".run"));
                 }
               } catch (Throwable t) {
@@ -167,8 +167,8 @@ class CreatorSitesTest {
     stream.join();
 
     assertThat(failure.get()).isNull();
-    assertThat(starts.totalStarts()).isEqualTo(50_000);
-    assertThat(sumOfSeries()).isEqualTo(50_000);
+    assertThat(starts.totalStarts()).isEqualTo(20_000);
+    assertThat(sumOfSeries()).isEqualTo(20_000);
   }
 
   private void times(int n, String site) {
