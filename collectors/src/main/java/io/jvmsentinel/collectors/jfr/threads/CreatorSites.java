@@ -1,0 +1,224 @@
+package io.jvmsentinel.collectors.jfr.threads;
+
+import io.jvmsentinel.collectors.jfr.TopK;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Thread starts counted by creator site, with one sample stack and the common thread and parent
+ * names per site, and the choice of which sites get their own meter series.
+ *
+ * <p>Implementation notes. Every structure is bounded whatever the target does: sites in a
+ * Space-Saving {@link TopK} (evicted sites lose their details too), names per site in small TopKs,
+ * stacks cut at {@link StartedThread#MAX_FRAMES} frames of at most {@link StackFrame#MAX_TEXT}
+ * characters, and at most {@code maxSeries} sites ever get a series. A site gets a series when
+ * fewer than {@code topSeries} other tracked sites have at least its count (incumbents win ties, so
+ * a flood of one-off sites stays in "other"). The count of the {@code topSeries}-th site never
+ * decreases (Space-Saving only raises counts, and an evicted minimum is replaced by a larger
+ * count), so a cached value of it rules out most candidates without sorting. Candidates are judged
+ * by their guaranteed count (without the count inherited on eviction).
+ *
+ * <p>Thread-safe: one stream thread adds, snapshots come from any thread; all under this lock.
+ */
+final class CreatorSites {
+  static final String OTHER = "other";
+
+  private static final int NAMES_TRACKED = 16;
+  private static final int NAMES_REPORTED = 5;
+  private static final int MAX_NAME = 128;
+
+  private final TopK<String, Sample> sites;
+  private final Map<String, Sample> samples = new HashMap<>();
+  private final int siteCapacity;
+  private final int topSeries;
+  private final int maxSeries;
+  private final Set<String> series = new HashSet<>();
+  private long promotionFloor;
+
+  /** The sample of one site: the first start seen, plus its name statistics. */
+  private static final class Sample {
+    final List<String> stack;
+    final boolean truncated;
+    final TopK<String, Void> names = new TopK<>(NAMES_TRACKED);
+    final TopK<String, Void> parents = new TopK<>(NAMES_TRACKED);
+
+    /** The count the site inherited when it took an evicted site's place (its error bound). */
+    long inherited;
+
+    Sample(StartedThread start) {
+      List<String> frames = new ArrayList<>();
+      if (start.frames() != null) {
+        start.frames().forEach(frame -> frames.add(frame.text()));
+      }
+      this.stack = List.copyOf(frames);
+      this.truncated = start.truncated();
+    }
+  }
+
+  /**
+   * @param siteCapacity creator sites tracked at once
+   * @param topSeries a site gets its own series once among this many busiest
+   * @param maxSeries most sites that ever get their own series
+   */
+  CreatorSites(int siteCapacity, int topSeries, int maxSeries) {
+    this.sites = new TopK<>(siteCapacity);
+    this.siteCapacity = siteCapacity;
+    this.topSeries = topSeries;
+    this.maxSeries = maxSeries;
+  }
+
+  /** Counts one start at {@code site}; returns the series to count it in: the site or "other". */
+  synchronized String add(String site, StartedThread start) {
+    Sample sample = samples.get(site);
+    boolean isNew = sample == null;
+    if (isNew) {
+      sample = new Sample(start);
+      samples.put(site, sample);
+    }
+    sites.add(site, sample);
+    if (isNew) {
+      sample.inherited = sites.count(site) - 1;
+    }
+    if (samples.size() > siteCapacity) {
+      // The TopK evicted its smallest site to make room: drop that site's sample too.
+      samples.keySet().removeIf(key -> sites.count(key) == 0);
+    }
+    sample.names.add(pattern(start.threadName()), null);
+    sample.parents.add(pattern(start.parentName()), null);
+    return seriesFor(site, sample);
+  }
+
+  private String seriesFor(String site, Sample sample) {
+    if (series.contains(site)) {
+      return site;
+    }
+    // Judge a candidate by its guaranteed count: a site that just took an evicted site's place
+    // inherits that count, and must not win a series on it (a churn of one-off sites would).
+    long count = sites.count(site) - sample.inherited;
+    if (series.size() >= maxSeries || count < promotionFloor) {
+      return OTHER;
+    }
+    List<TopK.Entry<String, Sample>> top = sites.top(topSeries + 1);
+    promotionFloor = top.size() >= topSeries ? top.get(topSeries - 1).count() : 0;
+    int atLeastAsBusy = 0;
+    for (TopK.Entry<String, Sample> entry : top) {
+      if (!entry.key().equals(site) && entry.count() >= count) {
+        atLeastAsBusy++;
+      }
+    }
+    if (atLeastAsBusy >= topSeries) {
+      return OTHER;
+    }
+    series.add(site);
+    return site;
+  }
+
+  synchronized long total() {
+    return sites.total();
+  }
+
+  synchronized List<SiteCount> top(int n) {
+    List<SiteCount> top = new ArrayList<>();
+    for (TopK.Entry<String, Sample> entry : sites.top(n)) {
+      top.add(new SiteCount(entry.key(), entry.count()));
+    }
+    return List.copyOf(top);
+  }
+
+  synchronized ThreadStartReport report(int topN, long shortLived) {
+    long total = sites.total();
+    List<ThreadStartReport.Site> report = new ArrayList<>();
+    for (TopK.Entry<String, Sample> entry : sites.top(topN)) {
+      Sample sample = entry.sample();
+      report.add(
+          new ThreadStartReport.Site(
+              entry.key(),
+              entry.count(),
+              entry.error(),
+              total == 0 ? 0 : (double) entry.count() / total,
+              sample.stack,
+              sample.truncated,
+              names(sample.names),
+              names(sample.parents)));
+    }
+    return new ThreadStartReport(total, shortLived, report);
+  }
+
+  /**
+   * Collapsed stacks ({@code root;...;top count} per line) of each tracked site's sample, weighted
+   * by the site's count: the input of flamegraph.pl and speedscope. A site without a stack is a
+   * single frame named after the site. Busiest first; equal stacks merged.
+   */
+  synchronized String collapsed() {
+    Map<String, Long> lines = new LinkedHashMap<>();
+    for (TopK.Entry<String, Sample> entry : sites.top(siteCapacity)) {
+      List<String> stack = entry.sample().stack;
+      String line;
+      if (stack.isEmpty()) {
+        line = entry.key();
+      } else {
+        List<String> rootFirst = new ArrayList<>(stack);
+        Collections.reverse(rootFirst);
+        line = String.join(";", rootFirst);
+      }
+      lines.merge(line, entry.count(), Long::sum);
+    }
+    List<Map.Entry<String, Long>> sorted = new ArrayList<>(lines.entrySet());
+    sorted.sort(
+        Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder())
+            .thenComparing(Map.Entry.comparingByKey()));
+    StringBuilder out = new StringBuilder();
+    for (Map.Entry<String, Long> line : sorted) {
+      out.append(line.getKey()).append(' ').append(line.getValue()).append('\n');
+    }
+    return out.toString();
+  }
+
+  /** Sites tracked now (bounded by the capacity), for tests of the memory bound. */
+  synchronized int trackedSites() {
+    return samples.size();
+  }
+
+  synchronized Set<String> seriesSites() {
+    return Set.copyOf(series);
+  }
+
+  private static List<ThreadStartReport.NameCount> names(TopK<String, Void> names) {
+    List<ThreadStartReport.NameCount> top = new ArrayList<>();
+    for (TopK.Entry<String, Void> entry : names.top(NAMES_REPORTED)) {
+      top.add(new ThreadStartReport.NameCount(entry.key(), entry.count()));
+    }
+    return top;
+  }
+
+  /**
+   * A thread name with each run of digits as {@code #} ({@code pool-3-thread-17} becomes {@code
+   * pool-#-thread-#}), cut to a bounded length, so thread numbers do not spread one kind of thread
+   * over many names.
+   */
+  static String pattern(String name) {
+    if (name == null) {
+      return StartedThread.UNKNOWN_THREAD;
+    }
+    StringBuilder out = new StringBuilder(Math.min(name.length(), MAX_NAME));
+    boolean inDigits = false;
+    for (int i = 0; i < name.length() && out.length() < MAX_NAME; i++) {
+      char c = name.charAt(i);
+      boolean digit = c >= '0' && c <= '9';
+      if (!digit) {
+        out.append(c);
+      } else if (!inDigits) {
+        out.append('#');
+      }
+      inDigits = digit;
+    }
+    return out.toString();
+  }
+}

@@ -1,0 +1,48 @@
+package io.jvmsentinel.collectors.jfr.threads;
+
+import java.util.List;
+
+/**
+ * Who starts the target's threads, for {@code GET /api/v1/targets/{t}/thread-starts}: an immutable
+ * snapshot, busiest creator sites first.
+ *
+ * @param totalStarts thread starts seen since the daemon started
+ * @param shortLivedThreads threads seen to end within 1 s of their start
+ * @param sites the busiest creator sites, highest count first
+ */
+public record ThreadStartReport(long totalStarts, long shortLivedThreads, List<Site> sites) {
+  public ThreadStartReport {
+    sites = List.copyOf(sites);
+  }
+
+  /**
+   * One creator site.
+   *
+   * @param site {@code Class.method} of the code that started the threads, or {@code unknown}
+   * @param count starts counted for the site (an estimate once more sites were seen than tracked)
+   * @param maxOvercount how much {@code count} may exceed the true count (0 while exact)
+   * @param share {@code count} over all starts seen, 0..1
+   * @param sampleStack the stack of one start, {@code Class.method:line}, top first
+   * @param sampleTruncated whether that stack was cut (deeper than the recorded depth)
+   * @param threadNames the most common names of the started threads, digits as {@code #}
+   * @param parentThreads the most common names of the starting threads, digits as {@code #}
+   */
+  public record Site(
+      String site,
+      long count,
+      long maxOvercount,
+      double share,
+      List<String> sampleStack,
+      boolean sampleTruncated,
+      List<NameCount> threadNames,
+      List<NameCount> parentThreads) {
+    public Site {
+      sampleStack = List.copyOf(sampleStack);
+      threadNames = List.copyOf(threadNames);
+      parentThreads = List.copyOf(parentThreads);
+    }
+  }
+
+  /** A thread name pattern and how many starts had it. */
+  public record NameCount(String name, long count) {}
+}
