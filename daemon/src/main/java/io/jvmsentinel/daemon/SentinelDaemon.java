@@ -10,6 +10,7 @@ import io.jvmsentinel.daemon.config.TargetConfig;
 import io.jvmsentinel.daemon.export.HttpEndpoint;
 import io.jvmsentinel.daemon.export.PrometheusRoute;
 import io.jvmsentinel.daemon.export.StatusRoutes;
+import io.jvmsentinel.daemon.export.TargetReportRoutes;
 import io.jvmsentinel.daemon.jfr.JfrStreamSession;
 import io.jvmsentinel.daemon.jfr.RecordingNames;
 import io.jvmsentinel.daemon.jfr.StreamDirectories;
@@ -68,10 +69,16 @@ public final class SentinelDaemon implements AutoCloseable {
           HttpEndpoint.start(
               config.http().listen().toSocketAddress(),
               Map.of(
-                  "/metrics", new PrometheusRoute(registry),
-                  "/health", status.health(),
-                  "/ready", status.ready(),
-                  "/api/v1/targets", status.targets()));
+                  "/metrics",
+                  new PrometheusRoute(registry),
+                  "/health",
+                  status.health(),
+                  "/ready",
+                  status.ready(),
+                  "/api/v1/targets",
+                  status.targets(),
+                  TargetReportRoutes.PREFIX,
+                  new TargetReportRoutes(() -> targets)));
     } catch (IOException e) {
       targets.forEach(WatchedTarget::close);
       throw new IOException(

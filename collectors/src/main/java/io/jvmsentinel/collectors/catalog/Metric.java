@@ -216,8 +216,9 @@ public enum Metric {
       "jvm.threads.started.by.site",
       MeterKind.COUNTER,
       BaseUnits.THREADS,
-      "Thread starts by creator site (the first frame of the code that called Thread.start, as"
-          + " Class.method); the busiest sites get their own series, the rest are site=\"other\"",
+      "Thread starts by creator site: the first frame below the thread-start and executor"
+          + " plumbing, as Class.method; the busiest sites get their own series, the rest are"
+          + " site=\"other\", and site=\"unknown\" means the start had no stack trace",
       "site",
       "JFR `jdk.ThreadStart` stack traces (JDK 16+ targets)"),
 

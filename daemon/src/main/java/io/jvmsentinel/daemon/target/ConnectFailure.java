@@ -1,0 +1,50 @@
+package io.jvmsentinel.daemon.target;
+
+import java.net.ConnectException;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.util.concurrent.TimeoutException;
+
+/** Why a connection attempt failed, as the {@code reason} tag of the failure counter. */
+public enum ConnectFailure {
+  REFUSED,
+  TIMEOUT,
+  AUTH,
+  LOST,
+  ERROR;
+
+  public String tag() {
+    return name().toLowerCase(java.util.Locale.ROOT);
+  }
+
+  /** Classifies an exception from a connection attempt by walking its causes. */
+  public static ConnectFailure classify(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof SecurityException) {
+        return AUTH;
+      }
+      if (t instanceof TimeoutException || t instanceof SocketTimeoutException) {
+        return TIMEOUT;
+      }
+      if (t instanceof ConnectException
+          || t instanceof java.rmi.ConnectException
+          || t instanceof UnknownHostException) {
+        return REFUSED;
+      }
+      if (t.getCause() == t) {
+        break;
+      }
+    }
+    return ERROR;
+  }
+
+  /** The innermost message, which is what tells a user what went wrong. */
+  public static String describe(Throwable failure) {
+    Throwable root = failure;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    String message = root.getMessage();
+    return root.getClass().getSimpleName() + (message == null ? "" : ": " + message);
+  }
+}

@@ -1,0 +1,410 @@
+package io.jvmsentinel.daemon.target;
+
+import io.jvmsentinel.collectors.catalog.Metric;
+import io.jvmsentinel.collectors.jmx.JmxPoller;
+import io.jvmsentinel.collectors.jmx.JmxPollers;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.management.JMException;
+import javax.management.MBeanServerConnection;
+import javax.management.Notification;
+import javax.management.NotificationListener;
+import javax.management.remote.JMXConnectionNotification;
+import javax.management.remote.JMXConnector;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One long-lived JMX connection to one target, and the polling on top of it.
+ *
+ * <p>Implementation notes. Everything that touches the connection runs on this session's own single
+ * thread, so a hung target can only ever block itself, and the state needs no locks: the thread
+ * connects, polls, and handles loss. Loss is noticed three ways: the connector's {@code
+ * jmx.remote.connection.failed}/{@code closed} notification (measured 0.3 to 0.7 s after a kill), a
+ * poll failing with an {@link IOException} (a {@code SIGSTOP}ped target fails after the RMI
+ * response timeout), or a connect attempt failing. Each connection gets a generation number so a
+ * late notification from an old connection cannot tear down a new one. Reconnects back off
+ * exponentially with jitter; meters are bound once, so series continue across reconnects.
+ */
+public final class TargetSession implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(TargetSession.class);
+
+  /**
+   * Marks a target down when a poll overruns the call timeout. The RMI timeouts alone are not
+   * enough: the JMX client retries a failed call and re-checks the connection, so a hung target
+   * surfaces as an exception only after several timeouts (8 s measured for a 2 s timeout).
+   */
+  private static final ScheduledExecutorService WATCHDOG =
+      Executors.newSingleThreadScheduledExecutor(
+          runnable -> {
+            Thread t = new Thread(runnable, "poll-watchdog");
+            t.setDaemon(true);
+            return t;
+          });
+
+  /** Told when a connection comes up and goes away (JFR streaming hangs off this). */
+  public interface ConnectionListener {
+    void connected(JMXConnector connector, MBeanServerConnection mbeans);
+
+    void disconnected();
+  }
+
+  private final String name;
+  private final Connector connector;
+  private final Duration pollInterval;
+  private final Duration callTimeout;
+  private final Backoff backoff;
+  private final JmxPollers pollers;
+  private final Clock clock;
+  private final ScheduledExecutorService thread;
+  private final Set<ConnectionListener> listeners = ConcurrentHashMap.newKeySet();
+
+  private final AtomicInteger upGauge = new AtomicInteger();
+  private final Counter attempts;
+  private final Map<ConnectFailure, Counter> failures = new EnumMap<>(ConnectFailure.class);
+  private final Timer pollDuration;
+  private final Map<String, Counter> pollErrors = new ConcurrentHashMap<>();
+
+  // Confined to the session thread.
+  private JMXConnector connection;
+  private MBeanServerConnection mbeans;
+  private ScheduledFuture<?> pollTask;
+  private int generation;
+  private final Set<String> loggedPollProblems = new HashSet<>();
+  private String lastLoggedFailure;
+  private boolean closed;
+
+  private volatile TargetStatus status;
+  // Set by the watchdog when a poll overruns the call timeout; cleared by the session thread.
+  private volatile boolean pollOverdue;
+
+  public TargetSession(
+      String name,
+      Connector connector,
+      Duration pollInterval,
+      Duration callTimeout,
+      Backoff backoff,
+      MeterRegistry registry,
+      Tags tags,
+      Clock clock) {
+    this.name = name;
+    this.connector = connector;
+    this.pollInterval = pollInterval;
+    this.callTimeout = callTimeout;
+    this.backoff = backoff;
+    this.clock = clock;
+    this.pollers = JmxPollers.create(tags);
+    this.pollers.all().forEach(poller -> poller.bindTo(registry));
+    Metric.SENTINEL_TARGET_UP.gauge(registry, tags, upGauge, AtomicInteger::get);
+    this.attempts = Metric.SENTINEL_CONNECTION_ATTEMPTS.counter(registry, tags);
+    for (ConnectFailure reason : ConnectFailure.values()) {
+      failures.put(
+          reason,
+          Metric.SENTINEL_CONNECTION_FAILURES.counter(registry, tags.and("reason", reason.tag())));
+    }
+    this.pollDuration = Metric.SENTINEL_POLL_DURATION.timer(registry, tags);
+    for (JmxPoller poller : pollers.all()) {
+      pollErrors.put(
+          poller.name(),
+          Metric.SENTINEL_POLL_ERRORS.counter(registry, tags.and("poller", poller.name())));
+    }
+    this.thread =
+        Executors.newSingleThreadScheduledExecutor(
+            runnable -> {
+              Thread t = new Thread(runnable, "target-" + name);
+              t.setDaemon(true);
+              return t;
+            });
+    this.status =
+        new TargetStatus(name, connector.describe(), false, clock.instant(), null, 0, null);
+  }
+
+  public String name() {
+    return name;
+  }
+
+  public JmxPollers pollers() {
+    return pollers;
+  }
+
+  public TargetStatus status() {
+    return status;
+  }
+
+  public void addListener(ConnectionListener listener) {
+    listeners.add(listener);
+  }
+
+  public void start() {
+    thread.execute(this::connect);
+  }
+
+  private void connect() {
+    if (closed) {
+      return;
+    }
+    attempts.increment();
+    long started = System.nanoTime();
+    JMXConnector opened;
+    try {
+      opened = connector.connect();
+    } catch (IOException | RuntimeException e) {
+      failed(
+          ConnectFailure.classify(e),
+          "connect to " + connector.describe() + " failed: " + ConnectFailure.describe(e));
+      return;
+    }
+    int myGeneration = ++generation;
+    connection = opened;
+    try {
+      opened.addConnectionNotificationListener(lossListener(myGeneration), null, null);
+      mbeans = opened.getMBeanServerConnection();
+      for (JmxPoller poller : pollers.all()) {
+        try {
+          poller.connected(mbeans);
+        } catch (JMException | RuntimeException e) {
+          pollProblem(poller, e);
+        }
+      }
+    } catch (IOException e) {
+      dropConnection();
+      failed(
+          ConnectFailure.classify(e),
+          "connected to "
+              + connector.describe()
+              + " but reading it failed: "
+              + ConnectFailure.describe(e));
+      return;
+    }
+    backoff.reset();
+    lastLoggedFailure = null;
+    upGauge.set(1);
+    status =
+        new TargetStatus(
+            name,
+            connector.describe(),
+            true,
+            clock.instant(),
+            null,
+            (long) attempts.count(),
+            pollers.identity().identity());
+    log.info(
+        "target {}: connected to {} in {} ms ({})",
+        name,
+        connector.describe(),
+        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started),
+        describeIdentity());
+    listeners.forEach(listener -> notifyConnected(listener, opened));
+    pollTask =
+        thread.scheduleWithFixedDelay(
+            this::poll, 0, pollInterval.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  private void poll() {
+    if (mbeans == null) {
+      return;
+    }
+    long started = System.nanoTime();
+    ScheduledFuture<?> alarm =
+        WATCHDOG.schedule(this::pollOverran, callTimeout.toMillis(), TimeUnit.MILLISECONDS);
+    try {
+      for (JmxPoller poller : pollers.all()) {
+        try {
+          poller.poll(mbeans);
+        } catch (JMException | RuntimeException e) {
+          pollProblem(poller, e);
+        }
+      }
+    } catch (IOException e) {
+      connectionLost(generation, "poll failed: " + ConnectFailure.describe(e));
+      return;
+    } finally {
+      alarm.cancel(false);
+      pollDuration.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+    }
+    if (pollOverdue) {
+      // Slow, not dead: the poll finished after all.
+      pollOverdue = false;
+      markUp();
+      log.info("target {}: answering again after a slow poll", name);
+    }
+  }
+
+  /** Runs on the watchdog thread while the session thread is still stuck in a poll. */
+  private void pollOverran() {
+    pollOverdue = true;
+    upGauge.set(0);
+    pollers.all().forEach(JmxPoller::disconnected);
+    String message =
+        "poll did not finish within the call timeout ("
+            + callTimeout.toMillis()
+            + " ms): target hung or overloaded";
+    TargetStatus previous = status;
+    status =
+        new TargetStatus(
+            name,
+            connector.describe(),
+            false,
+            clock.instant(),
+            message,
+            previous.connectAttempts(),
+            previous.identity());
+    log.warn("target {}: {}", name, message);
+  }
+
+  /** A poller that cannot read what it wants: counted every time, logged once per connection. */
+  private void pollProblem(JmxPoller poller, Exception e) {
+    pollErrors.get(poller.name()).increment();
+    if (loggedPollProblems.add(poller.name())) {
+      log.warn(
+          "target {}: poller '{}' cannot read the target (counted in"
+              + " jvm_sentinel_poll_errors_total, logged once per connection): {}",
+          name,
+          poller.name(),
+          ConnectFailure.describe(e));
+    }
+  }
+
+  private NotificationListener lossListener(int connectionGeneration) {
+    return (Notification notification, Object handback) -> {
+      String type = notification.getType();
+      if (JMXConnectionNotification.FAILED.equals(type)
+          || JMXConnectionNotification.CLOSED.equals(type)) {
+        thread.execute(() -> connectionLost(connectionGeneration, "JMX connection " + type));
+      }
+    };
+  }
+
+  private void connectionLost(int connectionGeneration, String reason) {
+    if (closed || connectionGeneration != generation || connection == null) {
+      return;
+    }
+    dropConnection();
+    failed(ConnectFailure.LOST, reason);
+  }
+
+  /** Forgets the current connection: values go NaN, listeners stop, the connector is closed. */
+  private void dropConnection() {
+    if (pollTask != null) {
+      pollTask.cancel(false);
+      pollTask = null;
+    }
+    upGauge.set(0);
+    pollers.all().forEach(JmxPoller::disconnected);
+    if (connection != null) {
+      listeners.forEach(this::notifyDisconnected);
+    }
+    JMXConnector old = connection;
+    connection = null;
+    mbeans = null;
+    loggedPollProblems.clear();
+    // Closing talks to the target, which may be hung: never on this thread.
+    Thread closer = new Thread(() -> TimeLimitedConnect.closeQuietly(old), "jmx-close-" + name);
+    closer.setDaemon(true);
+    closer.start();
+  }
+
+  private void failed(ConnectFailure reason, String message) {
+    failures.get(reason).increment();
+    Duration delay = backoff.next();
+    TargetStatus previous = status;
+    status =
+        new TargetStatus(
+            name,
+            connector.describe(),
+            false,
+            previous.up() ? clock.instant() : previous.since(),
+            message,
+            (long) attempts.count(),
+            previous.identity());
+    if (!message.equals(lastLoggedFailure)) {
+      log.warn(
+          "target {}: {}; retrying in {} ms (backoff, logged once until it changes)",
+          name,
+          message,
+          delay.toMillis());
+      lastLoggedFailure = message;
+    } else {
+      log.debug("target {}: {}; retrying in {} ms", name, message, delay.toMillis());
+    }
+    if (!closed) {
+      thread.schedule(this::connect, delay.toMillis(), TimeUnit.MILLISECONDS);
+    }
+  }
+
+  private void markUp() {
+    upGauge.set(1);
+    status =
+        new TargetStatus(
+            name,
+            connector.describe(),
+            true,
+            clock.instant(),
+            null,
+            (long) attempts.count(),
+            pollers.identity().identity());
+  }
+
+  private void notifyConnected(ConnectionListener listener, JMXConnector opened) {
+    try {
+      listener.connected(opened, mbeans);
+    } catch (RuntimeException e) {
+      log.warn("target {}: connection listener failed: {}", name, ConnectFailure.describe(e), e);
+    }
+  }
+
+  private void notifyDisconnected(ConnectionListener listener) {
+    try {
+      listener.disconnected();
+    } catch (RuntimeException e) {
+      log.warn("target {}: connection listener failed: {}", name, ConnectFailure.describe(e), e);
+    }
+  }
+
+  private String describeIdentity() {
+    var identity = pollers.identity().identity();
+    if (identity == null) {
+      return "identity unknown";
+    }
+    return identity.vmVendor()
+        + " "
+        + identity.javaVersion()
+        + ", pid "
+        + identity.pid()
+        + ", options "
+        + identity.vmOptions();
+  }
+
+  @Override
+  public void close() {
+    try {
+      thread
+          .submit(
+              () -> {
+                closed = true;
+                if (connection != null) {
+                  dropConnection();
+                }
+              })
+          .get(5, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      log.debug("target {}: close did not finish cleanly: {}", name, e.toString());
+    }
+    thread.shutdownNow();
+  }
+}

@@ -1,0 +1,20 @@
+package io.jvmsentinel.daemon.target;
+
+import io.jvmsentinel.collectors.jmx.JvmIdentity;
+import java.time.Instant;
+
+/**
+ * What the daemon knows about one target right now, for {@code /ready} and the API.
+ *
+ * @param since when the target last went up or down
+ * @param lastError why the last connection attempt failed or was lost; null when none
+ * @param identity the connected (or last connected) JVM; null before the first connection
+ */
+public record TargetStatus(
+    String name,
+    String address,
+    boolean up,
+    Instant since,
+    String lastError,
+    long connectAttempts,
+    JvmIdentity identity) {}
