@@ -13,10 +13,12 @@ final class RateLoop {
   private RateLoop() {}
 
   /**
-   * Calls {@code work} {@code rate} times per second. Work that fails is counted and skipped, so a
-   * single refused connection does not end a scenario; the first failure is printed.
+   * Calls {@code work} {@code rate} times per second, counting each call in the {@link
+   * RequestCounter} (JMX). Work that fails is counted and skipped, so a single refused connection
+   * does not end a scenario; the first failure is printed.
    */
   static void run(int rate, Work work) throws InterruptedException {
+    RequestCounter requests = RequestCounter.register();
     long start = System.nanoTime();
     long done = 0;
     long failures = 0;
@@ -32,9 +34,11 @@ final class RateLoop {
         }
         try {
           work.run(done++);
+          requests.completed();
         } catch (InterruptedException e) {
           throw e;
         } catch (Exception e) {
+          requests.failed();
           if (failures++ == 0) {
             System.err.println("LAB request failed: " + e);
           }
