@@ -19,6 +19,9 @@ public final class Scenarios {
     register("healthy", HealthyScenario::new);
     register("thread-per-request", ThreadPerRequestScenario::new);
     register("thread-burst", ThreadBurstScenario::new);
+    register("tls-listener-storm", TlsListenerStormScenario::new);
+    register("tls-full-handshakes", TlsFullHandshakesScenario::new);
+    register("tls-resumed", TlsResumedScenario::new);
   }
 
   private Scenarios() {}

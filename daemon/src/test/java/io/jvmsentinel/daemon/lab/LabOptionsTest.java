@@ -50,7 +50,14 @@ class LabOptionsTest {
   @Test
   void registryListsEveryScenarioWithADescription() {
     assertThat(Scenarios.names())
-        .containsExactly("idle", "healthy", "thread-per-request", "thread-burst");
+        .containsExactly(
+            "idle",
+            "healthy",
+            "thread-per-request",
+            "thread-burst",
+            "tls-listener-storm",
+            "tls-full-handshakes",
+            "tls-resumed");
     for (String name : Scenarios.names()) {
       assertThat(Scenarios.create(LabOptions.defaults(name)))
           .hasValueSatisfying(scenario -> assertThat(scenario.name()).isEqualTo(name));

@@ -1,0 +1,199 @@
+package io.jvmsentinel.collectors.jfr.tls;
+
+import io.jvmsentinel.collectors.catalog.Metric;
+import io.jvmsentinel.collectors.jfr.EventSettings;
+import io.jvmsentinel.collectors.jfr.JfrEventHandler;
+import io.jvmsentinel.collectors.jfr.TopK;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import jdk.jfr.consumer.RecordedEvent;
+
+/**
+ * Counts TLS handshakes ({@code jdk.TLSHandshake}) by peer, protocol and cipher suite, and full
+ * handshakes (a certificate chain validated on the same thread just before, see {@link
+ * RecentValidations}) by peer. Keeps per-peer aggregates for {@link #snapshot}.
+ *
+ * <p>Implementation notes. Both ends of a connection emit the event, so a JVM that calls itself
+ * counts two handshakes per connection. A client-side event names the server ({@code
+ * peerHost:peerPort}) and its leaf certificate ({@code certificateId}); a server-side event names
+ * the client's ephemeral port and has {@code certificateId=0} unless the client sent a certificate.
+ * A server validates no chain without client authentication, so server-side handshakes are never
+ * counted full. JSSE reports a resumed session's peer as it was when the session was created, so
+ * resumed inbound handshakes repeat the first connection's port.
+ *
+ * <p>Peers are untrusted and unbounded (every inbound full handshake brings a new port), hence the
+ * two bounds: {@link TopK} tracks the busiest {@value #TRACKED_PEERS} peers for the snapshot, and a
+ * peer gets its own series only once it is tracked with at least two handshakes (a one-off
+ * ephemeral port never does), for at most {@code maxPeerSeries} peers ever. Everything else,
+ * including each peer's first handshake, is counted as {@code peer="other"}.
+ */
+public final class TlsHandshakeHandler implements JfrEventHandler {
+
+  public static final String EVENT = "jdk.TLSHandshake";
+  public static final String OTHER = "other";
+  public static final String UNKNOWN = "unknown";
+  public static final int DEFAULT_MAX_PEER_SERIES = 50;
+  static final int TRACKED_PEERS = 200;
+  private static final int ADMIT_AFTER = 2;
+  // Protocol and cipher values come from the JDK's small vocabulary; anything beyond is junk.
+  private static final int MAX_TAG_VALUES = 32;
+
+  private final Tags tags;
+  private final RecentValidations validations;
+  private final int maxPeerSeries;
+  private volatile MeterRegistry registry;
+
+  // Meters: touched on the dispatch thread only.
+  private final Set<String> seriesPeers = new HashSet<>();
+  private final Set<String> protocols = new HashSet<>();
+  private final Set<String> ciphers = new HashSet<>();
+  private final Map<List<String>, Counter> handshakeCounters = new HashMap<>();
+  private final Map<String, Counter> fullCounters = new HashMap<>();
+
+  // Aggregates: guarded by this, read by snapshot() from any thread.
+  private final TopK<String, Boolean> peers = new TopK<>(TRACKED_PEERS);
+  private final Map<String, PeerStats> stats = new HashMap<>();
+  private long fullHandshakes;
+
+  public TlsHandshakeHandler(Tags tags, RecentValidations validations) {
+    this(tags, validations, DEFAULT_MAX_PEER_SERIES);
+  }
+
+  TlsHandshakeHandler(Tags tags, RecentValidations validations, int maxPeerSeries) {
+    this.tags = tags;
+    this.validations = validations;
+    this.maxPeerSeries = maxPeerSeries;
+  }
+
+  @Override
+  public String eventName() {
+    return EVENT;
+  }
+
+  /** Off in JFR's default settings: the daemon enables it explicitly. */
+  @Override
+  public EventSettings settings() {
+    return EventSettings.instant(false);
+  }
+
+  @Override
+  public void bindTo(MeterRegistry registry) {
+    this.registry = registry;
+  }
+
+  @Override
+  public void accept(RecordedEvent event) {
+    String peer = peer(event);
+    String protocol = orUnknown(EventFields.string(event, "protocolVersion"));
+    String cipher = orUnknown(EventFields.string(event, "cipherSuite"));
+    Instant at = EventFields.end(event);
+    long threadId = EventFields.threadId(event);
+    boolean full = threadId >= 0 && validations.consume(threadId, at);
+    long peerHandshakes = aggregate(peer, protocol, cipher, full, at);
+    count(peer, peerHandshakes, protocol, cipher, full);
+  }
+
+  @Override
+  public void streamStopped() {
+    validations.clear();
+  }
+
+  /** The totals and the {@code topN} busiest peers, most handshakes first. */
+  public synchronized TlsReport snapshot(int topN) {
+    List<TlsReport.Peer> top = new ArrayList<>();
+    for (TopK.Entry<String, Boolean> entry : peers.top(topN)) {
+      PeerStats peer = stats.get(entry.key());
+      if (peer != null) {
+        top.add(peer.report(entry.key()));
+      }
+    }
+    return new TlsReport(peers.total(), fullHandshakes, top);
+  }
+
+  /** Updates the aggregates; returns the peer's handshakes seen while tracked. */
+  private synchronized long aggregate(
+      String peer, String protocol, String cipher, boolean full, Instant at) {
+    if (full) {
+      fullHandshakes++;
+    }
+    peers.add(peer, Boolean.TRUE);
+    PeerStats peerStats = stats.get(peer);
+    if (peerStats == null) {
+      peerStats = new PeerStats();
+      stats.put(peer, peerStats);
+      if (stats.size() > TRACKED_PEERS) {
+        // TopK evicted one peer to make room: drop its aggregates too.
+        stats.keySet().removeIf(key -> peers.count(key) == 0);
+      }
+    }
+    peerStats.add(protocol, cipher, full, at);
+    return peerStats.handshakes();
+  }
+
+  private void count(
+      String peer, long peerHandshakes, String protocol, String cipher, boolean full) {
+    MeterRegistry meters = registry;
+    if (meters == null) {
+      return;
+    }
+    String peerTag = peerTag(peer, peerHandshakes);
+    String protocolTag = bounded(protocols, protocol);
+    String cipherTag = bounded(ciphers, cipher);
+    handshakeCounters
+        .computeIfAbsent(
+            List.of(peerTag, protocolTag, cipherTag),
+            key ->
+                Metric.JVM_TLS_HANDSHAKES.counter(
+                    meters,
+                    tags.and("peer", peerTag, "protocol", protocolTag, "cipher", cipherTag)))
+        .increment();
+    if (full) {
+      fullCounters
+          .computeIfAbsent(
+              peerTag,
+              key -> Metric.JVM_TLS_HANDSHAKES_FULL.counter(meters, tags.and("peer", peerTag)))
+          .increment();
+    }
+  }
+
+  private String peerTag(String peer, long peerHandshakes) {
+    if (seriesPeers.contains(peer)) {
+      return peer;
+    }
+    if (peerHandshakes >= ADMIT_AFTER && seriesPeers.size() < maxPeerSeries) {
+      seriesPeers.add(peer);
+      return peer;
+    }
+    return OTHER;
+  }
+
+  private static String bounded(Set<String> seen, String value) {
+    if (seen.contains(value)) {
+      return value;
+    }
+    if (seen.size() < MAX_TAG_VALUES) {
+      seen.add(value);
+      return value;
+    }
+    return OTHER;
+  }
+
+  /** {@code peerHost:peerPort}; {@code unknown} for a missing host, no port when it is missing. */
+  static String peer(RecordedEvent event) {
+    String host = orUnknown(EventFields.string(event, "peerHost"));
+    long port = EventFields.number(event, "peerPort", 0);
+    return port > 0 ? host + ":" + port : host;
+  }
+
+  private static String orUnknown(String value) {
+    return value == null || value.isBlank() ? UNKNOWN : value;
+  }
+}
