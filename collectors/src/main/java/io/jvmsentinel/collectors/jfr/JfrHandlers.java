@@ -3,7 +3,12 @@ package io.jvmsentinel.collectors.jfr;
 import io.jvmsentinel.collectors.jfr.threads.ThreadEndHandler;
 import io.jvmsentinel.collectors.jfr.threads.ThreadLifetimes;
 import io.jvmsentinel.collectors.jfr.threads.ThreadStartHandler;
+import io.jvmsentinel.collectors.jfr.tls.RecentValidations;
+import io.jvmsentinel.collectors.jfr.tls.TlsHandshakeHandler;
+import io.jvmsentinel.collectors.jfr.tls.X509CertificateHandler;
+import io.jvmsentinel.collectors.jfr.tls.X509ValidationHandler;
 import io.micrometer.core.instrument.Tags;
+import java.time.Clock;
 import java.util.List;
 
 /**
@@ -14,11 +19,18 @@ import java.util.List;
 public final class JfrHandlers {
   private final ThreadStartHandler threadStarts;
   private final ThreadEndHandler threadEnds;
+  private final TlsHandshakeHandler tlsHandshakes;
+  private final X509ValidationHandler certificateValidations;
+  private final X509CertificateHandler certificates;
 
   private JfrHandlers(Tags tags) {
     ThreadLifetimes lifetimes = new ThreadLifetimes();
     this.threadStarts = new ThreadStartHandler(tags, lifetimes);
     this.threadEnds = new ThreadEndHandler(tags, lifetimes);
+    RecentValidations validations = new RecentValidations();
+    this.tlsHandshakes = new TlsHandshakeHandler(tags, validations);
+    this.certificateValidations = new X509ValidationHandler(tags, validations);
+    this.certificates = new X509CertificateHandler(tags, Clock.systemUTC());
   }
 
   /** Every handler, for a target whose series carry {@code tags}. */
@@ -27,10 +39,18 @@ public final class JfrHandlers {
   }
 
   public List<JfrEventHandler> all() {
-    return List.of(threadStarts, threadEnds);
+    return List.of(threadStarts, threadEnds, certificateValidations, tlsHandshakes, certificates);
   }
 
   public ThreadStartHandler threadStarts() {
     return threadStarts;
+  }
+
+  public TlsHandshakeHandler tlsHandshakes() {
+    return tlsHandshakes;
+  }
+
+  public X509CertificateHandler certificates() {
+    return certificates;
   }
 }

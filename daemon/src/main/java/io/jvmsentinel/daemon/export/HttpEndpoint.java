@@ -1,6 +1,9 @@
 package io.jvmsentinel.daemon.export;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
@@ -20,7 +23,12 @@ import org.slf4j.LoggerFactory;
  */
 public final class HttpEndpoint implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(HttpEndpoint.class);
-  static final ObjectMapper JSON = new ObjectMapper();
+  // Instants as ISO-8601 text: API readers are people and scripts, not epoch arithmetic.
+  static final ObjectMapper JSON =
+      JsonMapper.builder()
+          .addModule(new JavaTimeModule())
+          .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+          .build();
 
   /** A response: status, content type and body. */
   public record Response(int status, String contentType, byte[] body) {

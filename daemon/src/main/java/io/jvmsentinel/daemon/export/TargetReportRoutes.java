@@ -32,6 +32,14 @@ public final class TargetReportRoutes implements HttpEndpoint.Route {
         "thread-starts.collapsed",
         (target, top) ->
             HttpEndpoint.Response.text(200, target.jfr().threadStarts().collapsedStacks()));
+    reports.put(
+        "tls",
+        (target, top) ->
+            HttpEndpoint.Response.json(
+                200,
+                java.util.Map.of(
+                    "handshakes", target.jfr().tlsHandshakes().snapshot(top),
+                    "certificates", target.jfr().certificates().snapshot())));
   }
 
   @Override
