@@ -1,6 +1,7 @@
 package io.jvmsentinel.collectors.jfr.codecache;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.jvmsentinel.collectors.jfr.codecache.CodeCacheFullHandler.CodeCacheFull;
 import io.jvmsentinel.collectors.jfr.compiler.Recordings;
@@ -58,5 +59,17 @@ class CodeCacheFullHandlerTest {
     assertThat(handler.seen()).isEqualTo(fed);
     handler.streamStopped();
     assertThat(handler.recent()).isEmpty();
+  }
+
+  @Test
+  void eachFillBeforeARestartIsRecorded() {
+    Recordings.events("codecache/codecache-restart-jdk25.jfr", CodeCacheFullHandler.EVENT)
+        .forEach(handler::accept);
+
+    assertThat(handler.recent())
+        .extracting(CodeCacheFull::segment, CodeCacheFull::fullCount)
+        .containsExactly(
+            tuple("CodeHeap 'profiled nmethods'", 1L),
+            tuple("CodeHeap 'profiled nmethods'", 2L));
   }
 }
