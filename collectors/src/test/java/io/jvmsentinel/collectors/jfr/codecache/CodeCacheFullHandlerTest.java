@@ -69,7 +69,6 @@ class CodeCacheFullHandlerTest {
     assertThat(handler.recent())
         .extracting(CodeCacheFull::segment, CodeCacheFull::fullCount)
         .containsExactly(
-            tuple("CodeHeap 'profiled nmethods'", 1L),
-            tuple("CodeHeap 'profiled nmethods'", 2L));
+            tuple("CodeHeap 'profiled nmethods'", 1L), tuple("CodeHeap 'profiled nmethods'", 2L));
   }
 }
