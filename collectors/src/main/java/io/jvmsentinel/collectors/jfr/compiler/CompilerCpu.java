@@ -2,6 +2,7 @@ package io.jvmsentinel.collectors.jfr.compiler;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -22,6 +23,8 @@ public final class CompilerCpu {
   public static final String C2 = "c2";
   public static final String SWEEPER = "sweeper";
 
+  private static final int RECENT_PROCESS_LOADS = 4;
+
   private final Duration tolerance;
   private final Duration stale;
   private Instant openStart;
@@ -30,6 +33,7 @@ public final class CompilerCpu {
   private Map<String, Double> published = Map.of();
   private Instant latest;
   private double processUsage = Double.NaN;
+  private final ArrayDeque<Map.Entry<Instant, Double>> recentProcess = new ArrayDeque<>();
   private boolean sweeperSeen;
 
   public CompilerCpu(Duration period) {
@@ -68,6 +72,10 @@ public final class CompilerCpu {
   public synchronized void processLoad(Instant time, double usage) {
     advance(time);
     processUsage = usage;
+    if (recentProcess.size() == RECENT_PROCESS_LOADS) {
+      recentProcess.removeFirst();
+    }
+    recentProcess.addLast(Map.entry(time, usage));
   }
 
   private void advance(Instant time) {
@@ -93,13 +101,28 @@ public final class CompilerCpu {
     return published.getOrDefault(compiler, 0.0);
   }
 
-  /** Share of the process CPU used by all compiler threads; NaN when the process used none. */
+  /**
+   * Share of the process CPU used by all compiler threads in the last complete period (over the
+   * process CPU of that same period when known, else the latest); NaN when the process used none.
+   */
   public synchronized double share() {
     double compilers = usage(C1) + usage(C2) + usage(SWEEPER);
+    double processUsage = processUsageOfPublishedPeriod();
     if (Double.isNaN(compilers) || Double.isNaN(processUsage) || processUsage <= 0) {
       return Double.NaN;
     }
     return compilers / processUsage;
+  }
+
+  private double processUsageOfPublishedPeriod() {
+    if (publishedStart != null) {
+      for (Map.Entry<Instant, Double> load : recentProcess) {
+        if (Duration.between(publishedStart, load.getKey()).abs().compareTo(tolerance) <= 0) {
+          return load.getValue();
+        }
+      }
+    }
+    return processUsage;
   }
 
   /** Whether a {@code Sweeper thread} ever used CPU (JDK 19 and older targets). */
@@ -115,5 +138,6 @@ public final class CompilerCpu {
     published = Map.of();
     latest = null;
     processUsage = Double.NaN;
+    recentProcess.clear();
   }
 }

@@ -37,6 +37,16 @@ class CompilerCpuTest {
   }
 
   @Test
+  void theShareDividesByTheProcessCpuOfTheSamePeriod() {
+    cpu.threadLoad(at(0), "C2 CompilerThread0", 0.2);
+    cpu.processLoad(at(2), 0.4);
+    cpu.processLoad(at(1001), 0.8);
+    cpu.threadLoad(at(1001), "main", 0.6);
+
+    assertThat(cpu.share()).isCloseTo(0.5, within(1e-9));
+  }
+
+  @Test
   void aCompilerWithoutAnEventInThePeriodReadsZeroNotItsOldValue() {
     cpu.threadLoad(at(0), "C2 CompilerThread0", 0.2);
     cpu.threadLoad(at(1000), "main", 0.2);
