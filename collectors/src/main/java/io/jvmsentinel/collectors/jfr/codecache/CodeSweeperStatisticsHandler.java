@@ -8,6 +8,7 @@ import io.jvmsentinel.collectors.jmx.LatestReading;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import java.time.Duration;
+import java.util.function.ToDoubleFunction;
 import jdk.jfr.consumer.RecordedEvent;
 
 /**
@@ -70,7 +71,7 @@ public final class CodeSweeperStatisticsHandler implements JfrEventHandler {
   }
 
   private static double orPrevious(
-      double value, Sweeper previous, java.util.function.ToDoubleFunction<Sweeper> field) {
+      double value, Sweeper previous, ToDoubleFunction<Sweeper> field) {
     if (!Double.isNaN(value)) {
       return value;
     }
