@@ -1,0 +1,87 @@
+package io.jvmsentinel.collectors.jfr.compiler;
+
+import io.jvmsentinel.collectors.catalog.Metric;
+import io.jvmsentinel.collectors.jfr.EventSettings;
+import io.jvmsentinel.collectors.jfr.JfrEventHandler;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import jdk.jfr.consumer.RecordedEvent;
+
+/**
+ * Every JIT compilation: count by compiler, tier, OSR and outcome, its duration, and the machine
+ * code it produced. Threshold 0 ms because warm-up and churn are made of many short compilations
+ * (about 5,000 in 75 s of warm-up); no stack trace (the event's thread is a compiler thread).
+ */
+public final class CompilationHandler implements JfrEventHandler {
+  public static final String EVENT = "jdk.Compilation";
+
+  private final Tags tags;
+  private final BoundedValues compilers = new BoundedValues(4);
+  private final BoundedValues tiers = new BoundedValues(8);
+  private final Map<Tags, Counter> compilations = new ConcurrentHashMap<>();
+  private final Map<String, Timer> durations = new ConcurrentHashMap<>();
+  private final Map<String, Counter> code = new ConcurrentHashMap<>();
+  private MeterRegistry registry;
+
+  public CompilationHandler(Tags tags) {
+    this.tags = tags;
+  }
+
+  @Override
+  public String eventName() {
+    return EVENT;
+  }
+
+  @Override
+  public EventSettings settings() {
+    return EventSettings.duration(Duration.ZERO, false);
+  }
+
+  @Override
+  public void bindTo(MeterRegistry registry) {
+    this.registry = registry;
+  }
+
+  @Override
+  public void accept(RecordedEvent event) {
+    String rawCompiler = EventFields.string(event, "compiler");
+    String compiler =
+        compilers.bound(rawCompiler == null ? null : rawCompiler.toLowerCase(Locale.ROOT));
+    long level = EventFields.count(event, "compileLevel");
+    String tier = tiers.bound(level < 0 ? null : Long.toString(level));
+    Boolean osr = EventFields.bool(event, "isOsr");
+    // "succeded" is the event's own spelling (JDK 17 to 25).
+    Boolean succeeded = EventFields.bool(event, "succeded");
+    Tags key =
+        Tags.of(
+            "compiler",
+            compiler,
+            "tier",
+            tier,
+            "osr",
+            osr == null ? BoundedValues.UNKNOWN : osr.toString(),
+            "outcome",
+            succeeded == null ? BoundedValues.UNKNOWN : succeeded ? "success" : "failure");
+    compilations
+        .computeIfAbsent(key, k -> Metric.JVM_JIT_COMPILATIONS.counter(registry, tags.and(k)))
+        .increment();
+    durations
+        .computeIfAbsent(
+            compiler,
+            c -> Metric.JVM_JIT_COMPILATION_DURATION.timer(registry, tags.and("compiler", c)))
+        .record(event.getDuration());
+    double codeSize = EventFields.number(event, "codeSize");
+    if (!Double.isNaN(codeSize) && codeSize > 0) {
+      code.computeIfAbsent(
+              compiler,
+              c -> Metric.JVM_JIT_COMPILED_CODE.counter(registry, tags.and("compiler", c)))
+          .increment(codeSize);
+    }
+  }
+}

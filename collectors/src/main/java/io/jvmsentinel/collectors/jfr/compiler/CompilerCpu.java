@@ -1,0 +1,143 @@
+package io.jvmsentinel.collectors.jfr.compiler;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * CPU of the JIT compiler threads per sampling period, shared by {@link ThreadCpuLoadHandler} and
+ * {@link CpuLoadHandler}.
+ *
+ * <p>Implementation notes. {@code jdk.ThreadCPULoad} fires once per period for each thread that
+ * used CPU in it, all with about the same timestamp; {@code jdk.CPULoad} fires in the same periodic
+ * run. Events are grouped into periods by time: an event more than half a period after the start of
+ * the open period closes it, and the closed period is published (so a value is one period late, and
+ * never a half-summed one). A compiler with no event in the published period reads 0. When the
+ * process events move on by more than 1.5 periods past the published one, a whole period went by
+ * without any thread event (an idle JVM): every compiler reads 0 rather than a stale value.
+ */
+public final class CompilerCpu {
+  public static final String C1 = "c1";
+  public static final String C2 = "c2";
+  public static final String SWEEPER = "sweeper";
+
+  private static final int RECENT_PROCESS_LOADS = 4;
+
+  private final Duration tolerance;
+  private final Duration stale;
+  private Instant openStart;
+  private Map<String, Double> open = new HashMap<>();
+  private Instant publishedStart;
+  private Map<String, Double> published = Map.of();
+  private Instant latest;
+  private double processUsage = Double.NaN;
+  private final ArrayDeque<Map.Entry<Instant, Double>> recentProcess = new ArrayDeque<>();
+  private boolean sweeperSeen;
+
+  public CompilerCpu(Duration period) {
+    this.tolerance = period.dividedBy(2);
+    this.stale = period.plus(tolerance);
+  }
+
+  /** The compiler a thread belongs to ({@code c1}, {@code c2}, {@code sweeper}), or null. */
+  public static String compilerOf(String threadName) {
+    if (threadName == null) {
+      return null;
+    }
+    if (threadName.startsWith("C1 CompilerThread")) {
+      return C1;
+    }
+    if (threadName.startsWith("C2 CompilerThread")) {
+      return C2;
+    }
+    return threadName.equals("Sweeper thread") ? SWEEPER : null;
+  }
+
+  /** One thread's CPU in one period, {@code user + system} as a fraction of all CPUs. */
+  public synchronized void threadLoad(Instant time, String threadName, double usage) {
+    advance(time);
+    if (openStart == null) {
+      openStart = time;
+    }
+    String compiler = compilerOf(threadName);
+    if (compiler != null && !Double.isNaN(usage)) {
+      open.merge(compiler, usage, Double::sum);
+      sweeperSeen |= compiler.equals(SWEEPER);
+    }
+  }
+
+  /** The process's CPU in one period ({@code jvmUser + jvmSystem}), NaN when unknown. */
+  public synchronized void processLoad(Instant time, double usage) {
+    advance(time);
+    processUsage = usage;
+    if (recentProcess.size() == RECENT_PROCESS_LOADS) {
+      recentProcess.removeFirst();
+    }
+    recentProcess.addLast(Map.entry(time, usage));
+  }
+
+  private void advance(Instant time) {
+    if (latest == null || time.isAfter(latest)) {
+      latest = time;
+    }
+    if (openStart != null && Duration.between(openStart, time).compareTo(tolerance) > 0) {
+      published = Map.copyOf(open);
+      publishedStart = openStart;
+      open = new HashMap<>();
+      openStart = null;
+    }
+  }
+
+  /** CPU of one compiler's threads in the last complete period; NaN before the first. */
+  public synchronized double usage(String compiler) {
+    if (publishedStart == null) {
+      return Double.NaN;
+    }
+    if (Duration.between(publishedStart, latest).compareTo(stale) > 0) {
+      return 0;
+    }
+    return published.getOrDefault(compiler, 0.0);
+  }
+
+  /**
+   * Share of the process CPU used by all compiler threads in the last complete period (over the
+   * process CPU of that same period when known, else the latest); NaN when the process used none.
+   */
+  public synchronized double share() {
+    double compilers = usage(C1) + usage(C2) + usage(SWEEPER);
+    double processUsage = processUsageOfPublishedPeriod();
+    if (Double.isNaN(compilers) || Double.isNaN(processUsage) || processUsage <= 0) {
+      return Double.NaN;
+    }
+    return compilers / processUsage;
+  }
+
+  private double processUsageOfPublishedPeriod() {
+    if (publishedStart != null) {
+      for (Map.Entry<Instant, Double> load : recentProcess) {
+        if (Duration.between(publishedStart, load.getKey()).abs().compareTo(tolerance) <= 0) {
+          return load.getValue();
+        }
+      }
+    }
+    return processUsage;
+  }
+
+  /** Whether a {@code Sweeper thread} ever used CPU (JDK 19 and older targets). */
+  public synchronized boolean sweeperSeen() {
+    return sweeperSeen;
+  }
+
+  /** The stream stopped: forget everything, values read NaN until the next complete period. */
+  public synchronized void clear() {
+    openStart = null;
+    open = new HashMap<>();
+    publishedStart = null;
+    published = Map.of();
+    latest = null;
+    processUsage = Double.NaN;
+    recentProcess.clear();
+  }
+}

@@ -1,0 +1,81 @@
+package io.jvmsentinel.collectors.jfr.compiler;
+
+import java.time.Duration;
+import java.time.Instant;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedMethod;
+import jdk.jfr.consumer.RecordedThread;
+
+/**
+ * Lenient reads of event fields: a field the target's JDK version lacks, or a value of an
+ * unexpected type, reads as "unknown" (NaN or null) instead of throwing, so a handler skips that
+ * value and carries on.
+ */
+public final class EventFields {
+  private EventFields() {}
+
+  /** A numeric field (counts, bytes, fractions), NaN when absent or not a number. */
+  public static double number(RecordedEvent event, String field) {
+    return event.hasField(field) && event.getValue(field) instanceof Number n
+        ? n.doubleValue()
+        : Double.NaN;
+  }
+
+  /** A numeric field as a long, {@code -1} when absent or not a number. */
+  public static long count(RecordedEvent event, String field) {
+    return event.hasField(field) && event.getValue(field) instanceof Number n ? n.longValue() : -1;
+  }
+
+  /** A string field (or any value's text), null when absent. */
+  public static String string(RecordedEvent event, String field) {
+    if (!event.hasField(field)) {
+      return null;
+    }
+    Object value = event.getValue(field);
+    return value == null ? null : value.toString();
+  }
+
+  /** A boolean field, null when absent. */
+  public static Boolean bool(RecordedEvent event, String field) {
+    return event.hasField(field) && event.getValue(field) instanceof Boolean b ? b : null;
+  }
+
+  /** A timespan field, null when absent. */
+  public static Duration duration(RecordedEvent event, String field) {
+    if (!event.hasField(field)) {
+      return null;
+    }
+    try {
+      return event.getDuration(field);
+    } catch (IllegalArgumentException notATimespan) {
+      return null;
+    }
+  }
+
+  /** The event's end time (its time for instant and periodic events). */
+  public static Instant time(RecordedEvent event) {
+    return event.getEndTime();
+  }
+
+  /** The name of the thread that emitted the event, null when the event has none. */
+  public static String threadName(RecordedEvent event) {
+    if (!event.hasField("eventThread")) {
+      return null;
+    }
+    RecordedThread thread = event.getThread();
+    if (thread == null) {
+      return null;
+    }
+    String name = thread.getJavaName();
+    return name != null ? name : thread.getOSName();
+  }
+
+  /** A method field as {@code fully.qualified.Class.method}, null when absent. */
+  public static String method(RecordedEvent event, String field) {
+    if (!event.hasField(field) || !(event.getValue(field) instanceof RecordedMethod method)) {
+      return null;
+    }
+    String type = method.getType() == null ? "?" : method.getType().getName();
+    return type + "." + method.getName();
+  }
+}

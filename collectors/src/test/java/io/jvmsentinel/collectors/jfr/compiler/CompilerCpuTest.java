@@ -1,0 +1,93 @@
+package io.jvmsentinel.collectors.jfr.compiler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+class CompilerCpuTest {
+  private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+  private final CompilerCpu cpu = new CompilerCpu(Duration.ofSeconds(1));
+
+  @Test
+  void nothingIsKnownBeforeTheFirstCompletePeriod() {
+    cpu.threadLoad(at(0), "C2 CompilerThread0", 0.2);
+    cpu.processLoad(at(0), 0.5);
+
+    assertThat(cpu.usage("c2")).isNaN();
+    assertThat(cpu.share()).isNaN();
+  }
+
+  @Test
+  void sumsTheThreadsOfEachCompilerOverTheLastCompletePeriod() {
+    cpu.threadLoad(at(0), "C2 CompilerThread0", 0.2);
+    cpu.threadLoad(at(0), "C2 CompilerThread1", 0.1);
+    cpu.threadLoad(at(0), "C1 CompilerThread0", 0.05);
+    cpu.threadLoad(at(0), "main", 0.5);
+    cpu.processLoad(at(0), 0.7);
+    cpu.threadLoad(at(1000), "C1 CompilerThread0", 0.01);
+    cpu.processLoad(at(1000), 0.7);
+
+    assertThat(cpu.usage("c2")).isCloseTo(0.3, within(1e-9));
+    assertThat(cpu.usage("c1")).isCloseTo(0.05, within(1e-9));
+    assertThat(cpu.usage("sweeper")).isZero();
+    assertThat(cpu.share()).isCloseTo(0.35 / 0.7, within(1e-9));
+  }
+
+  @Test
+  void theShareDividesByTheProcessCpuOfTheSamePeriod() {
+    cpu.threadLoad(at(0), "C2 CompilerThread0", 0.2);
+    cpu.processLoad(at(2), 0.4);
+    cpu.processLoad(at(1001), 0.8);
+    cpu.threadLoad(at(1001), "main", 0.6);
+
+    assertThat(cpu.share()).isCloseTo(0.5, within(1e-9));
+  }
+
+  @Test
+  void aCompilerWithoutAnEventInThePeriodReadsZeroNotItsOldValue() {
+    cpu.threadLoad(at(0), "C2 CompilerThread0", 0.2);
+    cpu.threadLoad(at(1000), "main", 0.2);
+    cpu.threadLoad(at(2000), "main", 0.2);
+
+    assertThat(cpu.usage("c2")).isZero();
+  }
+
+  @Test
+  void anIdlePeriodWithoutAnyThreadEventReadsZero() {
+    cpu.threadLoad(at(0), "C2 CompilerThread0", 0.2);
+    cpu.processLoad(at(1000), 0.2);
+    assertThat(cpu.usage("c2")).isEqualTo(0.2);
+
+    cpu.processLoad(at(2000), 0.01);
+    cpu.processLoad(at(3000), 0.01);
+
+    assertThat(cpu.usage("c2")).isZero();
+    assertThat(cpu.share()).isZero();
+  }
+
+  @Test
+  void theShareIsNaNWhileTheProcessUsedNoCpuAndAfterTheStreamStopped() {
+    cpu.threadLoad(at(0), "C2 CompilerThread0", 0.2);
+    cpu.processLoad(at(1000), 0);
+    assertThat(cpu.share()).isNaN();
+
+    cpu.clear();
+    assertThat(cpu.usage("c2")).isNaN();
+  }
+
+  @Test
+  void recognisesCompilerThreadNames() {
+    assertThat(CompilerCpu.compilerOf("C2 CompilerThread12")).isEqualTo("c2");
+    assertThat(CompilerCpu.compilerOf("C1 CompilerThread0")).isEqualTo("c1");
+    assertThat(CompilerCpu.compilerOf("Sweeper thread")).isEqualTo("sweeper");
+    assertThat(CompilerCpu.compilerOf("G1 Main Marker")).isNull();
+    assertThat(CompilerCpu.compilerOf(null)).isNull();
+  }
+
+  private static Instant at(long millis) {
+    return T0.plusMillis(millis);
+  }
+}
