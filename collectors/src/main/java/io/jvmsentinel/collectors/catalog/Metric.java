@@ -378,9 +378,11 @@ public enum Metric {
       "jvm.tls.certificate.expiry",
       MeterKind.GAUGE,
       "seconds",
-      "Seconds until a certificate seen by the target expires (negative once expired)",
+      "Seconds until a certificate expires (negative once expired), for certificates the target"
+          + " used in TLS handshakes (validated chains and peer certificates)",
       "subject, serial",
-      "JFR `jdk.X509Certificate` `validUntil` (bounded number of certificates)"),
+      "JFR `jdk.X509Certificate` `validUntil` of the certificates named by `jdk.X509Validation`"
+          + " and `jdk.TLSHandshake` `certificateId` (at most 50, the soonest-expiring)"),
 
   // --- The daemon itself ---
   SENTINEL_TARGET_UP(

@@ -28,9 +28,11 @@ public final class JfrHandlers {
     this.threadStarts = new ThreadStartHandler(tags, lifetimes);
     this.threadEnds = new ThreadEndHandler(tags, lifetimes);
     RecentValidations validations = new RecentValidations();
-    this.tlsHandshakes = new TlsHandshakeHandler(tags, validations);
-    this.certificateValidations = new X509ValidationHandler(tags, validations);
+    // Certificates named by validations and handshakes are the ones whose expiry is exported.
     this.certificates = new X509CertificateHandler(tags, Clock.systemUTC());
+    this.tlsHandshakes = new TlsHandshakeHandler(tags, validations, certificates::markUsed);
+    this.certificateValidations =
+        new X509ValidationHandler(tags, validations, certificates::markUsed);
   }
 
   /** Every handler, for a target whose series carry {@code tags}. */

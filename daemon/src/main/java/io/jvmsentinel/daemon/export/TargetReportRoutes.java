@@ -39,7 +39,9 @@ public final class TargetReportRoutes implements HttpEndpoint.Route {
                 200,
                 java.util.Map.of(
                     "handshakes", target.jfr().tlsHandshakes().snapshot(top),
-                    "certificates", target.jfr().certificates().snapshot())));
+                    // Certificates used in handshakes; the parsed rest (truststore roots) counted.
+                    "certificates", target.jfr().certificates().snapshot(),
+                    "unusedCertificates", target.jfr().certificates().unusedCertificates())));
   }
 
   @Override

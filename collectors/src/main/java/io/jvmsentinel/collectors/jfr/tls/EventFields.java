@@ -35,6 +35,17 @@ final class EventFields {
     }
   }
 
+  /**
+   * The {@code certificateId} field, comparable across event types and JDKs, or 0 when missing. The
+   * JDK derives it from the certificate's 32-bit hash code: JDK 17 writes it as a signed int, JDK
+   * 25 as its unsigned value in a long. A negative int-range value is therefore read as unsigned,
+   * so both spellings of one certificate give the same id.
+   */
+  static long certificateId(RecordedEvent event) {
+    long id = number(event, "certificateId", 0);
+    return id < 0 && id >= Integer.MIN_VALUE ? Integer.toUnsignedLong((int) id) : id;
+  }
+
   /** The Java thread id of the thread that emitted the event, or -1 if there is none. */
   static long threadId(RecordedEvent event) {
     try {

@@ -14,6 +14,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.LongConsumer;
 import jdk.jfr.consumer.RecordedEvent;
 
 /**
@@ -27,7 +28,8 @@ import jdk.jfr.consumer.RecordedEvent;
  * the client's ephemeral port and has {@code certificateId=0} unless the client sent a certificate.
  * A server validates no chain without client authentication, so server-side handshakes are never
  * counted full. JSSE reports a resumed session's peer as it was when the session was created, so
- * resumed inbound handshakes repeat the first connection's port.
+ * resumed inbound handshakes repeat the first connection's port. A non-zero {@code certificateId}
+ * is reported as used, so {@link X509CertificateHandler} exports the peer certificate's expiry.
  *
  * <p>Peers are untrusted and unbounded (every inbound full handshake brings a new port), hence the
  * two bounds: {@link TopK} tracks the busiest {@value #TRACKED_PEERS} peers for the snapshot, and a
@@ -48,6 +50,7 @@ public final class TlsHandshakeHandler implements JfrEventHandler {
 
   private final Tags tags;
   private final RecentValidations validations;
+  private final LongConsumer certificateUsed;
   private final int maxPeerSeries;
   private volatile MeterRegistry registry;
 
@@ -63,13 +66,20 @@ public final class TlsHandshakeHandler implements JfrEventHandler {
   private final Map<String, PeerStats> stats = new HashMap<>();
   private long fullHandshakes;
 
-  public TlsHandshakeHandler(Tags tags, RecentValidations validations) {
-    this(tags, validations, DEFAULT_MAX_PEER_SERIES);
+  /**
+   * @param certificateUsed told the {@code certificateId} of each handshake's peer certificate,
+   *     typically {@link X509CertificateHandler#markUsed}
+   */
+  public TlsHandshakeHandler(
+      Tags tags, RecentValidations validations, LongConsumer certificateUsed) {
+    this(tags, validations, certificateUsed, DEFAULT_MAX_PEER_SERIES);
   }
 
-  TlsHandshakeHandler(Tags tags, RecentValidations validations, int maxPeerSeries) {
+  TlsHandshakeHandler(
+      Tags tags, RecentValidations validations, LongConsumer certificateUsed, int maxPeerSeries) {
     this.tags = tags;
     this.validations = validations;
+    this.certificateUsed = certificateUsed;
     this.maxPeerSeries = maxPeerSeries;
   }
 
@@ -99,6 +109,10 @@ public final class TlsHandshakeHandler implements JfrEventHandler {
     boolean full = threadId >= 0 && validations.consume(threadId, at);
     long peerHandshakes = aggregate(peer, protocol, cipher, full, at);
     count(peer, peerHandshakes, protocol, cipher, full);
+    long certificateId = EventFields.certificateId(event);
+    if (certificateId != 0) {
+      certificateUsed.accept(certificateId);
+    }
   }
 
   @Override

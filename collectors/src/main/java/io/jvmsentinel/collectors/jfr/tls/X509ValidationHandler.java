@@ -6,13 +6,15 @@ import io.jvmsentinel.collectors.jfr.JfrEventHandler;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import java.util.function.LongConsumer;
 import jdk.jfr.consumer.RecordedEvent;
 
 /**
  * Counts certificate path validations ({@code jdk.X509Validation}: one event per certificate of a
  * validated chain, {@code certificatePosition} 1..n, one {@code validationCounter} per chain) and
  * marks the validating thread in {@link RecentValidations}, so {@link TlsHandshakeHandler} can tell
- * full handshakes from resumed ones.
+ * full handshakes from resumed ones. Each validated certificate ({@code certificateId}) is reported
+ * as used, so {@link X509CertificateHandler} exports its expiry.
  */
 public final class X509ValidationHandler implements JfrEventHandler {
 
@@ -20,11 +22,18 @@ public final class X509ValidationHandler implements JfrEventHandler {
 
   private final Tags tags;
   private final RecentValidations validations;
+  private final LongConsumer certificateUsed;
   private volatile Counter certificates;
 
-  public X509ValidationHandler(Tags tags, RecentValidations validations) {
+  /**
+   * @param certificateUsed told the {@code certificateId} of each validated certificate, typically
+   *     {@link X509CertificateHandler#markUsed}
+   */
+  public X509ValidationHandler(
+      Tags tags, RecentValidations validations, LongConsumer certificateUsed) {
     this.tags = tags;
     this.validations = validations;
+    this.certificateUsed = certificateUsed;
   }
 
   @Override
@@ -51,6 +60,10 @@ public final class X509ValidationHandler implements JfrEventHandler {
     long threadId = EventFields.threadId(event);
     if (threadId >= 0) {
       validations.validated(threadId, EventFields.end(event));
+    }
+    long certificateId = EventFields.certificateId(event);
+    if (certificateId != 0) {
+      certificateUsed.accept(certificateId);
     }
   }
 

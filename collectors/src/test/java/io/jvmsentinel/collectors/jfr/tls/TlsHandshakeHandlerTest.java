@@ -12,6 +12,7 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -31,9 +32,12 @@ class TlsHandshakeHandlerTest {
 
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
   private final RecentValidations validations = new RecentValidations();
+  private final Set<Long> validated = new HashSet<>();
+  private final Set<Long> peerCertificates = new HashSet<>();
   private final X509ValidationHandler validationHandler =
-      new X509ValidationHandler(TARGET, validations);
-  private TlsHandshakeHandler handshakes = new TlsHandshakeHandler(TARGET, validations);
+      new X509ValidationHandler(TARGET, validations, validated::add);
+  private TlsHandshakeHandler handshakes =
+      new TlsHandshakeHandler(TARGET, validations, peerCertificates::add);
 
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {LISTENER_STORM_17, FULL_HANDSHAKES_17, FULL_HANDSHAKES_25, RESUMED_17})
@@ -107,6 +111,21 @@ class TlsHandshakeHandlerTest {
   }
 
   @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {LISTENER_STORM_17, FULL_HANDSHAKES_17, FULL_HANDSHAKES_25, RESUMED_17})
+  void reportsTheCertificatesOfValidatedChainsAndPeersAsUsed(String fixture) {
+    List<RecordedEvent> events = TlsFixtures.events(fixture);
+    replay(events);
+
+    // The lab chain only (CA + leaf, ids as JDK 25 writes them); server-side id 0 is not reported.
+    assertThat(validated).isEqualTo(unsignedIds(only(events, X509ValidationHandler.EVENT)));
+    assertThat(validated).hasSize(2).doesNotContain(0L);
+    assertThat(peerCertificates)
+        .isEqualTo(unsignedIds(only(events, TlsHandshakeHandler.EVENT)))
+        .hasSize(1)
+        .isSubsetOf(validated);
+  }
+
+  @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {RESUMED_17, LISTENER_STORM_17})
   void resumedSessionsValidateOnlyTheFirstConnection(String fixture) {
     List<RecordedEvent> events = TlsFixtures.events(fixture);
@@ -122,7 +141,7 @@ class TlsHandshakeHandlerTest {
 
   @Test
   void peersBeyondTheSeriesCapAreCountedAsOther() {
-    handshakes = new TlsHandshakeHandler(TARGET, validations, 1);
+    handshakes = new TlsHandshakeHandler(TARGET, validations, peerCertificates::add, 1);
     List<RecordedEvent> events = TlsFixtures.events(LISTENER_STORM_17);
     replay(events);
 
@@ -243,6 +262,14 @@ class TlsHandshakeHandlerTest {
 
   private static List<RecordedEvent> only(List<RecordedEvent> events, String name) {
     return events.stream().filter(e -> e.getEventType().getName().equals(name)).toList();
+  }
+
+  /** The non-zero certificate ids of the events, read as unsigned 32-bit values. */
+  private static Set<Long> unsignedIds(List<RecordedEvent> events) {
+    return events.stream()
+        .map(e -> e.getLong("certificateId") & 0xFFFF_FFFFL)
+        .filter(id -> id != 0)
+        .collect(Collectors.toSet());
   }
 
   private static Map<String, Long> countBy(List<RecordedEvent> events, String field) {
