@@ -25,6 +25,7 @@ import io.micrometer.prometheus.PrometheusConfig;
 import io.micrometer.prometheus.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -115,7 +116,8 @@ public final class SentinelDaemon implements AutoCloseable {
             registry,
             tags,
             directories,
-            recordingName);
+            recordingName,
+            Duration.ZERO);
     session.addListener(stream);
     return new WatchedTarget(session, handlers, stream);
   }

@@ -309,7 +309,8 @@ public enum Metric {
       MeterKind.COUNTER,
       null,
       "Deoptimizations by reason and action; action=\"make_not_entrant\" counts compiled"
-          + " methods invalidated (\"made not entrant\")",
+          + " methods invalidated (\"made not entrant\"); the monitoring's own RMI and JFR threads"
+          + " are excluded",
       "reason, action",
       "JFR `jdk.Deoptimization` (JDK 16+ targets)"),
   JVM_JIT_COMPILATION_ENABLED(
@@ -323,7 +324,9 @@ public enum Metric {
       "jvm.jit.compiler.stops",
       MeterKind.COUNTER,
       null,
-      "Times the JIT stopped compiling because the code cache was full, since the target started",
+      "Times the JIT stopped compiling because the code cache was full, since the target started"
+          + " (JDK 17 keeps 0 here even while compilation is disabled: read"
+          + " jvm.jit.compilation.enabled)",
       "",
       "JMX DiagnosticCommand `compilerCodecache` `stopped_count`"),
   JVM_JIT_COMPILER_RESTARTS(
@@ -337,8 +340,8 @@ public enum Metric {
       "jvm.jit.compiler.cpu.usage",
       MeterKind.GAUGE,
       null,
-      "CPU used by the JIT compiler threads, as a fraction of all CPUs (the scale of"
-          + " process.cpu.usage)",
+      "CPU used by the JIT compiler threads over the last complete 1 s period, as a fraction of"
+          + " all CPUs (the scale of process.cpu.usage)",
       "compiler (c1, c2, sweeper)",
       "JFR `jdk.ThreadCPULoad` of the `C1 CompilerThread*`, `C2 CompilerThread*` and `Sweeper"
           + " thread` threads"),
@@ -413,6 +416,14 @@ public enum Metric {
       "Time taken by one JMX poll of the target (all pollers)",
       "",
       "daemon"),
+  SENTINEL_ALERT_ACTIVE(
+      "jvm.sentinel.alert.active",
+      MeterKind.GAUGE,
+      null,
+      "Alerts of a rule firing for the target now (0 when none; several keys, e.g. segments, can"
+          + " fire at once)",
+      "alert, severity",
+      "daemon (detection engine)"),
   SENTINEL_GC_NOTIFICATIONS_MISSED(
       "jvm.sentinel.gc.notifications.missed",
       MeterKind.COUNTER,

@@ -1,5 +1,16 @@
 package io.jvmsentinel.collectors.jfr;
 
+import io.jvmsentinel.collectors.jfr.codecache.CodeCacheFullHandler;
+import io.jvmsentinel.collectors.jfr.codecache.CodeCacheStatisticsHandler;
+import io.jvmsentinel.collectors.jfr.codecache.CodeSweeperStatisticsHandler;
+import io.jvmsentinel.collectors.jfr.compiler.CompilationFailureHandler;
+import io.jvmsentinel.collectors.jfr.compiler.CompilationHandler;
+import io.jvmsentinel.collectors.jfr.compiler.CompilerCpu;
+import io.jvmsentinel.collectors.jfr.compiler.CpuLoadHandler;
+import io.jvmsentinel.collectors.jfr.compiler.DeoptimizationHandler;
+import io.jvmsentinel.collectors.jfr.compiler.JitRestartHandler;
+import io.jvmsentinel.collectors.jfr.compiler.MonitoringThreads;
+import io.jvmsentinel.collectors.jfr.compiler.ThreadCpuLoadHandler;
 import io.jvmsentinel.collectors.jfr.threads.ThreadEndHandler;
 import io.jvmsentinel.collectors.jfr.threads.ThreadLifetimes;
 import io.jvmsentinel.collectors.jfr.threads.ThreadStartHandler;
@@ -12,27 +23,47 @@ import java.time.Clock;
 import java.util.List;
 
 /**
- * The one explicit list of JFR event handlers for a target. The stream wires only those whose event
- * the target's JVM offers, so one list serves every JDK. Handlers with state that the API and
- * detection read are exposed as typed accessors.
+ * The one explicit list of JFR event handlers for a target, grouped by subsystem. The stream wires
+ * only those whose event the target's JVM offers (e.g. {@code jdk.CodeSweeperStatistics} exists up
+ * to JDK 19 only), so one list serves every JDK. Handlers whose state the API and detection read
+ * are exposed as typed accessors.
  */
 public final class JfrHandlers {
+  private final ThreadLifetimes lifetimes = new ThreadLifetimes();
   private final ThreadStartHandler threadStarts;
   private final ThreadEndHandler threadEnds;
+  private final CodeCacheStatisticsHandler codeCacheStatistics;
+  private final CodeCacheFullHandler codeCacheFull;
+  private final CodeSweeperStatisticsHandler sweeper;
+  private final CompilationHandler compilations;
+  private final CompilationFailureHandler compilationFailures;
+  private final DeoptimizationHandler deoptimizations;
+  private final JitRestartHandler jitRestarts;
+  private final CompilerCpu compilerCpu = new CompilerCpu(ThreadCpuLoadHandler.PERIOD);
+  private final ThreadCpuLoadHandler threadCpuLoad;
+  private final CpuLoadHandler cpuLoad;
   private final TlsHandshakeHandler tlsHandshakes;
   private final X509ValidationHandler certificateValidations;
   private final X509CertificateHandler certificates;
 
   private JfrHandlers(Tags tags) {
-    ThreadLifetimes lifetimes = new ThreadLifetimes();
-    this.threadStarts = new ThreadStartHandler(tags, lifetimes);
-    this.threadEnds = new ThreadEndHandler(tags, lifetimes);
+    threadStarts = new ThreadStartHandler(tags, lifetimes);
+    threadEnds = new ThreadEndHandler(tags, lifetimes);
+    codeCacheStatistics = new CodeCacheStatisticsHandler(tags);
+    codeCacheFull = new CodeCacheFullHandler();
+    sweeper = new CodeSweeperStatisticsHandler(tags);
+    compilations = new CompilationHandler(tags);
+    // Starting a remote stream deoptimises code on the RMI threads serving it: not the app's.
+    compilationFailures = new CompilationFailureHandler(tags, MonitoringThreads.DEFAULT);
+    deoptimizations = new DeoptimizationHandler(tags, MonitoringThreads.DEFAULT);
+    jitRestarts = new JitRestartHandler();
+    threadCpuLoad = new ThreadCpuLoadHandler(tags, compilerCpu);
+    cpuLoad = new CpuLoadHandler(tags, compilerCpu);
     RecentValidations validations = new RecentValidations();
     // Certificates named by validations and handshakes are the ones whose expiry is exported.
-    this.certificates = new X509CertificateHandler(tags, Clock.systemUTC());
-    this.tlsHandshakes = new TlsHandshakeHandler(tags, validations, certificates::markUsed);
-    this.certificateValidations =
-        new X509ValidationHandler(tags, validations, certificates::markUsed);
+    certificates = new X509CertificateHandler(tags, Clock.systemUTC());
+    tlsHandshakes = new TlsHandshakeHandler(tags, validations, certificates::markUsed);
+    certificateValidations = new X509ValidationHandler(tags, validations, certificates::markUsed);
   }
 
   /** Every handler, for a target whose series carry {@code tags}. */
@@ -41,11 +72,61 @@ public final class JfrHandlers {
   }
 
   public List<JfrEventHandler> all() {
-    return List.of(threadStarts, threadEnds, certificateValidations, tlsHandshakes, certificates);
+    return List.of(
+        // threads
+        threadStarts,
+        threadEnds,
+        // code cache
+        codeCacheStatistics,
+        codeCacheFull,
+        sweeper,
+        // JIT
+        compilations,
+        compilationFailures,
+        deoptimizations,
+        jitRestarts,
+        threadCpuLoad,
+        cpuLoad,
+        // TLS
+        certificateValidations,
+        tlsHandshakes,
+        certificates);
   }
 
   public ThreadStartHandler threadStarts() {
     return threadStarts;
+  }
+
+  public ThreadLifetimes threadLifetimes() {
+    return lifetimes;
+  }
+
+  public CodeCacheFullHandler codeCacheFull() {
+    return codeCacheFull;
+  }
+
+  public CodeCacheStatisticsHandler codeCacheStatistics() {
+    return codeCacheStatistics;
+  }
+
+  public CodeSweeperStatisticsHandler sweeper() {
+    return sweeper;
+  }
+
+  public CompilationHandler compilations() {
+    return compilations;
+  }
+
+  public DeoptimizationHandler deoptimizations() {
+    return deoptimizations;
+  }
+
+  public JitRestartHandler jitRestarts() {
+    return jitRestarts;
+  }
+
+  public CompilerCpu compilerCpu() {
+    return compilerCpu;
   }
 
   public TlsHandshakeHandler tlsHandshakes() {

@@ -33,6 +33,10 @@ public final class GcPoller implements JmxPoller {
 
   private final Tags tags;
   private final Map<String, Long> lastGcId = new ConcurrentHashMap<>();
+  private final java.util.concurrent.atomic.LongAdder pauseMillis =
+      new java.util.concurrent.atomic.LongAdder();
+  private final java.util.concurrent.atomic.LongAdder codeCacheCollections =
+      new java.util.concurrent.atomic.LongAdder();
   private final NotificationListener listener = (notification, handback) -> record(notification);
   private MeterRegistry registry;
   private KeyedReadings<String, Attributes> readings;
@@ -87,6 +91,19 @@ public final class GcPoller implements JmxPoller {
     }
   }
 
+  /** Seconds spent in GC pauses (not concurrent phases) seen since the daemon started. */
+  public double pauseSeconds() {
+    return pauseMillis.sum() / 1000.0;
+  }
+
+  /**
+   * Collections the code cache triggered ("CodeCache GC Threshold"): how JDK 20+ flushes compiled
+   * code, now that the sweeper is gone.
+   */
+  public long codeCacheCollections() {
+    return codeCacheCollections.sum();
+  }
+
   /** The collector names of the current connection. */
   public List<String> collectorNames() {
     return List.copyOf(collectors.keySet());
@@ -106,7 +123,14 @@ public final class GcPoller implements JmxPoller {
         isConcurrentPhase(info.getGcCause(), gc)
             ? Metric.JVM_GC_CONCURRENT_PHASE_TIME
             : Metric.JVM_GC_PAUSE;
-    metric.timer(registry, gcTags).record(info.getGcInfo().getDuration(), TimeUnit.MILLISECONDS);
+    long millis = info.getGcInfo().getDuration();
+    metric.timer(registry, gcTags).record(millis, TimeUnit.MILLISECONDS);
+    if (metric == Metric.JVM_GC_PAUSE) {
+      pauseMillis.add(millis);
+    }
+    if (info.getGcCause() != null && info.getGcCause().startsWith("CodeCache")) {
+      codeCacheCollections.increment();
+    }
   }
 
   private void countGap(String gc, long id) {

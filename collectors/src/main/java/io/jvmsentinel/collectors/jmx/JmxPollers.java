@@ -14,7 +14,8 @@ public record JmxPollers(
     CompilationPoller compilation,
     ClassLoadingPoller classes,
     ProcessPoller process,
-    GcPoller gc) {
+    GcPoller gc,
+    CodeCacheStatePoller codeCacheState) {
 
   /** Every poller, for a target whose series carry {@code tags}. */
   public static JmxPollers create(Tags tags) {
@@ -25,11 +26,12 @@ public record JmxPollers(
         new CompilationPoller(tags),
         new ClassLoadingPoller(tags),
         new ProcessPoller(tags),
-        new GcPoller(tags));
+        new GcPoller(tags),
+        new CodeCacheStatePoller(tags));
   }
 
   /** In the order they run: identity first, so the others can rely on knowing the target. */
   public List<JmxPoller> all() {
-    return List.of(identity, memory, threads, compilation, classes, process, gc);
+    return List.of(identity, memory, threads, compilation, classes, process, gc, codeCacheState);
   }
 }

@@ -23,7 +23,12 @@ public final class MemoryPoolPoller implements JmxPoller {
   private static final String PEAK_USAGE = "PeakUsage";
 
   /** A pool as discovered on the current connection. */
-  public record Pool(ObjectName objectName, String id, String area) {}
+  public record Pool(ObjectName objectName, String id, String area) {
+    /** A code cache segment: {@code CodeHeap '...'}, or {@code CodeCache} when not segmented. */
+    public boolean isCodeCache() {
+      return id.startsWith("CodeHeap") || id.equals("CodeCache");
+    }
+  }
 
   /** One pool's usage; fields are NaN where the target did not say. */
   public record PoolUsage(double used, double committed, double max, double peak) {}

@@ -52,7 +52,8 @@ public record AlertNotification(
     Objects.requireNonNull(status, "status");
     Objects.requireNonNull(startedAt, "startedAt");
     Objects.requireNonNull(at, "at");
-    evidence = Map.copyOf(evidence);
+    // Insertion order is the order people read the evidence in; unknown values stay as nulls.
+    evidence = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(evidence));
     Objects.requireNonNull(snapshot, "snapshot");
   }
 

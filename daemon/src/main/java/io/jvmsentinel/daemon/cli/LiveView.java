@@ -45,7 +45,7 @@ final class LiveView {
     double codeUsed = 0;
     double codeMax = 0;
     for (MemoryPoolPoller.Pool pool : pollers.memory().pools()) {
-      if (pool.id().startsWith("CodeHeap") || pool.id().equals("CodeCache")) {
+      if (pool.isCodeCache()) {
         MemoryPoolPoller.PoolUsage usage = pollers.memory().usage(pool);
         if (usage != null) {
           codeUsed += usage.used();

@@ -12,6 +12,7 @@ import io.micrometer.core.instrument.Tags;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -60,6 +61,7 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
   private final Supplier<JvmIdentity> identity;
   private final StreamDirectories directories;
   private final String recordingName;
+  private final Duration localRetention;
   private final EventDispatcher dispatcher;
   private final ScheduledExecutorService thread;
   private final AtomicInteger available = new AtomicInteger();
@@ -87,13 +89,15 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
       MeterRegistry registry,
       Tags tags,
       StreamDirectories directories,
-      String recordingName) {
+      String recordingName,
+      Duration localRetention) {
     this.target = target;
     this.handlers = List.copyOf(handlers);
     this.config = config;
     this.identity = identity;
     this.directories = directories;
     this.recordingName = recordingName;
+    this.localRetention = localRetention;
     this.dispatcher = new EventDispatcher(target, registry, tags, Clock.systemUTC());
     this.handlers.forEach(handler -> handler.bindTo(registry));
     Metric.SENTINEL_JFR_AVAILABLE.gauge(registry, tags, available, AtomicInteger::get);
@@ -118,6 +122,11 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
     } else {
       unavailableReason = "disabled by configuration (jfr.enabled: false)";
     }
+  }
+
+  /** Whether the stream is up and events can flow. */
+  public boolean streaming() {
+    return available.get() == 1;
   }
 
   /** Whether events are flowing, or why not; for the API. */
@@ -185,6 +194,10 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
       recordingId = newRecording(recorder, before);
       if (recordingId >= 0) {
         recorder.setOptions(recordingId, recordingOptions());
+      }
+      if (!localRetention.isZero()) {
+        // Keep the last minutes of chunks locally, so an alert can save them as evidence.
+        opened.setMaxAge(localRetention);
       }
       opened.setSettings(settings(active));
       for (JfrEventHandler handler : active) {
@@ -336,6 +349,32 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
       closing.close();
     } catch (RuntimeException e) {
       log.debug("target {}: closing the JFR stream failed: {}", target, e.toString());
+    }
+  }
+
+  /**
+   * Writes the events the stream holds locally (the last {@code localRetention}) to {@code file},
+   * for JDK Mission Control. Runs on the stream's thread; fails when no stream is running.
+   */
+  public void dump(Path file) throws IOException {
+    try {
+      thread
+          .submit(
+              () -> {
+                if (stream == null) {
+                  throw new IOException("no JFR stream is running for target " + target);
+                }
+                stream.dump(file);
+                return null;
+              })
+          .get(60, TimeUnit.SECONDS);
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+    } catch (java.util.concurrent.TimeoutException e) {
+      throw new IOException("dumping the JFR stream of " + target + " timed out", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted while dumping");
     }
   }
 

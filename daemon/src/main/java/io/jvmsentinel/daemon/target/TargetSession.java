@@ -71,6 +71,8 @@ public final class TargetSession implements AutoCloseable {
   private final Backoff backoff;
   private final JmxPollers pollers;
   private final Clock clock;
+  private final Tags tags;
+  private final MeterRegistry registry;
   private final ScheduledExecutorService thread;
   private final Set<ConnectionListener> listeners = ConcurrentHashMap.newKeySet();
 
@@ -108,6 +110,8 @@ public final class TargetSession implements AutoCloseable {
     this.callTimeout = callTimeout;
     this.backoff = backoff;
     this.clock = clock;
+    this.tags = tags;
+    this.registry = registry;
     this.pollers = JmxPollers.create(tags);
     this.pollers.all().forEach(poller -> poller.bindTo(registry));
     Metric.SENTINEL_TARGET_UP.gauge(registry, tags, upGauge, AtomicInteger::get);
@@ -136,6 +140,16 @@ public final class TargetSession implements AutoCloseable {
 
   public String name() {
     return name;
+  }
+
+  /** The tags every series of this target carries ({@code target} and the configured ones). */
+  public Tags tags() {
+    return tags;
+  }
+
+  /** The registry this target's meters live in (rules read timers from it for evidence). */
+  public MeterRegistry registry() {
+    return registry;
   }
 
   public JmxPollers pollers() {

@@ -212,7 +212,8 @@ class JfrStreamIT {
             registry,
             tags,
             new StreamDirectories(tmp),
-            RECORDING);
+            RECORDING,
+            Duration.ZERO);
     session.addListener(stream);
     session.start();
   }

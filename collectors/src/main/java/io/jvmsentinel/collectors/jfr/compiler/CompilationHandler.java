@@ -27,6 +27,8 @@ public final class CompilationHandler implements JfrEventHandler {
   private final Map<Tags, Counter> compilations = new ConcurrentHashMap<>();
   private final Map<String, Timer> durations = new ConcurrentHashMap<>();
   private final Map<String, Counter> code = new ConcurrentHashMap<>();
+  private final java.util.concurrent.atomic.AtomicLong total =
+      new java.util.concurrent.atomic.AtomicLong();
   private MeterRegistry registry;
 
   public CompilationHandler(Tags tags) {
@@ -50,6 +52,7 @@ public final class CompilationHandler implements JfrEventHandler {
 
   @Override
   public void accept(RecordedEvent event) {
+    total.incrementAndGet();
     String rawCompiler = EventFields.string(event, "compiler");
     String compiler =
         compilers.bound(rawCompiler == null ? null : rawCompiler.toLowerCase(Locale.ROOT));
@@ -83,5 +86,10 @@ public final class CompilationHandler implements JfrEventHandler {
               c -> Metric.JVM_JIT_COMPILED_CODE.counter(registry, tags.and("compiler", c)))
           .increment(codeSize);
     }
+  }
+
+  /** Compilations seen since the daemon started (monotonic across reconnects), for detection. */
+  public long total() {
+    return total.get();
   }
 }

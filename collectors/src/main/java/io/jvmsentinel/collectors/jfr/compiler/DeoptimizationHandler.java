@@ -43,6 +43,9 @@ public final class DeoptimizationHandler implements JfrEventHandler {
    */
   public record DeoptimizedMethod(String method, long count, long error, Set<String> reasons) {}
 
+  private static final String MAKE_NOT_ENTRANT = "make_not_entrant";
+  private final java.util.concurrent.atomic.AtomicLong madeNotEntrant =
+      new java.util.concurrent.atomic.AtomicLong();
   private final Tags tags;
   private final MonitoringThreads monitoring;
   private final BoundedValues reasons = new BoundedValues(MAX_REASONS);
@@ -84,6 +87,9 @@ public final class DeoptimizationHandler implements JfrEventHandler {
     total.incrementAndGet();
     String reason = reasons.bound(EventFields.string(event, "reason"));
     String action = actions.bound(EventFields.string(event, "action"));
+    if (MAKE_NOT_ENTRANT.equals(action)) {
+      madeNotEntrant.incrementAndGet();
+    }
     counters
         .computeIfAbsent(
             Tags.of("reason", reason, "action", action),
@@ -122,6 +128,11 @@ public final class DeoptimizationHandler implements JfrEventHandler {
   }
 
   /** Deoptimisations counted since the handler was created (monotonic, survives reconnects). */
+  /** Deoptimizations whose action made the compiled method not entrant (monotonic). */
+  public long madeNotEntrant() {
+    return madeNotEntrant.get();
+  }
+
   public long total() {
     return total.get();
   }

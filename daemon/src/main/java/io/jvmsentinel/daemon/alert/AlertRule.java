@@ -1,0 +1,41 @@
+package io.jvmsentinel.daemon.alert;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * A detection rule in the spirit of JDK Mission Control's rules: a stable id, the thresholds it
+ * reads (each with a default, a unit and a description), a severity, and an evaluation over the
+ * target's recent signal history that returns a finding per key whose condition holds. Rules keep
+ * no state of their own beyond what the history holds.
+ */
+public interface AlertRule {
+
+  /** Stable id: the {@code alert} label, the runbook file name, the config key. */
+  String id();
+
+  Severity severity();
+
+  /** One sentence: what the rule detects. */
+  String description();
+
+  List<RuleThreshold> thresholds();
+
+  /** How long a condition must hold before the alert fires (0: at once). */
+  default Duration pendingFor() {
+    return Duration.ZERO;
+  }
+
+  /** How long a condition must stay clear before a firing alert resolves. */
+  default Duration clearFor() {
+    return Duration.ofSeconds(30);
+  }
+
+  /** The keys whose condition holds now. {@code context} knows which keys are already firing. */
+  List<Finding> evaluate(RuleContext context);
+
+  /** Where the runbook lives, relative to the repository root. */
+  default String runbook() {
+    return "alerts/runbooks/" + id() + ".md";
+  }
+}

@@ -1,0 +1,302 @@
+package io.jvmsentinel.daemon.alert;
+
+import io.jvmsentinel.collectors.catalog.Metric;
+import io.jvmsentinel.daemon.WatchedTarget;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs every rule over every target every few seconds, and turns findings into alerts.
+ *
+ * <p>Implementation notes. Each tick samples each target's signals into its history, then lets each
+ * rule report the keys whose condition holds. An alert per (rule, target, key) moves from pending
+ * to firing once its condition has held for the rule's {@code pendingFor}, and resolves once the
+ * condition has stayed clear for {@code clearFor}; rules apply lower resolve thresholds to keys
+ * that are firing (hysteresis), so a rate hovering at a threshold does not flap. Firing and
+ * resolved alerts go to the listener, which queues delivery: the tick never blocks on a sink. All
+ * state is confined to the engine's thread; {@link #active()} returns a copy.
+ */
+public final class DetectionEngine implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(DetectionEngine.class);
+
+  private final List<WatchedTarget> targets;
+  private final List<AlertRule> rules;
+  private final RuleSettings settings;
+  private final AlertListener listener;
+  private final EvidenceSnapshots snapshots;
+  private final Clock clock;
+  private final Duration interval;
+  private final WarmUp warmUp;
+  private final Map<String, SignalHistory> histories = new HashMap<>();
+  private final Map<String, Tracked> alerts = new LinkedHashMap<>();
+  private final Map<String, Integer> firingCounts = new ConcurrentHashMap<>();
+  private volatile List<ActiveAlert> published = List.of();
+  private final ScheduledExecutorService thread;
+
+  private static final class Tracked {
+    ActiveAlert alert;
+    Instant clearSince;
+
+    Tracked(ActiveAlert alert) {
+      this.alert = alert;
+    }
+  }
+
+  public DetectionEngine(
+      List<WatchedTarget> targets,
+      List<AlertRule> rules,
+      RuleSettings settings,
+      AlertListener listener,
+      EvidenceSnapshots snapshots,
+      MeterRegistry registry,
+      Clock clock,
+      Duration interval,
+      WarmUp warmUp) {
+    this.targets = List.copyOf(targets);
+    this.rules = List.copyOf(rules);
+    this.settings = settings;
+    this.listener = listener;
+    this.snapshots = snapshots;
+    this.clock = clock;
+    this.interval = interval;
+    this.warmUp = warmUp;
+    for (WatchedTarget target : targets) {
+      histories.put(target.name(), new SignalHistory(Duration.ofMinutes(15)));
+      for (AlertRule rule : rules) {
+        String counter = counterKey(rule.id(), target.name());
+        firingCounts.put(counter, 0);
+        Metric.SENTINEL_ALERT_ACTIVE.gauge(
+            registry,
+            target.session().tags().and("alert", rule.id(), "severity", rule.severity().tag()),
+            firingCounts,
+            counts -> counts.getOrDefault(counter, 0));
+      }
+    }
+    this.thread =
+        Executors.newSingleThreadScheduledExecutor(
+            runnable -> {
+              Thread t = new Thread(runnable, "detection");
+              t.setDaemon(true);
+              return t;
+            });
+  }
+
+  public void start() {
+    thread.scheduleWithFixedDelay(
+        this::tickSafely, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  /** Alerts pending or firing now, firing first, then by rule and target. */
+  public List<ActiveAlert> active() {
+    return published;
+  }
+
+  private void tickSafely() {
+    try {
+      tick();
+    } catch (RuntimeException e) {
+      log.warn("detection tick failed: {}", e.toString(), e);
+    }
+  }
+
+  /** One evaluation of every rule over every target (the scheduler calls it; tests too). */
+  public void tick() {
+    Instant now = clock.instant();
+    for (WatchedTarget target : targets) {
+      SignalHistory history = histories.get(target.name());
+      history.add(SignalSampler.sample(target, now));
+      boolean warming = warmUp.warmingUp(history);
+      for (AlertRule rule : rules) {
+        evaluate(rule, target, history, warming, now);
+      }
+    }
+    publish();
+  }
+
+  private void evaluate(
+      AlertRule rule, WatchedTarget target, SignalHistory history, boolean warming, Instant now) {
+    String prefix = rule.id() + "|" + target.name() + "|";
+    Set<String> firing =
+        alerts.entrySet().stream()
+            .filter(e -> e.getKey().startsWith(prefix))
+            .filter(e -> e.getValue().alert.state() == ActiveAlert.State.FIRING)
+            .map(e -> e.getValue().alert.key())
+            .collect(Collectors.toSet());
+    RuleContext context =
+        new RuleContext(
+            target.name(),
+            history,
+            settings.thresholds(rule, target.name()),
+            firing,
+            warming,
+            now,
+            target);
+    List<Finding> findings;
+    try {
+      findings = rule.evaluate(context);
+    } catch (RuntimeException e) {
+      log.warn("rule {} failed on target {}: {}", rule.id(), target.name(), e.toString(), e);
+      return;
+    }
+    Map<String, Finding> byKey = new HashMap<>();
+    findings.forEach(finding -> byKey.put(finding.key(), finding));
+    for (Finding finding : findings) {
+      holds(rule, target.name(), finding, now);
+    }
+    for (Map.Entry<String, Tracked> entry : List.copyOf(alerts.entrySet())) {
+      ActiveAlert alert = entry.getValue().alert;
+      if (entry.getKey().startsWith(prefix) && !byKey.containsKey(alert.key())) {
+        clear(rule, entry.getKey(), entry.getValue(), now);
+      }
+    }
+    firingCounts.put(
+        counterKey(rule.id(), target.name()),
+        (int)
+            alerts.entrySet().stream()
+                .filter(e -> e.getKey().startsWith(prefix))
+                .filter(e -> e.getValue().alert.state() == ActiveAlert.State.FIRING)
+                .count());
+  }
+
+  private void holds(AlertRule rule, String target, Finding finding, Instant now) {
+    String id = rule.id() + "|" + target + "|" + finding.key();
+    Tracked tracked = alerts.get(id);
+    if (tracked == null) {
+      tracked =
+          new Tracked(
+              new ActiveAlert(
+                  rule.id(),
+                  target,
+                  finding.key(),
+                  rule.severity(),
+                  ActiveAlert.State.PENDING,
+                  now,
+                  now,
+                  finding,
+                  null));
+      alerts.put(id, tracked);
+    }
+    tracked.clearSince = null;
+    ActiveAlert alert = tracked.alert;
+    if (alert.state() == ActiveAlert.State.PENDING
+        && !now.isBefore(alert.since().plus(rule.pendingFor()))) {
+      Optional<String> snapshot = snapshots.take(target, rule.id(), now);
+      tracked.alert =
+          new ActiveAlert(
+              rule.id(),
+              target,
+              finding.key(),
+              rule.severity(),
+              ActiveAlert.State.FIRING,
+              now,
+              now,
+              finding,
+              snapshot.orElse(null));
+      log.warn(
+          "ALERT {} firing on {}{}: {}",
+          rule.id(),
+          target,
+          keySuffix(finding.key()),
+          finding.summary());
+      listener.notify(notification(rule, tracked.alert, AlertNotification.Status.FIRING, now));
+    } else {
+      tracked.alert =
+          new ActiveAlert(
+              alert.ruleId(),
+              target,
+              alert.key(),
+              alert.severity(),
+              alert.state(),
+              alert.since(),
+              now,
+              finding,
+              alert.snapshot());
+    }
+  }
+
+  private void clear(AlertRule rule, String id, Tracked tracked, Instant now) {
+    if (tracked.alert.state() == ActiveAlert.State.PENDING) {
+      alerts.remove(id);
+      return;
+    }
+    if (tracked.clearSince == null) {
+      tracked.clearSince = now;
+    }
+    if (!now.isBefore(tracked.clearSince.plus(rule.clearFor()))) {
+      alerts.remove(id);
+      log.info(
+          "ALERT {} resolved on {}{}",
+          rule.id(),
+          tracked.alert.target(),
+          keySuffix(tracked.alert.key()));
+      listener.notify(notification(rule, tracked.alert, AlertNotification.Status.RESOLVED, now));
+    }
+  }
+
+  private static AlertNotification notification(
+      AlertRule rule, ActiveAlert alert, AlertNotification.Status status, Instant now) {
+    Finding finding = alert.finding();
+    return new AlertNotification(
+        rule.id(),
+        alert.target(),
+        alert.key(),
+        alert.severity(),
+        status,
+        alert.since(),
+        now,
+        status == AlertNotification.Status.RESOLVED
+            ? "RESOLVED: " + finding.summary()
+            : finding.summary(),
+        finding.explanation(),
+        finding.action(),
+        rule.runbook(),
+        finding.evidence(),
+        Optional.ofNullable(alert.snapshot()));
+  }
+
+  private void publish() {
+    List<ActiveAlert> list = new ArrayList<>();
+    alerts.values().forEach(tracked -> list.add(tracked.alert));
+    list.sort(
+        Comparator.comparing((ActiveAlert a) -> a.state() == ActiveAlert.State.FIRING ? 0 : 1)
+            .thenComparing(ActiveAlert::ruleId)
+            .thenComparing(ActiveAlert::target));
+    published = List.copyOf(list);
+  }
+
+  private static String counterKey(String rule, String target) {
+    return rule + "|" + target;
+  }
+
+  private static String keySuffix(String key) {
+    return key.isEmpty() ? "" : " [" + key + "]";
+  }
+
+  /** The tags a target's series carry, for the alert gauge. */
+  static Tags tags(WatchedTarget target) {
+    return target.session().tags();
+  }
+
+  @Override
+  public void close() {
+    thread.shutdownNow();
+  }
+}

@@ -1,0 +1,89 @@
+package io.jvmsentinel.daemon.alert;
+
+import io.jvmsentinel.collectors.jfr.JfrHandlers;
+import io.jvmsentinel.collectors.jfr.codecache.CodeSweeperStatisticsHandler;
+import io.jvmsentinel.collectors.jfr.tls.TlsReport;
+import io.jvmsentinel.collectors.jmx.Attributes;
+import io.jvmsentinel.collectors.jmx.CodeCacheStateParser;
+import io.jvmsentinel.collectors.jmx.JmxPollers;
+import io.jvmsentinel.collectors.jmx.MemoryPoolPoller;
+import io.jvmsentinel.daemon.WatchedTarget;
+import io.jvmsentinel.daemon.target.TargetStatus;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Reads one {@link SignalSample} from what a target's pollers and handlers hold in memory. */
+final class SignalSampler {
+  private static final int TLS_PEERS = 50;
+
+  private SignalSampler() {}
+
+  static SignalSample sample(WatchedTarget target, Instant now) {
+    TargetStatus status = target.session().status();
+    JmxPollers pollers = target.session().pollers();
+    JfrHandlers jfr = target.jfr();
+    boolean streaming = target.stream().streaming();
+    Attributes threads = pollers.threads().current();
+    double jmxStarts = threads == null ? Double.NaN : threads.number("TotalStartedThreadCount");
+    CodeSweeperStatisticsHandler.Sweeper sweeper = jfr.sweeper().latest();
+    CodeCacheStateParser.CodeCacheState state = pollers.codeCacheState().state();
+    double enabled =
+        state == null || state.compilationEnabled() == null
+            ? Double.NaN
+            : state.compilationEnabled() ? 1 : 0;
+    double fills = state == null || Double.isNaN(state.fullCount()) ? 0 : state.fullCount();
+    return new SignalSample(
+        now,
+        status.up(),
+        status.up() ? 0 : Duration.between(status.since(), now).toMillis() / 1000.0,
+        uptimeSeconds(pollers),
+        streaming,
+        streaming ? jfr.threadStarts().totalStarts() : jmxStarts,
+        streaming ? jfr.threadLifetimes().shortLivedCount() : Double.NaN,
+        codeHeaps(pollers.memory()),
+        enabled,
+        jfr.codeCacheFull().seen() + fills,
+        streaming ? jfr.compilations().total() : Double.NaN,
+        streaming ? jfr.deoptimizations().total() : Double.NaN,
+        streaming ? jfr.deoptimizations().madeNotEntrant() : Double.NaN,
+        pollers.compilation().totalCompilationMillis(),
+        streaming ? jfr.compilerCpu().share() : Double.NaN,
+        sweeper == null ? Double.NaN : sweeper.methodsReclaimed(),
+        pollers.gc().codeCacheCollections(),
+        pollers.gc().pauseSeconds(),
+        streaming ? tlsPeers(jfr.tlsHandshakes().snapshot(TLS_PEERS)) : Map.of());
+  }
+
+  private static double uptimeSeconds(JmxPollers pollers) {
+    var identity = pollers.identity().identity();
+    if (identity == null || identity.startTimeMillis() <= 0) {
+      return Double.NaN;
+    }
+    return (System.currentTimeMillis() - identity.startTimeMillis()) / 1000.0;
+  }
+
+  private static List<SignalSample.CodeHeap> codeHeaps(MemoryPoolPoller memory) {
+    List<SignalSample.CodeHeap> heaps = new ArrayList<>();
+    for (MemoryPoolPoller.Pool pool : memory.pools()) {
+      if (pool.isCodeCache()) {
+        MemoryPoolPoller.PoolUsage usage = memory.usage(pool);
+        if (usage != null) {
+          heaps.add(new SignalSample.CodeHeap(pool.id(), usage.used(), usage.max()));
+        }
+      }
+    }
+    return heaps;
+  }
+
+  private static Map<String, SignalSample.TlsPeer> tlsPeers(TlsReport report) {
+    Map<String, SignalSample.TlsPeer> peers = new HashMap<>();
+    for (TlsReport.Peer peer : report.peers()) {
+      peers.put(peer.peer(), new SignalSample.TlsPeer(peer.handshakes(), peer.fullHandshakes()));
+    }
+    return peers;
+  }
+}

@@ -1,0 +1,87 @@
+package io.jvmsentinel.daemon.alert.rules;
+
+import io.jvmsentinel.daemon.alert.AlertRule;
+import io.jvmsentinel.daemon.alert.Finding;
+import io.jvmsentinel.daemon.alert.RuleContext;
+import io.jvmsentinel.daemon.alert.RuleThreshold;
+import io.jvmsentinel.daemon.alert.Severity;
+import io.jvmsentinel.daemon.alert.SignalSample;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Compiled code is deoptimised at a high, sustained rate after warm-up. */
+public final class DeoptimizationStormRule implements AlertRule {
+  static final String RATE = "minRate";
+  static final String WINDOW = "windowSeconds";
+
+  @Override
+  public String id() {
+    return "DeoptimizationStorm";
+  }
+
+  @Override
+  public Severity severity() {
+    return Severity.WARNING;
+  }
+
+  @Override
+  public String description() {
+    return "Compiled methods keep being deoptimised after warm-up.";
+  }
+
+  @Override
+  public List<RuleThreshold> thresholds() {
+    return List.of(
+        new RuleThreshold(RATE, 5, "deoptimizations/s", "Sustained deoptimisation rate"),
+        new RuleThreshold(WINDOW, 60, "seconds", "Window the rate is measured over"));
+  }
+
+  @Override
+  public List<Finding> evaluate(RuleContext context) {
+    if (!Rates.up(context) || context.warmingUp()) {
+      return List.of();
+    }
+    Duration window = Rates.seconds(context.threshold(WINDOW));
+    double rate = context.history().rate(window, SignalSample::deoptimizations, SignalSample::jfr);
+    double limit = context.threshold(RATE) * (context.firing("") ? 0.5 : 1);
+    if (Double.isNaN(rate) || rate < limit) {
+      return List.of();
+    }
+    Map<String, Object> evidence = new LinkedHashMap<>();
+    evidence.put("deoptimizationsPerSecond", Math.round(rate * 100) / 100.0);
+    evidence.put(
+        "madeNotEntrantPerSecond",
+        Math.round(
+                context.history().rate(window, SignalSample::madeNotEntrant, SignalSample::jfr)
+                    * 100)
+            / 100.0);
+    List<Map<String, Object>> methods = new ArrayList<>();
+    for (var method : context.watched().jfr().deoptimizations().topMethods(10)) {
+      methods.add(
+          Map.of(
+              "method",
+              method.method(),
+              "count",
+              method.count(),
+              "reasons",
+              List.copyOf(method.reasons())));
+    }
+    evidence.put("mostDeoptimizedMethods", methods);
+    String top = methods.isEmpty() ? "" : ", most often " + methods.get(0).get("method");
+    return List.of(
+        new Finding(
+            "",
+            "Deoptimisation storm on " + context.target() + ": " + Rates.format(rate) + "/s" + top,
+            "Compiled code is being thrown away "
+                + Rates.format(rate)
+                + " times a second after warm-up. Typical causes: class loading that breaks"
+                + " inlining assumptions (class hierarchy changes), uncommon traps hit over and"
+                + " over (a type or branch profile that keeps flipping), or code cache flushing.",
+            "Look at the most deoptimised methods and their reasons in the evidence; stabilise"
+                + " the types they see, or check CodeCacheChurn.",
+            evidence));
+  }
+}

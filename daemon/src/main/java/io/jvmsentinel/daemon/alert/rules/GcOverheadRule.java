@@ -1,0 +1,88 @@
+package io.jvmsentinel.daemon.alert.rules;
+
+import io.jvmsentinel.daemon.alert.AlertRule;
+import io.jvmsentinel.daemon.alert.Finding;
+import io.jvmsentinel.daemon.alert.RuleContext;
+import io.jvmsentinel.daemon.alert.RuleThreshold;
+import io.jvmsentinel.daemon.alert.Severity;
+import io.jvmsentinel.daemon.alert.SignalSample;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/** GC pauses take a large share of wall-clock time. */
+public final class GcOverheadRule implements AlertRule {
+  static final String SHARE = "share";
+  static final String WINDOW = "windowSeconds";
+
+  @Override
+  public String id() {
+    return "GcOverhead";
+  }
+
+  @Override
+  public Severity severity() {
+    return Severity.WARNING;
+  }
+
+  @Override
+  public String description() {
+    return "GC pauses take a large share of wall-clock time.";
+  }
+
+  @Override
+  public List<RuleThreshold> thresholds() {
+    return List.of(
+        new RuleThreshold(SHARE, 0.2, "fraction", "Share of wall-clock time spent in GC pauses"),
+        new RuleThreshold(WINDOW, 60, "seconds", "Window the share is measured over"));
+  }
+
+  @Override
+  public List<Finding> evaluate(RuleContext context) {
+    if (!Rates.up(context)) {
+      return List.of();
+    }
+    Duration window = Rates.seconds(context.threshold(WINDOW));
+    double share = context.history().rate(window, SignalSample::gcPauseSeconds, SignalSample::up);
+    double limit = context.threshold(SHARE) * (context.firing("") ? 0.5 : 1);
+    if (Double.isNaN(share) || share < limit) {
+      return List.of();
+    }
+    Map<String, Object> evidence = new LinkedHashMap<>();
+    evidence.put("pauseShareOfWallTime", Math.round(share * 1000) / 1000.0);
+    Map<String, Object> worst = new LinkedHashMap<>();
+    for (Timer timer :
+        context
+            .watched()
+            .session()
+            .registry()
+            .find("jvm.gc.pause")
+            .tags(context.watched().session().tags())
+            .timers()) {
+      worst.put(
+          timer.getId().getTag("gc") + " / " + timer.getId().getTag("cause"),
+          Math.round(timer.max(TimeUnit.MILLISECONDS)) + " ms max, " + timer.count() + " pauses");
+    }
+    evidence.put("pausesByCollectorAndCause", worst);
+    return List.of(
+        new Finding(
+            "",
+            "GC overhead on "
+                + context.target()
+                + ": "
+                + Rates.percent(share)
+                + " of time in GC pauses",
+            "Over the last "
+                + window.toSeconds()
+                + " s the target spent "
+                + Rates.percent(share)
+                + " of wall-clock time paused for garbage collection: the heap is too small for"
+                + " the live data or the allocation rate.",
+            "Check heap use after GC (jvm_memory_used_bytes of the old generation) for a leak;"
+                + " raise -Xmx or reduce allocation.",
+            evidence));
+  }
+}

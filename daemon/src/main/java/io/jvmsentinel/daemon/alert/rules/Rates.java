@@ -1,0 +1,55 @@
+package io.jvmsentinel.daemon.alert.rules;
+
+import io.jvmsentinel.daemon.alert.RuleContext;
+import io.jvmsentinel.daemon.alert.SignalSample;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.ToDoubleFunction;
+
+/** Small helpers the rules share: formatting and gauge averages over a window. */
+final class Rates {
+  private Rates() {}
+
+  static String format(double value) {
+    if (Double.isNaN(value)) {
+      return "unknown";
+    }
+    return value >= 100
+        ? String.format(Locale.ROOT, "%.0f", value)
+        : String.format(Locale.ROOT, "%.1f", value);
+  }
+
+  static String percent(double fraction) {
+    return Double.isNaN(fraction)
+        ? "unknown"
+        : String.format(Locale.ROOT, "%.0f%%", 100 * fraction);
+  }
+
+  /** The mean of a gauge over the window, NaN unless samples cover at least half of it. */
+  static double mean(RuleContext context, Duration window, ToDoubleFunction<SignalSample> value) {
+    List<SignalSample> samples = context.history().window(window);
+    double sum = 0;
+    int count = 0;
+    for (SignalSample sample : samples) {
+      double v = value.applyAsDouble(sample);
+      if (!Double.isNaN(v)) {
+        sum += v;
+        count++;
+      }
+    }
+    if (count < 2 || context.history().span().compareTo(window.dividedBy(2)) < 0) {
+      return Double.NaN;
+    }
+    return sum / count;
+  }
+
+  /** Whether the latest sample says the target is connected (rules about its data need that). */
+  static boolean up(RuleContext context) {
+    return context.history().latest().map(SignalSample::up).orElse(false);
+  }
+
+  static Duration seconds(double seconds) {
+    return Duration.ofMillis((long) (seconds * 1000));
+  }
+}

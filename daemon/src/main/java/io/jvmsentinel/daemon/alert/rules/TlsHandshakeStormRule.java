@@ -1,0 +1,115 @@
+package io.jvmsentinel.daemon.alert.rules;
+
+import io.jvmsentinel.collectors.jfr.tls.TlsReport;
+import io.jvmsentinel.daemon.alert.AlertRule;
+import io.jvmsentinel.daemon.alert.Finding;
+import io.jvmsentinel.daemon.alert.RuleContext;
+import io.jvmsentinel.daemon.alert.RuleThreshold;
+import io.jvmsentinel.daemon.alert.Severity;
+import io.jvmsentinel.daemon.alert.SignalSample;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The target re-handshakes with one peer over and over, and mostly in full (a certificate chain
+ * validated each time): connections are not kept alive and sessions are not resumed (seed incidents
+ * 2 and 3).
+ */
+public final class TlsHandshakeStormRule implements AlertRule {
+  static final String RATE = "minRate";
+  static final String FULL_SHARE = "minFullShare";
+  static final String WINDOW = "windowSeconds";
+
+  @Override
+  public String id() {
+    return "TlsHandshakeStorm";
+  }
+
+  @Override
+  public Severity severity() {
+    return Severity.WARNING;
+  }
+
+  @Override
+  public String description() {
+    return "The target re-handshakes TLS with one peer at a high rate, mostly in full.";
+  }
+
+  @Override
+  public List<RuleThreshold> thresholds() {
+    return List.of(
+        new RuleThreshold(RATE, 10, "handshakes/s", "Handshakes per second with one peer"),
+        new RuleThreshold(
+            FULL_SHARE, 0.8, "fraction", "Share of those handshakes that were full (not resumed)"),
+        new RuleThreshold(WINDOW, 30, "seconds", "Window the rate is measured over"));
+  }
+
+  @Override
+  public List<Finding> evaluate(RuleContext context) {
+    if (!Rates.up(context)) {
+      return List.of();
+    }
+    Duration window = Rates.seconds(context.threshold(WINDOW));
+    SignalSample latest = context.history().latest().orElseThrow();
+    List<Finding> findings = new ArrayList<>();
+    for (String peer : latest.tlsPeers().keySet()) {
+      double rate = context.history().rate(window, s -> handshakes(s, peer), SignalSample::jfr);
+      double full = context.history().rate(window, s -> full(s, peer), SignalSample::jfr);
+      double relax = context.firing(peer) ? 0.5 : 1;
+      if (Double.isNaN(rate)
+          || rate < context.threshold(RATE) * relax
+          || full / rate < context.threshold(FULL_SHARE) * relax) {
+        continue;
+      }
+      findings.add(finding(context, peer, rate, full / rate));
+    }
+    return findings;
+  }
+
+  private Finding finding(RuleContext context, String peer, double rate, double fullShare) {
+    Map<String, Object> evidence = new LinkedHashMap<>();
+    evidence.put("peer", peer);
+    evidence.put("handshakesPerSecond", Math.round(rate * 100) / 100.0);
+    evidence.put("fullShare", Math.round(fullShare * 1000) / 1000.0);
+    for (TlsReport.Peer p : context.watched().jfr().tlsHandshakes().snapshot(50).peers()) {
+      if (p.peer().equals(peer)) {
+        evidence.put("protocols", p.protocols());
+        evidence.put("ciphers", p.ciphers());
+      }
+    }
+    return new Finding(
+        peer,
+        "TLS handshake storm on "
+            + context.target()
+            + ": "
+            + Rates.format(rate)
+            + " handshakes/s with "
+            + peer
+            + ", "
+            + Rates.percent(fullShare)
+            + " full",
+        "The target opens a new TLS connection to "
+            + peer
+            + " about "
+            + Rates.format(rate)
+            + " times a second and validates the peer's certificate chain each time: sessions"
+            + " are not resumed. Each full handshake costs CPU and round trips on both ends.",
+        "Keep connections to the peer alive (is it answering 'Connection: close'?), reuse one"
+            + " SSLContext, and make sure sockets are closed cleanly so sessions stay resumable"
+            + " (a fatal alert on close invalidates the session).",
+        evidence);
+  }
+
+  private static double handshakes(SignalSample sample, String peer) {
+    SignalSample.TlsPeer p = sample.tlsPeers().get(peer);
+    return p == null ? Double.NaN : p.handshakes();
+  }
+
+  private static double full(SignalSample sample, String peer) {
+    SignalSample.TlsPeer p = sample.tlsPeers().get(peer);
+    return p == null ? Double.NaN : p.full();
+  }
+}
