@@ -3,7 +3,6 @@ package io.jvmsentinel.daemon.alert.notify;
 import static io.jvmsentinel.daemon.alert.notify.TestNotifications.firing;
 import static io.jvmsentinel.daemon.alert.notify.TestNotifications.resolved;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
@@ -59,6 +58,15 @@ class DeliveryTest {
     }
   }
 
+  // Everything submitted so far is through (delivered, failed or skipped) and counted.
+  void awaitIdle() {
+    try {
+      assertThat(delivery.awaitIdle(Duration.ofSeconds(10))).as("delivery idle").isTrue();
+    } catch (InterruptedException e) {
+      throw new AssertionError(e);
+    }
+  }
+
   double count(String outcome) {
     return registry
         .get("jvm.sentinel.notifications")
@@ -76,7 +84,8 @@ class DeliveryTest {
     delivery.submit(b);
     delivery.submit(resolved(a));
 
-    await().untilAsserted(() -> assertThat(sink.delivered).containsExactly(a, b, resolved(a)));
+    awaitIdle();
+    assertThat(sink.delivered).containsExactly(a, b, resolved(a));
     assertThat(count("delivered")).isEqualTo(3);
     assertThat(count("retried")).isZero();
     assertThat(waits).isEmpty();
@@ -92,7 +101,8 @@ class DeliveryTest {
     delivery.submit(a);
     delivery.submit(resolved(a));
 
-    await().untilAsserted(() -> assertThat(sink.delivered).containsExactly(a, resolved(a)));
+    awaitIdle();
+    assertThat(sink.delivered).containsExactly(a, resolved(a));
     assertThat(waits)
         .containsExactly(
             Duration.ofSeconds(1),
@@ -115,12 +125,12 @@ class DeliveryTest {
     sink.down = n -> n.ruleId().equals("A") ? failuresLeft.getAndDecrement() > 0 : false;
     start(10);
     delivery.submit(firing("A", "orders"));
-    await().until(() -> sink.delivered.size() == 1);
+    awaitIdle();
 
     failuresLeft.set(2);
     delivery.submit(firing("A", "payments"));
 
-    await().until(() -> sink.delivered.size() == 2);
+    awaitIdle();
     assertThat(waits)
         .containsExactly(
             Duration.ofSeconds(1),
@@ -140,7 +150,8 @@ class DeliveryTest {
     List<AlertNotification> sent = List.of(a, b, resolved(a), resolved(b));
     sent.forEach(delivery::submit);
 
-    await().untilAsserted(() -> assertThat(sink.delivered).containsExactlyElementsOf(sent));
+    awaitIdle();
+    assertThat(sink.delivered).containsExactlyElementsOf(sent);
     // 1+2+4+8+16+32 = 63 s, then nine 60 s waits: the first attempt after recovery is at 603 s.
     assertThat(waits).hasSize(15).startsWith(ONE_SECOND).endsWith(ONE_MINUTE);
     assertThat(Duration.ofMillis(fakeMillis.get())).isEqualTo(Duration.ofSeconds(603));
@@ -158,7 +169,8 @@ class DeliveryTest {
     delivery.submit(bad);
     delivery.submit(good);
 
-    await().untilAsserted(() -> assertThat(sink.delivered).containsExactly(good));
+    awaitIdle();
+    assertThat(sink.delivered).containsExactly(good);
     assertThat(sink.attempts).containsExactly(bad, good);
     assertThat(count("failed")).isEqualTo(1);
     assertThat(waits).isEmpty();
@@ -188,11 +200,8 @@ class DeliveryTest {
     assertThat(registry.get("jvm.sentinel.notification.queue").tag("sink", "fake").gauge().value())
         .isEqualTo(3);
     recover.countDown();
-    await()
-        .untilAsserted(
-            () ->
-                assertThat(sink.delivered)
-                    .containsExactly(first, firing("2", "t"), firing("3", "t")));
+    awaitIdle();
+    assertThat(sink.delivered).containsExactly(first, firing("2", "t"), firing("3", "t"));
     assertThat(delivery.pending()).isZero();
   }
 

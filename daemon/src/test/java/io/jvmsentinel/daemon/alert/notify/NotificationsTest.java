@@ -29,23 +29,26 @@ class NotificationsTest {
   }
 
   @Test
-  void fansOutToEverySinkAndResendsStillFiringAlertsOnlyWhereNeeded() {
+  void fansOutToEverySinkAndResendsStillFiringAlertsOnlyWhereNeeded() throws Exception {
     ScriptedNotifier plain = new ScriptedNotifier();
     ScriptedNotifier alertmanager = new ScriptedNotifier();
     alertmanager.resends = true;
     AlertNotification a = firing("A", "orders");
     AlertNotification b = firing("B", "orders");
     // A long interval: the test calls resendFiring() itself.
+    Delivery toPlain = delivery(plain);
+    Delivery toAlertmanager = delivery(alertmanager);
     try (Notifications notifications =
-        new Notifications(List.of(delivery(plain), delivery(alertmanager)), Duration.ofHours(1))) {
+        new Notifications(List.of(toPlain, toAlertmanager), Duration.ofHours(1))) {
       notifications.submit(a);
       notifications.submit(b);
       notifications.submit(resolved(a));
-      await().until(() -> alertmanager.delivered.size() == 3 && plain.delivered.size() == 3);
+      assertThat(toPlain.awaitIdle(Duration.ofSeconds(10))).isTrue();
+      assertThat(toAlertmanager.awaitIdle(Duration.ofSeconds(10))).isTrue();
 
       notifications.resendFiring();
 
-      await().until(() -> alertmanager.delivered.size() == 4);
+      assertThat(toAlertmanager.awaitIdle(Duration.ofSeconds(10))).isTrue();
       assertThat(alertmanager.delivered).containsExactly(a, b, resolved(a), b);
       assertThat(plain.delivered).containsExactly(a, b, resolved(a));
     }
