@@ -474,6 +474,22 @@ public enum Metric {
       "Size of the daemon's JFR recording in the target's repository (bounded by jfr.maxSize)",
       "",
       "daemon (JMX `FlightRecorderMXBean` `Recordings`)"),
+  SENTINEL_NOTIFICATION_QUEUE(
+      "jvm.sentinel.notification.queue",
+      MeterKind.GAUGE,
+      null,
+      "Alert notifications waiting in a sink's delivery queue",
+      "sink",
+      "daemon"),
+  SENTINEL_NOTIFICATIONS(
+      "jvm.sentinel.notifications",
+      MeterKind.COUNTER,
+      null,
+      "Alert notifications by sink and outcome: delivered, retried (an attempt failed and will be"
+          + " repeated), failed (rejected for good, e.g. HTTP 400, and skipped) or dropped (the"
+          + " sink's queue was full)",
+      "sink, outcome (delivered, retried, failed, dropped)",
+      "daemon"),
   SENTINEL_POLL_ERRORS(
       "jvm.sentinel.poll.errors",
       MeterKind.COUNTER,

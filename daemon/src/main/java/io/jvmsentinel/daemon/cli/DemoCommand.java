@@ -1,6 +1,7 @@
 package io.jvmsentinel.daemon.cli;
 
 import io.jvmsentinel.daemon.SentinelDaemon;
+import io.jvmsentinel.daemon.config.AlertsConfig;
 import io.jvmsentinel.daemon.config.ConnectionConfig;
 import io.jvmsentinel.daemon.config.HostPort;
 import io.jvmsentinel.daemon.config.HttpConfig;
@@ -86,6 +87,7 @@ public final class DemoCommand implements Callable<Integer> {
         Map.of(),
         ConnectionConfig.DEFAULT,
         JfrConfig.DEFAULT,
+        AlertsConfig.DEFAULT,
         List.of(target));
   }
 

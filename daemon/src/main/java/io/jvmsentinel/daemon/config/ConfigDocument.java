@@ -9,8 +9,13 @@ import java.util.Map;
  * absent). The record components are the allowed keys, in the order the error messages list them.
  */
 record ConfigDocument(
-    Http http, Map<String, String> tags, Connection connection, Jfr jfr, List<Target> targets) {
-  static final ConfigDocument EMPTY = new ConfigDocument(null, null, null, null, null);
+    Http http,
+    Map<String, String> tags,
+    Connection connection,
+    Jfr jfr,
+    Alerts alerts,
+    List<Target> targets) {
+  static final ConfigDocument EMPTY = new ConfigDocument(null, null, null, null, null, null);
   static final Target EMPTY_TARGET = new Target(null, null, null, null, null, null, null, null);
 
   record Http(HostPort listen) {}
@@ -22,6 +27,23 @@ record ConfigDocument(
       Duration reconnectMaxDelay) {}
 
   record Jfr(Boolean enabled, Duration maxAge, Long maxSizeMb, Duration stallTimeout) {}
+
+  record Alerts(
+      Long queueSize,
+      Duration retryInitialDelay,
+      Duration retryMaxDelay,
+      Duration httpTimeout,
+      Sinks sinks) {}
+
+  record Sinks(Webhook webhook, Slack slack, PagerDuty pagerduty, Alertmanager alertmanager) {}
+
+  record Webhook(String url, Map<String, String> headers) {}
+
+  record Slack(String webhookUrlEnv, String webhookUrlFile) {}
+
+  record PagerDuty(String routingKeyEnv, String routingKeyFile, String url) {}
+
+  record Alertmanager(String url, List<String> urls) {}
 
   record Target(
       String name,

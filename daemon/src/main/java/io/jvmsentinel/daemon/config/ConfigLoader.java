@@ -47,7 +47,7 @@ public final class ConfigLoader {
         problems.throwIfAny(); // nothing usable was read; always at least one problem here
       }
       doc = read.orElse(ConfigDocument.EMPTY);
-      // Relative passwordFile paths start at the config file, not at the daemon's working dir.
+      // Relative secret file paths start at the config file, not at the daemon's working dir.
       Path parent = file.get().toAbsolutePath().getParent();
       baseDir = parent != null ? parent : baseDir;
     }
@@ -59,7 +59,7 @@ public final class ConfigLoader {
     sources.addAll(CliTargets.from(cli, baseDir, problems));
     Optional<HostPort> listen = CliTargets.listen(cli, problems);
     SentinelConfig config =
-        new ConfigValidator(problems, env).validate(doc, sources, listen, targetsGiven);
+        new ConfigValidator(problems, env).validate(doc, sources, listen, targetsGiven, baseDir);
     problems.throwIfAny();
     return config;
   }

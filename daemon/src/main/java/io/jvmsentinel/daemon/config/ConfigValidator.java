@@ -1,5 +1,6 @@
 package io.jvmsentinel.daemon.config;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -27,7 +28,8 @@ final class ConfigValidator {
       ConfigDocument doc,
       List<TargetSource> sources,
       Optional<HostPort> listenOverride,
-      boolean targetsGiven) {
+      boolean targetsGiven,
+      Path baseDir) {
     HostPort listen =
         listenOverride
             .or(() -> Optional.ofNullable(doc.http()).map(ConfigDocument.Http::listen))
@@ -38,7 +40,9 @@ final class ConfigValidator {
     TagRules.check(tags, "'tags'", unreadableTags, problems::add);
     ConnectionConfig connection = connection(doc.connection());
 
-    TargetValidator one = new TargetValidator(problems, new PasswordReader(env), tags);
+    PasswordReader secrets = new PasswordReader(env);
+    AlertsConfig alerts = new AlertsValidator(problems, secrets, baseDir).validate(doc.alerts());
+    TargetValidator one = new TargetValidator(problems, secrets, tags);
     List<TargetConfig> targets = new ArrayList<>();
     for (TargetSource source : sources) {
       one.validate(source).ifPresent(targets::add);
@@ -52,7 +56,8 @@ final class ConfigValidator {
     if (!targetsGiven && !problems.unreadable("targets")) {
       problems.add("no targets: give --target HOST:PORT, --pid PID or a config file with targets:");
     }
-    return new SentinelConfig(new HttpConfig(listen), tags, connection, jfr(doc.jfr()), targets);
+    return new SentinelConfig(
+        new HttpConfig(listen), tags, connection, jfr(doc.jfr()), alerts, targets);
   }
 
   private ConnectionConfig connection(ConfigDocument.Connection raw) {

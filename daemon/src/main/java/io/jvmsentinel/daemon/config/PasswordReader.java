@@ -22,13 +22,18 @@ final class PasswordReader {
   }
 
   Optional<Secret> fromEnv(String variable, Consumer<String> problems) {
+    return fromEnv(variable, "passwordEnv", problems);
+  }
+
+  /** As above, for another secret than a JMX password: messages name {@code key}. */
+  Optional<Secret> fromEnv(String variable, String key, Consumer<String> problems) {
     String value = env.apply(variable);
     if (value == null) {
-      problems.accept("environment variable '" + variable + "' (passwordEnv) is not set");
+      problems.accept("environment variable '" + variable + "' (" + key + ") is not set");
       return Optional.empty();
     }
     if (value.isEmpty()) {
-      problems.accept("environment variable '" + variable + "' (passwordEnv) is empty");
+      problems.accept("environment variable '" + variable + "' (" + key + ") is empty");
       return Optional.empty();
     }
     return Optional.of(Secret.of(value));
@@ -38,22 +43,27 @@ final class PasswordReader {
    * The file's content without its trailing line break(s), as {@code echo pw > file} leaves one.
    */
   Optional<Secret> fromFile(Path file, Consumer<String> problems) {
+    return fromFile(file, "passwordFile", problems);
+  }
+
+  /** As above, for another secret than a JMX password: messages name {@code key}. */
+  Optional<Secret> fromFile(Path file, String key, Consumer<String> problems) {
     String value;
     try {
       value = Files.readString(file).replaceFirst("[\\r\\n]+\\z", "");
     } catch (NoSuchFileException e) {
-      problems.accept("passwordFile " + file + " does not exist");
+      problems.accept(key + " " + file + " does not exist");
       return Optional.empty();
     } catch (AccessDeniedException e) {
-      problems.accept("passwordFile " + file + " cannot be read: permission denied");
+      problems.accept(key + " " + file + " cannot be read: permission denied");
       return Optional.empty();
     } catch (IOException e) {
       // The class name only: some exception messages quote the input.
-      problems.accept("passwordFile " + file + " cannot be read: " + e.getClass().getSimpleName());
+      problems.accept(key + " " + file + " cannot be read: " + e.getClass().getSimpleName());
       return Optional.empty();
     }
     if (value.isEmpty()) {
-      problems.accept("passwordFile " + file + " is empty");
+      problems.accept(key + " " + file + " is empty");
       return Optional.empty();
     }
     return Optional.of(Secret.of(value));

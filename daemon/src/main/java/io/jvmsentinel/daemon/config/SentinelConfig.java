@@ -13,6 +13,7 @@ import java.util.Objects;
  * @param tags common tags added to every series of every target
  * @param connection connection settings shared by all targets
  * @param jfr JFR streaming settings shared by all targets
+ * @param alerts where alert notifications are delivered, and how
  * @param targets at least one target, names unique, all with the same tag keys
  */
 public record SentinelConfig(
@@ -20,11 +21,13 @@ public record SentinelConfig(
     Map<String, String> tags,
     ConnectionConfig connection,
     JfrConfig jfr,
+    AlertsConfig alerts,
     List<TargetConfig> targets) {
   public SentinelConfig {
     Objects.requireNonNull(http, "http");
     Objects.requireNonNull(connection, "connection");
     Objects.requireNonNull(jfr, "jfr");
+    Objects.requireNonNull(alerts, "alerts");
     tags = Collections.unmodifiableMap(new LinkedHashMap<>(tags));
     targets = List.copyOf(targets);
   }

@@ -3,6 +3,7 @@ package io.jvmsentinel.daemon.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -251,7 +252,8 @@ class ConfigLoaderTest {
                       tag: {app: payments}
                   """))
           .containsExactly(
-              "config.yaml:1:1: unknown key 'htp'; allowed keys: http, tags, connection, jfr, targets",
+              "config.yaml:1:1: unknown key 'htp'; allowed keys: http, tags, connection, jfr, alerts,"
+                  + " targets",
               "config.yaml:4:3: unknown key 'connection.timeout'; allowed keys: connectTimeout,"
                   + " callTimeout, reconnectInitialDelay, reconnectMaxDelay",
               "config.yaml:8:5: unknown key 'targets[0].extra'; allowed keys: name, jmx, pid,"
@@ -613,6 +615,248 @@ class ConfigLoaderTest {
                 - {name: b, jmx: "b:1", username: u, passwordFile: pw}
               """);
       assertThat(config.toString()).doesNotContain("hunter").contains("****");
+    }
+  }
+
+  @Nested
+  class Alerts {
+    @Test
+    void absentSectionMeansTheJsonLogOnlyWithDefaults() throws Exception {
+      AlertsConfig alerts = load("targets:\n  - {name: a, pid: 1}\n").alerts();
+
+      assertThat(alerts).isEqualTo(AlertsConfig.DEFAULT);
+      assertThat(alerts)
+          .isEqualTo(
+              new AlertsConfig(
+                  1000,
+                  Duration.ofSeconds(1),
+                  Duration.ofSeconds(60),
+                  Duration.ofSeconds(5),
+                  Optional.empty(),
+                  Optional.empty(),
+                  Optional.empty(),
+                  Optional.empty()));
+    }
+
+    @Test
+    void everySinkIsRead() throws Exception {
+      env.put("SLACK_URL", "https://hooks.slack.com/services/T0/B0/xyz");
+      Files.writeString(dir.resolve("pd-key"), "R0UT1NG\n");
+      SentinelConfig config =
+          load(
+              """
+              alerts:
+                queueSize: 50
+                retryInitialDelay: 500ms
+                retryMaxDelay: 2m
+                httpTimeout: 3s
+                sinks:
+                  webhook:
+                    url: https://hooks.example.com/alerts?team=jvm
+                    headers:
+                      Authorization: Bearer abc
+                  slack:
+                    webhookUrlEnv: SLACK_URL
+                  pagerduty:
+                    routingKeyFile: pd-key
+                  alertmanager:
+                    urls: [http://am-0:9093, http://am-1:9093/]
+              targets:
+                - {name: a, pid: 1}
+              """);
+
+      assertThat(config.alerts())
+          .isEqualTo(
+              new AlertsConfig(
+                  50,
+                  Duration.ofMillis(500),
+                  Duration.ofMinutes(2),
+                  Duration.ofSeconds(3),
+                  Optional.of(
+                      new AlertsConfig.Webhook(
+                          URI.create("https://hooks.example.com/alerts?team=jvm"),
+                          Map.of("Authorization", "Bearer abc"))),
+                  Optional.of(
+                      new AlertsConfig.Slack(
+                          Secret.of("https://hooks.slack.com/services/T0/B0/xyz"))),
+                  Optional.of(
+                      new AlertsConfig.PagerDuty(
+                          Secret.of("R0UT1NG"), AlertsConfig.DEFAULT_PAGERDUTY_URL)),
+                  Optional.of(
+                      new AlertsConfig.Alertmanager(
+                          List.of(
+                              URI.create("http://am-0:9093"), URI.create("http://am-1:9093/"))))));
+      assertThat(config.alerts().pagerduty().get().url())
+          .hasToString("https://events.pagerduty.com/v2/enqueue");
+    }
+
+    @Test
+    void oneAlertmanagerUrlAndAPagerDutyUrlForTests() throws Exception {
+      env.put("PD_KEY", "k");
+      AlertsConfig alerts =
+          load("""
+                  alerts:
+                    sinks:
+                      pagerduty: {routingKeyEnv: PD_KEY, url: "http://127.0.0.1:8080/v2/enqueue"}
+                      alertmanager: {url: "http://127.0.0.1:9093"}
+                  targets:
+                    - {name: a, pid: 1}
+                  """)
+              .alerts();
+
+      assertThat(alerts.pagerduty().get().url()).hasToString("http://127.0.0.1:8080/v2/enqueue");
+      assertThat(alerts.alertmanager().get().urls())
+          .containsExactly(URI.create("http://127.0.0.1:9093"));
+    }
+
+    @Test
+    void limitsAndDurations() throws Exception {
+      assertThat(
+              problems(
+                  """
+                  alerts:
+                    queueSize: 0
+                    retryInitialDelay: 2m
+                    retryMaxDelay: 1m
+                    httpTimeout: 0s
+                  targets:
+                    - {name: a, pid: 1}
+                  """))
+          .containsExactly(
+              "'alerts.queueSize' (0) must be between 1 and 100000",
+              "'alerts.httpTimeout' must be greater than 0s",
+              "'alerts.retryMaxDelay' (1m) must not be less than 'alerts.retryInitialDelay' (2m)");
+      assertThat(problems("alerts: {queueSize: 100001}\ntargets:\n  - {name: a, pid: 1}\n"))
+          .containsExactly("'alerts.queueSize' (100001) must be between 1 and 100000");
+    }
+
+    @Test
+    void urlsMustBeAbsoluteHttpOrHttps() throws Exception {
+      assertThat(
+              problems(
+                  """
+                  alerts:
+                    sinks:
+                      webhook: {url: "ftp://files.example.com/x"}
+                      alertmanager: {urls: ["http://am:9093", "am:9093", "/relative"]}
+                  targets:
+                    - {name: a, pid: 1}
+                  """))
+          .containsExactly(
+              "'alerts.sinks.webhook.url' must be an absolute http or https URL, such as"
+                  + " https://host:8443/path",
+              "'alerts.sinks.alertmanager.urls[1]' must be an absolute http or https URL, such as"
+                  + " https://host:8443/path",
+              "'alerts.sinks.alertmanager.urls[2]' must be an absolute http or https URL, such as"
+                  + " https://host:8443/path");
+    }
+
+    @Test
+    void requiredKeysOfEachSink() throws Exception {
+      assertThat(
+              problems(
+                  """
+                  alerts:
+                    sinks:
+                      webhook: {headers: {X-Team: jvm}}
+                      slack: {}
+                      pagerduty: {routingKeyEnv: A, routingKeyFile: b}
+                      alertmanager: {url: "http://a:9093", urls: ["http://b:9093"]}
+                  targets:
+                    - {name: a, pid: 1}
+                  """))
+          .containsExactly(
+              "'alerts.sinks.webhook.url' is required",
+              "'alerts.sinks.slack' needs 'webhookUrlEnv' or 'webhookUrlFile'; the webhookUrl is"
+                  + " a secret and is never written in the configuration file",
+              "'alerts.sinks.pagerduty': set either 'routingKeyEnv' or 'routingKeyFile', not both",
+              "'alerts.sinks.alertmanager' needs exactly one of 'url' or 'urls' (a list, for the"
+                  + " instances of an HA cluster); both are set");
+    }
+
+    @Test
+    void secretsMustBePresentAndAreNeverQuoted() throws Exception {
+      env.put("SLACK_URL", "not a url hunter2");
+      Files.writeString(dir.resolve("empty-key"), "\n");
+      String yaml =
+          """
+          alerts:
+            sinks:
+              slack: {webhookUrlEnv: SLACK_URL}
+              pagerduty: {routingKeyFile: empty-key}
+          targets:
+            - {name: a, pid: 1}
+          """;
+      assertThat(problems(yaml))
+          .containsExactly(
+              "'alerts.sinks.slack': the webhook URL read from environment variable 'SLACK_URL' is"
+                  + " not an absolute http or https URL",
+              "'alerts.sinks.pagerduty': routingKeyFile empty-key is empty");
+
+      env.remove("SLACK_URL");
+      assertThat(problems(yaml))
+          .first()
+          .isEqualTo(
+              "'alerts.sinks.slack': environment variable 'SLACK_URL' (webhookUrlEnv) is not set");
+    }
+
+    @Test
+    void headersAreCheckedAndTheirValuesNeverShown() throws Exception {
+      assertThat(
+              problems(
+                  """
+                  alerts:
+                    sinks:
+                      webhook:
+                        url: https://h.example.com/
+                        headers:
+                          "Bad Header": x
+                          Host: other.example.com
+                          X-Empty: ""
+                  targets:
+                    - {name: a, pid: 1}
+                  """))
+          .containsExactly(
+              "'alerts.sinks.webhook.headers': 'Bad Header' is not a valid HTTP header name",
+              "'alerts.sinks.webhook.headers.Host': the HTTP client sets this header itself",
+              "'alerts.sinks.webhook.headers.X-Empty' needs a value");
+    }
+
+    @Test
+    void secretsAreMaskedInToString() throws Exception {
+      env.put("SLACK_URL", "https://hooks.slack.com/services/T0/B0/hunter2");
+      SentinelConfig config =
+          load(
+              """
+              alerts:
+                sinks:
+                  slack: {webhookUrlEnv: SLACK_URL}
+                  webhook: {url: "https://h/", headers: {Authorization: "Bearer hunter3"}}
+              targets:
+                - {name: a, pid: 1}
+              """);
+
+      assertThat(config.toString()).doesNotContain("hunter").contains("****");
+    }
+
+    @Test
+    void unknownKeysAndWrongTypes() throws Exception {
+      assertThat(
+              problems(
+                  """
+                  alerts:
+                    queueSize: many
+                    sinks:
+                      email: {to: ops@example.com}
+                      alertmanager: {url: [1]}
+                  targets:
+                    - {name: a, pid: 1}
+                  """))
+          .containsExactly(
+              "config.yaml:2:14: 'alerts.queueSize': expected an integer, got \"many\"",
+              "config.yaml:4:5: unknown key 'alerts.sinks.email'; allowed keys: webhook, slack,"
+                  + " pagerduty, alertmanager",
+              "config.yaml:5:25: 'alerts.sinks.alertmanager.url': expected text, got a list");
     }
   }
 

@@ -1,0 +1,238 @@
+package io.jvmsentinel.daemon.alert.notify;
+
+import static io.jvmsentinel.daemon.alert.notify.TestNotifications.firing;
+import static io.jvmsentinel.daemon.alert.notify.TestNotifications.json;
+import static io.jvmsentinel.daemon.alert.notify.TestNotifications.resolved;
+import static io.jvmsentinel.daemon.alert.notify.TestNotifications.warningWithKey;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jvmsentinel.daemon.config.Secret;
+import java.time.Instant;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+
+/** Every sink's JSON, exactly, for a firing and a resolved notification. */
+class PayloadsTest {
+  @Nested
+  class JsonLog {
+    @Test
+    void firingIsOneLineWithEveryField() {
+      String line = JsonLogNotifier.line(firing());
+
+      assertThat(line).doesNotContain("\n");
+      assertThat(json(line))
+          .isEqualTo(
+              json(
+                  """
+                  {"status": "firing", "rule": "ThreadStorm", "target": "orders", "key": "",
+                   "severity": "critical",
+                   "summary": "Thread storm on orders: 212 thread starts/s",
+                   "dedupKey": "jvm-sentinel/ThreadStorm/orders",
+                   "startedAt": "2024-05-01T10:00:00Z", "at": "2024-05-01T10:00:00Z",
+                   "runbook": "https://runbooks.example.com/ThreadStorm",
+                   "evidence": {"startsPerSecond": 212,
+                                "topSite": "SSLSocketImpl.startHandshake"},
+                   "snapshot": "/var/lib/jvm-sentinel/snapshots/orders-ThreadStorm.jfr"}
+                  """));
+    }
+
+    @Test
+    void resolvedWithKeyAndNoSnapshot() {
+      assertThat(json(JsonLogNotifier.line(resolved(warningWithKey()))))
+          .isEqualTo(
+              json(
+                  """
+                  {"status": "resolved", "rule": "CodeCacheFull", "target": "payments",
+                   "key": "CodeHeap 'non-profiled nmethods'", "severity": "warning",
+                   "summary": "Code cache segment 98% full on payments",
+                   "dedupKey": "jvm-sentinel/CodeCacheFull/payments/CodeHeap 'non-profiled nmethods'",
+                   "startedAt": "2024-05-01T10:00:00Z", "at": "2024-05-01T10:04:12Z",
+                   "runbook": "", "evidence": {"segments": ["a", "b"], "usedPercent": 98.5},
+                   "snapshot": null}
+                  """));
+    }
+
+    @Test
+    void evidenceKeysAreSortedSoEqualNotificationsLogEqualLines() {
+      assertThat(JsonLogNotifier.line(firing()))
+          .contains("\"evidence\":{\"startsPerSecond\":212,\"topSite\":");
+    }
+  }
+
+  @Nested
+  class Webhook {
+    @Test
+    void firingIsTheLogFieldsPlusExplanationAndAction() {
+      assertThat(WebhookNotifier.body(firing()))
+          .isEqualTo(
+              json(
+                  """
+                  {"status": "firing", "rule": "ThreadStorm", "target": "orders", "key": "",
+                   "severity": "critical",
+                   "summary": "Thread storm on orders: 212 thread starts/s",
+                   "dedupKey": "jvm-sentinel/ThreadStorm/orders",
+                   "startedAt": "2024-05-01T10:00:00Z", "at": "2024-05-01T10:00:00Z",
+                   "runbook": "https://runbooks.example.com/ThreadStorm",
+                   "evidence": {"startsPerSecond": 212,
+                                "topSite": "SSLSocketImpl.startHandshake"},
+                   "snapshot": "/var/lib/jvm-sentinel/snapshots/orders-ThreadStorm.jfr",
+                   "explanation": "The TLS handshake listener starts one thread per handshake (JDK-8246039).",
+                   "action": "Upgrade the JDK or disable the handshake listener."}
+                  """));
+    }
+
+    @Test
+    void resolved() {
+      assertThat(WebhookNotifier.body(TestNotifications.resolved()).get("status").asText())
+          .isEqualTo("resolved");
+      assertThat(WebhookNotifier.body(TestNotifications.resolved()).get("at").asText())
+          .isEqualTo("2024-05-01T10:04:12Z");
+    }
+  }
+
+  @Nested
+  class Slack {
+    @Test
+    void firingExplainsWhatToDoWithEvidenceAndRunbook() {
+      assertThat(SlackNotifier.body(firing()))
+          .isEqualTo(
+              json(
+                  """
+                  {"text": ":rotating_light: [CRITICAL] Thread storm on orders: 212 thread starts/s",
+                   "blocks": [
+                    {"type": "header", "text": {"type": "plain_text",
+                      "text": "CRITICAL: Thread storm on orders: 212 thread starts/s"}},
+                    {"type": "section", "text": {"type": "mrkdwn",
+                      "text": "The TLS handshake listener starts one thread per handshake (JDK-8246039)."}},
+                    {"type": "section", "text": {"type": "mrkdwn",
+                      "text": "*What to do:* Upgrade the JDK or disable the handshake listener."}},
+                    {"type": "section", "text": {"type": "mrkdwn",
+                      "text": "*Evidence*\\n• `startsPerSecond`: 212\\n• `topSite`: SSLSocketImpl.startHandshake"}},
+                    {"type": "context", "elements": [{"type": "mrkdwn",
+                      "text": "target `orders` · rule `ThreadStorm` · started 2024-05-01T10:00:00Z · <https://runbooks.example.com/ThreadStorm|Runbook> · snapshot `/var/lib/jvm-sentinel/snapshots/orders-ThreadStorm.jfr`"}]}
+                   ]}
+                  """));
+    }
+
+    @Test
+    void resolvedSaysResolvedAndHowLongItFired() {
+      assertThat(SlackNotifier.body(resolved(warningWithKey())))
+          .isEqualTo(
+              json(
+                  """
+                  {"text": ":white_check_mark: [RESOLVED] Code cache segment 98% full on payments",
+                   "blocks": [
+                    {"type": "header", "text": {"type": "plain_text",
+                      "text": "RESOLVED: Code cache segment 98% full on payments"}},
+                    {"type": "section", "text": {"type": "mrkdwn",
+                      "text": "Resolved at 2024-05-01T10:04:12Z after 4m 12s (firing since 2024-05-01T10:00:00Z)."}},
+                    {"type": "context", "elements": [{"type": "mrkdwn",
+                      "text": "target `payments` · CodeHeap 'non-profiled nmethods' · rule `CodeCacheFull` · started 2024-05-01T10:00:00Z"}]}
+                   ]}
+                  """));
+    }
+
+    @Test
+    void evidenceIsCutToTheTopLinesAndEscaped() {
+      java.util.Map<String, Object> evidence = new java.util.HashMap<>();
+      for (int i = 0; i < 8; i++) {
+        evidence.put("k" + i, "<v" + i + "&>");
+      }
+      assertThat(SlackNotifier.evidenceLines(evidence))
+          .containsExactly(
+              "• `k0`: &lt;v0&amp;&gt;",
+              "• `k1`: &lt;v1&amp;&gt;",
+              "• `k2`: &lt;v2&amp;&gt;",
+              "• `k3`: &lt;v3&amp;&gt;",
+              "• `k4`: &lt;v4&amp;&gt;",
+              "… and 3 more");
+    }
+  }
+
+  @Nested
+  class PagerDuty {
+    final Secret key = Secret.of("R0UT1NGKEY");
+
+    @Test
+    void firingTriggersWithTheDedupKey() {
+      assertThat(PagerDutyNotifier.body(firing(), key))
+          .isEqualTo(
+              json(
+                  """
+                  {"routing_key": "R0UT1NGKEY", "event_action": "trigger",
+                   "dedup_key": "jvm-sentinel/ThreadStorm/orders", "client": "jvm-sentinel",
+                   "payload": {"summary": "Thread storm on orders: 212 thread starts/s",
+                     "source": "orders", "severity": "critical",
+                     "timestamp": "2024-05-01T10:00:00Z", "component": "ThreadStorm",
+                     "custom_details": {"startsPerSecond": 212,
+                                        "topSite": "SSLSocketImpl.startHandshake"}},
+                   "links": [{"href": "https://runbooks.example.com/ThreadStorm", "text": "Runbook"}]}
+                  """));
+    }
+
+    @Test
+    void warningWithoutRunbookHasNoLinks() {
+      assertThat(
+              PagerDutyNotifier.body(warningWithKey(), key).get("payload").get("severity").asText())
+          .isEqualTo("warning");
+      assertThat(PagerDutyNotifier.body(warningWithKey(), key).has("links")).isFalse();
+    }
+
+    @Test
+    void resolvedResolvesTheSameDedupKey() {
+      assertThat(PagerDutyNotifier.body(resolved(), key))
+          .isEqualTo(
+              json(
+                  """
+                  {"routing_key": "R0UT1NGKEY", "event_action": "resolve",
+                   "dedup_key": "jvm-sentinel/ThreadStorm/orders"}
+                  """));
+    }
+  }
+
+  @Nested
+  class Alertmanager {
+    final Instant sentAt = Instant.parse("2024-05-01T10:30:00Z");
+
+    @Test
+    void firingEndsFourResendIntervalsAfterItWasSent() {
+      assertThat(AlertmanagerNotifier.body(firing(), sentAt))
+          .isEqualTo(
+              json(
+                  """
+                  [{"labels": {"alertname": "ThreadStorm", "target": "orders",
+                               "severity": "critical", "source": "jvm-sentinel"},
+                    "annotations": {"summary": "Thread storm on orders: 212 thread starts/s",
+                      "description": "The TLS handshake listener starts one thread per handshake (JDK-8246039).",
+                      "action": "Upgrade the JDK or disable the handshake listener.",
+                      "runbook_url": "https://runbooks.example.com/ThreadStorm",
+                      "snapshot": "/var/lib/jvm-sentinel/snapshots/orders-ThreadStorm.jfr"},
+                    "startsAt": "2024-05-01T10:00:00Z", "endsAt": "2024-05-01T10:34:00Z"}]
+                  """));
+    }
+
+    @Test
+    void resolvedEndsWhenItResolvedAndKeyIsALabel() {
+      assertThat(AlertmanagerNotifier.body(resolved(warningWithKey()), sentAt))
+          .isEqualTo(
+              json(
+                  """
+                  [{"labels": {"alertname": "CodeCacheFull", "target": "payments",
+                               "key": "CodeHeap 'non-profiled nmethods'",
+                               "severity": "warning", "source": "jvm-sentinel"},
+                    "annotations": {"summary": "Code cache segment 98% full on payments",
+                      "description": "The JIT will stop compiling.",
+                      "action": "Raise -XX:ReservedCodeCacheSize."},
+                    "startsAt": "2024-05-01T10:00:00Z", "endsAt": "2024-05-01T10:04:12Z"}]
+                  """));
+    }
+
+    @Test
+    void alertsUrlIsUnderTheBaseUrl() {
+      assertThat(AlertmanagerNotifier.alertsUrl(java.net.URI.create("http://am:9093/")))
+          .hasToString("http://am:9093/api/v2/alerts");
+      assertThat(AlertmanagerNotifier.alertsUrl(java.net.URI.create("http://h/prefix")))
+          .hasToString("http://h/prefix/api/v2/alerts");
+    }
+  }
+}

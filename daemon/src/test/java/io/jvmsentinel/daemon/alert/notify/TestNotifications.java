@@ -1,0 +1,86 @@
+package io.jvmsentinel.daemon.alert.notify;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.jvmsentinel.daemon.alert.AlertNotification;
+import io.jvmsentinel.daemon.alert.Severity;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** The notifications every test of this package delivers, and JSON helpers. */
+final class TestNotifications {
+  static final Instant STARTED = Instant.parse("2024-05-01T10:00:00Z");
+  static final Instant RESOLVED_AT = Instant.parse("2024-05-01T10:04:12Z");
+
+  private TestNotifications() {}
+
+  static AlertNotification firing() {
+    return firing("ThreadStorm", "orders");
+  }
+
+  static AlertNotification firing(String rule, String target) {
+    return new AlertNotification(
+        rule,
+        target,
+        "",
+        Severity.CRITICAL,
+        AlertNotification.Status.FIRING,
+        STARTED,
+        STARTED,
+        "Thread storm on " + target + ": 212 thread starts/s",
+        "The TLS handshake listener starts one thread per handshake (JDK-8246039).",
+        "Upgrade the JDK or disable the handshake listener.",
+        "https://runbooks.example.com/ThreadStorm",
+        Map.of("startsPerSecond", 212, "topSite", "SSLSocketImpl.startHandshake"),
+        Optional.of("/var/lib/jvm-sentinel/snapshots/orders-ThreadStorm.jfr"));
+  }
+
+  /** A warning with a key, no runbook, no snapshot and a list in its evidence. */
+  static AlertNotification warningWithKey() {
+    return new AlertNotification(
+        "CodeCacheFull",
+        "payments",
+        "CodeHeap 'non-profiled nmethods'",
+        Severity.WARNING,
+        AlertNotification.Status.FIRING,
+        STARTED,
+        STARTED,
+        "Code cache segment 98% full on payments",
+        "The JIT will stop compiling.",
+        "Raise -XX:ReservedCodeCacheSize.",
+        "",
+        Map.of("usedPercent", 98.5, "segments", List.of("a", "b")),
+        Optional.empty());
+  }
+
+  static AlertNotification resolved() {
+    return resolved(firing());
+  }
+
+  static AlertNotification resolved(AlertNotification f) {
+    return new AlertNotification(
+        f.ruleId(),
+        f.target(),
+        f.key(),
+        f.severity(),
+        AlertNotification.Status.RESOLVED,
+        f.startedAt(),
+        RESOLVED_AT,
+        f.summary(),
+        f.explanation(),
+        f.action(),
+        f.runbook(),
+        f.evidence(),
+        f.snapshot());
+  }
+
+  static JsonNode json(String text) {
+    try {
+      return NotificationJson.MAPPER.readTree(text);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
