@@ -1,7 +1,14 @@
 package io.jvmsentinel.daemon;
 
 import io.jvmsentinel.collectors.jfr.JfrHandlers;
+import io.jvmsentinel.daemon.alert.DetectionEngine;
+import io.jvmsentinel.daemon.alert.EvidenceSnapshots;
+import io.jvmsentinel.daemon.alert.RuleSettings;
+import io.jvmsentinel.daemon.alert.Rules;
+import io.jvmsentinel.daemon.alert.WarmUp;
+import io.jvmsentinel.daemon.alert.notify.Notifications;
 import io.jvmsentinel.daemon.config.ConnectionConfig;
+import io.jvmsentinel.daemon.config.DetectionConfig;
 import io.jvmsentinel.daemon.config.JmxAddress;
 import io.jvmsentinel.daemon.config.PidAddress;
 import io.jvmsentinel.daemon.config.SentinelConfig;
@@ -30,6 +37,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,12 +48,23 @@ public final class SentinelDaemon implements AutoCloseable {
 
   private final PrometheusMeterRegistry registry;
   private final List<WatchedTarget> targets;
+  private final Notifications notifications;
+  private final EvidenceSnapshots snapshots;
+  private final DetectionEngine detection;
   private final HttpEndpoint http;
 
   private SentinelDaemon(
-      PrometheusMeterRegistry registry, List<WatchedTarget> targets, HttpEndpoint http) {
+      PrometheusMeterRegistry registry,
+      List<WatchedTarget> targets,
+      Notifications notifications,
+      EvidenceSnapshots snapshots,
+      DetectionEngine detection,
+      HttpEndpoint http) {
     this.registry = registry;
     this.targets = targets;
+    this.notifications = notifications;
+    this.snapshots = snapshots;
+    this.detection = detection;
     this.http = http;
   }
 
@@ -59,10 +78,37 @@ public final class SentinelDaemon implements AutoCloseable {
     StreamDirectories directories = StreamDirectories.inTempDir();
     directories.removeOrphans();
     String recordingName = RecordingNames.forThisHost();
+    DetectionConfig detectionConfig = config.detection();
+    // Snapshots need the stream to keep its last minutes locally.
+    Duration localRetention =
+        detectionConfig.enabled() && detectionConfig.snapshotDirectory().isPresent()
+            ? detectionConfig.snapshotWindow()
+            : Duration.ZERO;
     List<WatchedTarget> targets = new ArrayList<>();
     for (TargetConfig target : config.targets()) {
-      targets.add(watch(target, config, registry, directories, recordingName));
+      targets.add(watch(target, config, registry, directories, recordingName, localRetention));
     }
+    Notifications notifications = Notifications.start(config.alerts(), registry);
+    EvidenceSnapshots snapshots =
+        detectionConfig.snapshotDirectory().isPresent()
+            ? new EvidenceSnapshots(
+                detectionConfig.snapshotDirectory().get(),
+                detectionConfig.snapshotMaxSizeMb() * 1024 * 1024,
+                targets.stream()
+                    .collect(Collectors.toMap(WatchedTarget::name, WatchedTarget::stream)))
+            : EvidenceSnapshots.disabled();
+    DetectionEngine detection =
+        new DetectionEngine(
+            targets,
+            Rules.all(),
+            new RuleSettings(
+                detectionConfig.rules(), detectionConfig.targets(), detectionConfig.disabled()),
+            notifications::submit,
+            snapshots,
+            registry,
+            Clock.systemUTC(),
+            detectionConfig.interval(),
+            new WarmUp(detectionConfig.warmup(), detectionConfig.warmupMax()));
     StatusRoutes status = new StatusRoutes(() -> targets);
     HttpEndpoint http;
     try {
@@ -81,18 +127,25 @@ public final class SentinelDaemon implements AutoCloseable {
                   TargetReportRoutes.PREFIX,
                   new TargetReportRoutes(() -> targets)));
     } catch (IOException e) {
+      detection.close();
+      snapshots.close();
+      notifications.close();
       targets.forEach(WatchedTarget::close);
       throw new IOException(
           "cannot listen on " + config.http().listen() + ": " + e.getMessage(), e);
     }
     targets.forEach(WatchedTarget::start);
+    if (detectionConfig.enabled()) {
+      detection.start();
+    }
     log.info(
         "jvm-sentinel serving http://{}:{}/metrics for {} target(s): {}",
         config.http().listen().anyHost() ? "0.0.0.0" : config.http().listen().host(),
         http.port(),
         targets.size(),
         targets.stream().map(WatchedTarget::name).toList());
-    return new SentinelDaemon(registry, List.copyOf(targets), http);
+    return new SentinelDaemon(
+        registry, List.copyOf(targets), notifications, snapshots, detection, http);
   }
 
   private static WatchedTarget watch(
@@ -100,7 +153,8 @@ public final class SentinelDaemon implements AutoCloseable {
       SentinelConfig config,
       PrometheusMeterRegistry registry,
       StreamDirectories directories,
-      String recordingName) {
+      String recordingName,
+      Duration localRetention) {
     Tags tags = Tags.of("target", target.name());
     for (Map.Entry<String, String> tag : target.tags().entrySet()) {
       tags = tags.and(tag.getKey(), tag.getValue());
@@ -117,7 +171,7 @@ public final class SentinelDaemon implements AutoCloseable {
             tags,
             directories,
             recordingName,
-            Duration.ZERO);
+            localRetention);
     session.addListener(stream);
     return new WatchedTarget(session, handlers, stream);
   }
@@ -163,6 +217,10 @@ public final class SentinelDaemon implements AutoCloseable {
     return targets.stream().map(WatchedTarget::session).toList();
   }
 
+  public DetectionEngine detection() {
+    return detection;
+  }
+
   public List<WatchedTarget> targets() {
     return targets;
   }
@@ -174,6 +232,9 @@ public final class SentinelDaemon implements AutoCloseable {
   @Override
   public void close() {
     http.close();
+    detection.close();
+    snapshots.close();
+    notifications.close();
     targets.forEach(WatchedTarget::close);
     registry.close();
   }

@@ -3,6 +3,7 @@ package io.jvmsentinel.daemon.cli;
 import io.jvmsentinel.daemon.SentinelDaemon;
 import io.jvmsentinel.daemon.config.AlertsConfig;
 import io.jvmsentinel.daemon.config.ConnectionConfig;
+import io.jvmsentinel.daemon.config.DetectionConfig;
 import io.jvmsentinel.daemon.config.HostPort;
 import io.jvmsentinel.daemon.config.HttpConfig;
 import io.jvmsentinel.daemon.config.JfrConfig;
@@ -88,6 +89,7 @@ public final class DemoCommand implements Callable<Integer> {
         ConnectionConfig.DEFAULT,
         JfrConfig.DEFAULT,
         AlertsConfig.DEFAULT,
+        DetectionConfig.DEFAULT,
         List.of(target));
   }
 

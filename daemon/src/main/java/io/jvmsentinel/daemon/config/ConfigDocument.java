@@ -14,8 +14,9 @@ record ConfigDocument(
     Connection connection,
     Jfr jfr,
     Alerts alerts,
+    Detection detection,
     List<Target> targets) {
-  static final ConfigDocument EMPTY = new ConfigDocument(null, null, null, null, null, null);
+  static final ConfigDocument EMPTY = new ConfigDocument(null, null, null, null, null, null, null);
   static final Target EMPTY_TARGET = new Target(null, null, null, null, null, null, null, null);
 
   record Http(HostPort listen) {}
@@ -27,6 +28,18 @@ record ConfigDocument(
       Duration reconnectMaxDelay) {}
 
   record Jfr(Boolean enabled, Duration maxAge, Long maxSizeMb, Duration stallTimeout) {}
+
+  record Detection(
+      Boolean enabled,
+      Duration interval,
+      Duration warmup,
+      Duration warmupMax,
+      Snapshots snapshots,
+      Map<String, Map<String, Double>> rules,
+      Map<String, Map<String, Map<String, Double>>> targets,
+      List<String> disabled) {}
+
+  record Snapshots(String directory, Long maxSizeMb, Duration window) {}
 
   record Alerts(
       Long queueSize,

@@ -56,8 +56,15 @@ final class ConfigValidator {
     if (!targetsGiven && !problems.unreadable("targets")) {
       problems.add("no targets: give --target HOST:PORT, --pid PID or a config file with targets:");
     }
+    DetectionConfig detection =
+        new DetectionValidator(problems)
+            .validate(
+                doc.detection(),
+                targets.stream()
+                    .map(TargetConfig::name)
+                    .collect(java.util.stream.Collectors.toSet()));
     return new SentinelConfig(
-        new HttpConfig(listen), tags, connection, jfr(doc.jfr()), alerts, targets);
+        new HttpConfig(listen), tags, connection, jfr(doc.jfr()), alerts, detection, targets);
   }
 
   private ConnectionConfig connection(ConfigDocument.Connection raw) {

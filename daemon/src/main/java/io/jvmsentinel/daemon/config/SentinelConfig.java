@@ -14,6 +14,7 @@ import java.util.Objects;
  * @param connection connection settings shared by all targets
  * @param jfr JFR streaming settings shared by all targets
  * @param alerts where alert notifications are delivered, and how
+ * @param detection how often rules run, warm-up, evidence snapshots and threshold overrides
  * @param targets at least one target, names unique, all with the same tag keys
  */
 public record SentinelConfig(
@@ -22,12 +23,14 @@ public record SentinelConfig(
     ConnectionConfig connection,
     JfrConfig jfr,
     AlertsConfig alerts,
+    DetectionConfig detection,
     List<TargetConfig> targets) {
   public SentinelConfig {
     Objects.requireNonNull(http, "http");
     Objects.requireNonNull(connection, "connection");
     Objects.requireNonNull(jfr, "jfr");
     Objects.requireNonNull(alerts, "alerts");
+    Objects.requireNonNull(detection, "detection");
     tags = Collections.unmodifiableMap(new LinkedHashMap<>(tags));
     targets = List.copyOf(targets);
   }

@@ -1,0 +1,62 @@
+package io.jvmsentinel.daemon.config;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Detection: how often the rules run, what counts as warm-up, where evidence snapshots go, and
+ * threshold overrides.
+ *
+ * @param enabled false to export metrics only
+ * @param interval how often every rule is evaluated on every target
+ * @param warmup minimum target uptime before JIT rules may fire (warm-up is extended while the
+ *     compile rate keeps falling, up to {@code warmupMax})
+ * @param snapshotDirectory where JFR evidence is saved when an alert fires; empty: no snapshots
+ * @param snapshotMaxSizeMb size cap of that directory; the oldest snapshots go first
+ * @param snapshotWindow how much recent JFR data a snapshot holds (kept by the daemon locally)
+ * @param rules rule id to threshold name to value, for every target
+ * @param targets target name to rule id to threshold name to value
+ * @param disabled rule ids switched off
+ */
+public record DetectionConfig(
+    boolean enabled,
+    Duration interval,
+    Duration warmup,
+    Duration warmupMax,
+    Optional<Path> snapshotDirectory,
+    long snapshotMaxSizeMb,
+    Duration snapshotWindow,
+    Map<String, Map<String, Double>> rules,
+    Map<String, Map<String, Map<String, Double>>> targets,
+    List<String> disabled) {
+
+  public static final Duration MIN_INTERVAL = Duration.ofMillis(500);
+
+  public static final DetectionConfig DEFAULT =
+      new DetectionConfig(
+          true,
+          Duration.ofSeconds(2),
+          Duration.ofMinutes(3),
+          Duration.ofMinutes(10),
+          Optional.of(Path.of(System.getProperty("java.io.tmpdir"), "jvm-sentinel-evidence")),
+          256,
+          Duration.ofMinutes(2),
+          Map.of(),
+          Map.of(),
+          List.of());
+
+  public DetectionConfig {
+    Objects.requireNonNull(interval, "interval");
+    Objects.requireNonNull(warmup, "warmup");
+    Objects.requireNonNull(warmupMax, "warmupMax");
+    Objects.requireNonNull(snapshotDirectory, "snapshotDirectory");
+    Objects.requireNonNull(snapshotWindow, "snapshotWindow");
+    rules = Map.copyOf(rules);
+    targets = Map.copyOf(targets);
+    disabled = List.copyOf(disabled);
+  }
+}
