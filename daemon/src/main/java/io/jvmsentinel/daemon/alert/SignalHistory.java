@@ -61,20 +61,33 @@ public final class SignalHistory {
     if (recent.size() < 2) {
       return Double.NaN;
     }
-    double increase = 0;
-    for (int i = 1; i < recent.size(); i++) {
-      double previous = value.applyAsDouble(recent.get(i - 1));
-      double current = value.applyAsDouble(recent.get(i));
-      if (Double.isNaN(previous) || Double.isNaN(current)) {
-        continue;
-      }
-      increase += current >= previous ? current - previous : current;
-    }
+    double increase = increase(recent, value);
     Duration span = Duration.between(recent.get(0).at(), recent.get(recent.size() - 1).at());
     if (span.compareTo(window.dividedBy(2)) < 0 || span.isZero()) {
       return Double.NaN;
     }
     return increase / (span.toMillis() / 1000.0);
+  }
+
+  /**
+   * How much a cumulative value grew over the last {@code window}, however short the history: for
+   * "did anything happen" signals (a code cache fill) that must not wait for a full window.
+   */
+  public double increase(Duration window, ToDoubleFunction<SignalSample> value) {
+    return increase(window(window), value);
+  }
+
+  private static double increase(List<SignalSample> samples, ToDoubleFunction<SignalSample> value) {
+    double increase = 0;
+    for (int i = 1; i < samples.size(); i++) {
+      double previous = value.applyAsDouble(samples.get(i - 1));
+      double current = value.applyAsDouble(samples.get(i));
+      if (Double.isNaN(previous) || Double.isNaN(current)) {
+        continue;
+      }
+      increase += current >= previous ? current - previous : current;
+    }
+    return increase;
   }
 
   /** {@link #rate(Duration, ToDoubleFunction, Predicate)} over every sample. */

@@ -52,9 +52,9 @@ public final class CodeCacheFullRule implements AlertRule {
     }
     SignalSample latest = context.history().latest().orElseThrow();
     Duration window = Rates.seconds(context.threshold(WINDOW));
-    double fills = context.history().rate(window, SignalSample::codeCacheFullEvents);
+    double fills = context.history().increase(window, SignalSample::codeCacheFullEvents);
     boolean disabled = latest.compilationEnabled() == 0;
-    boolean recentFill = !Double.isNaN(fills) && fills > 0;
+    boolean recentFill = fills > 0;
     if (!disabled && !recentFill) {
       return List.of();
     }

@@ -1,0 +1,208 @@
+package io.jvmsentinel.daemon.alert;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jvmsentinel.daemon.WatchedTarget;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The alert life cycle: pending, firing, resolved, with one alert per (rule, target, key). */
+class DetectionEngineTest {
+  @TempDir Path tmp;
+  private final MeterRegistry registry = new SimpleMeterRegistry();
+  private final List<AlertNotification> sent = new ArrayList<>();
+  private final MutableClock clock = new MutableClock(Samples.T0);
+  private final ScriptedRule rule = new ScriptedRule();
+  private WatchedTarget target;
+  private DetectionEngine engine;
+
+  /** A rule whose findings the test sets. */
+  static final class ScriptedRule implements AlertRule {
+    List<String> keys = List.of();
+
+    @Override
+    public String id() {
+      return "Scripted";
+    }
+
+    @Override
+    public Severity severity() {
+      return Severity.CRITICAL;
+    }
+
+    @Override
+    public String description() {
+      return "for tests";
+    }
+
+    @Override
+    public List<RuleThreshold> thresholds() {
+      return List.of();
+    }
+
+    @Override
+    public Duration pendingFor() {
+      return Duration.ofSeconds(4);
+    }
+
+    @Override
+    public Duration clearFor() {
+      return Duration.ofSeconds(6);
+    }
+
+    @Override
+    public List<Finding> evaluate(RuleContext context) {
+      return keys.stream()
+          .map(k -> new Finding(k, "trouble with " + k, "why", "what to do", Map.of("k", k)))
+          .toList();
+    }
+  }
+
+  static final class MutableClock extends Clock {
+    private Instant now;
+
+    MutableClock(Instant now) {
+      this.now = now;
+    }
+
+    void advance(Duration duration) {
+      now = now.plus(duration);
+    }
+
+    @Override
+    public ZoneOffset getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(java.time.ZoneId zone) {
+      return this;
+    }
+
+    @Override
+    public Instant instant() {
+      return now;
+    }
+  }
+
+  @BeforeEach
+  void engine() {
+    target = UnstartedTarget.create("orders", registry, tmp);
+    engine =
+        new DetectionEngine(
+            List.of(target),
+            List.of(rule),
+            RuleSettings.DEFAULTS,
+            sent::add,
+            EvidenceSnapshots.disabled(),
+            registry,
+            clock,
+            Duration.ofSeconds(2),
+            WarmUp.DEFAULT);
+  }
+
+  @AfterEach
+  void close() {
+    engine.close();
+    target.close();
+  }
+
+  @Test
+  void aConditionFiresOnlyAfterItsPendingTimeAndResolvesAfterItsClearTime() {
+    rule.keys = List.of("seg-a");
+    tick(); // t=0: pending
+    assertThat(engine.active())
+        .singleElement()
+        .satisfies(a -> assertThat(a.state()).isEqualTo(ActiveAlert.State.PENDING));
+    tick(); // t=2
+    assertThat(sent).isEmpty();
+    tick(); // t=4: held for 4 s => fires
+    assertThat(sent)
+        .singleElement()
+        .satisfies(
+            n -> {
+              assertThat(n.status()).isEqualTo(AlertNotification.Status.FIRING);
+              assertThat(n.dedupKey()).isEqualTo("jvm-sentinel/Scripted/orders/seg-a");
+              assertThat(n.summary()).isEqualTo("trouble with seg-a");
+              assertThat(n.runbook()).isEqualTo("alerts/runbooks/Scripted.md");
+            });
+    assertThat(gauge()).isEqualTo(1);
+
+    tick(); // still firing: no second notification
+    assertThat(sent).hasSize(1);
+
+    rule.keys = List.of();
+    tick(); // clear starts
+    tick();
+    tick();
+    assertThat(sent).hasSize(1);
+    tick(); // clear for 6 s => resolved
+    assertThat(sent).hasSize(2);
+    assertThat(sent.get(1).status()).isEqualTo(AlertNotification.Status.RESOLVED);
+    assertThat(sent.get(1).summary()).isEqualTo("RESOLVED: trouble with seg-a");
+    assertThat(engine.active()).isEmpty();
+    assertThat(gauge()).isZero();
+  }
+
+  @Test
+  void aConditionThatReturnsWhileClearingKeepsTheAlertWithoutANewPage() {
+    rule.keys = List.of("seg-a");
+    tick();
+    tick();
+    tick();
+    rule.keys = List.of();
+    tick();
+    rule.keys = List.of("seg-a");
+    tick();
+    rule.keys = List.of();
+    tick();
+    tick();
+    tick();
+    assertThat(sent)
+        .extracting(AlertNotification::status)
+        .containsExactly(AlertNotification.Status.FIRING);
+  }
+
+  @Test
+  void aFlickerShorterThanThePendingTimeNeverPages() {
+    rule.keys = List.of("seg-a");
+    tick();
+    rule.keys = List.of();
+    tick();
+    rule.keys = List.of("seg-a");
+    tick();
+    tick();
+    assertThat(sent).isEmpty();
+  }
+
+  @Test
+  void eachKeyIsItsOwnAlert() {
+    rule.keys = List.of("seg-a", "seg-b");
+    tick();
+    tick();
+    tick();
+    assertThat(sent).extracting(AlertNotification::key).containsExactlyInAnyOrder("seg-a", "seg-b");
+    assertThat(gauge()).isEqualTo(2);
+  }
+
+  private void tick() {
+    engine.tick();
+    clock.advance(Duration.ofSeconds(2));
+  }
+
+  private double gauge() {
+    return registry.get("jvm.sentinel.alert.active").tag("alert", "Scripted").gauge().value();
+  }
+}

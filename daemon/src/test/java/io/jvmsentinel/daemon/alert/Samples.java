@@ -1,0 +1,149 @@
+package io.jvmsentinel.daemon.alert;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** Builds synthetic signal samples for rule tests: a healthy, connected JFR target by default. */
+final class Samples {
+  static final Instant T0 = Instant.parse("2026-11-22T10:00:00Z");
+
+  private Instant at = T0;
+  private boolean up = true;
+  private double downSeconds = 0;
+  private double uptime = 3600;
+  private boolean jfr = true;
+  private double threadStarts = 0;
+  private double shortLived = 0;
+  private List<SignalSample.CodeHeap> heaps =
+      List.of(new SignalSample.CodeHeap("CodeHeap 'non-profiled nmethods'", 10e6, 120e6));
+  private double compilationEnabled = 1;
+  private double fullEvents = 0;
+  private double compilations = 0;
+  private double deopts = 0;
+  private double notEntrant = 0;
+  private double compileMillis = 0;
+  private double compilerShare = 0.01;
+  private double sweeper = Double.NaN;
+  private double codeCacheGcs = 0;
+  private double gcPause = 0;
+  private Map<String, SignalSample.TlsPeer> tls = Map.of();
+
+  Samples at(Instant value) {
+    at = value;
+    return this;
+  }
+
+  Samples down(double seconds) {
+    up = false;
+    downSeconds = seconds;
+    return this;
+  }
+
+  Samples uptime(double seconds) {
+    uptime = seconds;
+    return this;
+  }
+
+  Samples jmxOnly() {
+    jfr = false;
+    return this;
+  }
+
+  Samples threadStarts(double value) {
+    threadStarts = value;
+    return this;
+  }
+
+  Samples shortLived(double value) {
+    shortLived = value;
+    return this;
+  }
+
+  Samples heap(String id, double used, double max) {
+    heaps = List.of(new SignalSample.CodeHeap(id, used, max));
+    return this;
+  }
+
+  Samples compilationEnabled(double value) {
+    compilationEnabled = value;
+    return this;
+  }
+
+  Samples fullEvents(double value) {
+    fullEvents = value;
+    return this;
+  }
+
+  Samples compilations(double value) {
+    compilations = value;
+    return this;
+  }
+
+  Samples deopts(double total, double madeNotEntrant) {
+    deopts = total;
+    notEntrant = madeNotEntrant;
+    return this;
+  }
+
+  Samples compilerShare(double value) {
+    compilerShare = value;
+    return this;
+  }
+
+  Samples codeCacheGcs(double value) {
+    codeCacheGcs = value;
+    return this;
+  }
+
+  Samples gcPause(double seconds) {
+    gcPause = seconds;
+    return this;
+  }
+
+  Samples tls(Map<String, SignalSample.TlsPeer> peers) {
+    tls = peers;
+    return this;
+  }
+
+  SignalSample build() {
+    return new SignalSample(
+        at,
+        up,
+        downSeconds,
+        uptime,
+        jfr,
+        threadStarts,
+        shortLived,
+        heaps,
+        compilationEnabled,
+        fullEvents,
+        compilations,
+        deopts,
+        notEntrant,
+        compileMillis,
+        compilerShare,
+        sweeper,
+        codeCacheGcs,
+        gcPause,
+        tls);
+  }
+
+  /**
+   * A history sampled every 2 s for {@code seconds}, where {@code shape} sets each sample from the
+   * seconds elapsed (cumulative counters are computed by the shape).
+   */
+  static SignalHistory history(int seconds, java.util.function.BiConsumer<Samples, Integer> shape) {
+    SignalHistory history = new SignalHistory(Duration.ofMinutes(15));
+    List<SignalSample> samples = new ArrayList<>();
+    for (int s = 0; s <= seconds; s += 2) {
+      Samples sample = new Samples().at(T0.plusSeconds(s));
+      shape.accept(sample, s);
+      samples.add(sample.build());
+    }
+    samples.forEach(history::add);
+    return history;
+  }
+}

@@ -1,0 +1,116 @@
+package io.jvmsentinel.daemon.alert;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jvmsentinel.daemon.WatchedTarget;
+import io.jvmsentinel.daemon.alert.rules.ThreadStormRule;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** ThreadStorm on synthetic signal windows (sampled every 2 s, as the engine samples). */
+class ThreadStormRuleTest {
+  private final ThreadStormRule rule = new ThreadStormRule();
+  @TempDir Path tmp;
+  private WatchedTarget target;
+
+  @BeforeEach
+  void target() {
+    target = UnstartedTarget.create("orders", new SimpleMeterRegistry(), tmp);
+  }
+
+  @AfterEach
+  void close() {
+    target.close();
+  }
+
+  @Test
+  void aSustainedRateAboveTheFloorIsAStorm() {
+    SignalHistory history =
+        Samples.history(20, (s, t) -> s.threadStarts(100.0 * t).shortLived(95.0 * t));
+
+    List<Finding> findings = rule.evaluate(context(history, Set.of(), false));
+
+    assertThat(findings)
+        .singleElement()
+        .satisfies(
+            f -> {
+              assertThat(f.summary()).isEqualTo("Thread storm on orders: 100 thread starts/s");
+              assertThat(f.evidence())
+                  .containsEntry("startsPerSecond", 100.0)
+                  .containsEntry("shortLivedShare", 0.95);
+              assertThat(f.evidence()).containsEntry("source", "JFR jdk.ThreadStart");
+            });
+  }
+
+  @Test
+  void aOneOffBurstOfAPoolAtStartIsNotAStorm() {
+    // 200 threads within 2 s (a pool started once), then nothing.
+    SignalHistory history = Samples.history(20, (s, t) -> s.threadStarts(t >= 14 ? 200 : 0));
+
+    assertThat(rule.evaluate(context(history, Set.of(), false))).isEmpty();
+  }
+
+  @Test
+  void aRateBelowTheFloorIsNotAStorm() {
+    SignalHistory history = Samples.history(20, (s, t) -> s.threadStarts(40.0 * t));
+
+    assertThat(rule.evaluate(context(history, Set.of(), false))).isEmpty();
+  }
+
+  @Test
+  void aRateThatIsNormalForThisTargetIsNotAStorm() {
+    // 60/s for ten minutes is this target's normal; 150/s is less than 5x that.
+    SignalHistory history =
+        Samples.history(
+            620, (s, t) -> s.threadStarts(t <= 600 ? 60.0 * t : 36_000 + 150.0 * (t - 600)));
+
+    assertThat(rule.evaluate(context(history, Set.of(), false))).isEmpty();
+  }
+
+  @Test
+  void aFiringStormResolvesOnlyWellBelowTheLimit() {
+    SignalHistory hovering = Samples.history(20, (s, t) -> s.threadStarts(30.0 * t));
+    SignalHistory calm = Samples.history(20, (s, t) -> s.threadStarts(20.0 * t));
+
+    assertThat(rule.evaluate(context(hovering, Set.of(""), false))).hasSize(1);
+    assertThat(rule.evaluate(context(hovering, Set.of(), false))).isEmpty();
+    assertThat(rule.evaluate(context(calm, Set.of(""), false))).isEmpty();
+  }
+
+  @Test
+  void withoutJfrTheStormIsStillSeenButItsCreatorIsUnknown() {
+    SignalHistory history = Samples.history(20, (s, t) -> s.jmxOnly().threadStarts(100.0 * t));
+
+    assertThat(rule.evaluate(context(history, Set.of(), false)))
+        .singleElement()
+        .satisfies(
+            f -> {
+              assertThat(f.explanation()).contains("no JFR stream");
+              assertThat(f.evidence()).containsEntry("source", "JMX TotalStartedThreadCount");
+            });
+  }
+
+  @Test
+  void aDownTargetHasNoStorm() {
+    SignalHistory history = Samples.history(20, (s, t) -> s.threadStarts(100.0 * t).down(3));
+
+    assertThat(rule.evaluate(context(history, Set.of(), false))).isEmpty();
+  }
+
+  private RuleContext context(SignalHistory history, Set<String> firing, boolean warming) {
+    return new RuleContext(
+        "orders",
+        history,
+        RuleSettings.DEFAULTS.thresholds(rule, "orders"),
+        firing,
+        warming,
+        history.latest().orElseThrow().at(),
+        target);
+  }
+}

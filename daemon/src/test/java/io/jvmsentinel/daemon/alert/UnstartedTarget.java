@@ -1,0 +1,61 @@
+package io.jvmsentinel.daemon.alert;
+
+import io.jvmsentinel.collectors.jfr.JfrHandlers;
+import io.jvmsentinel.daemon.WatchedTarget;
+import io.jvmsentinel.daemon.config.JfrConfig;
+import io.jvmsentinel.daemon.jfr.JfrStreamSession;
+import io.jvmsentinel.daemon.jfr.StreamDirectories;
+import io.jvmsentinel.daemon.target.Backoff;
+import io.jvmsentinel.daemon.target.Connector;
+import io.jvmsentinel.daemon.target.TargetSession;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import javax.management.remote.JMXConnector;
+
+/** A target wired like the daemon wires one, never started: rules read evidence from it. */
+final class UnstartedTarget {
+  private UnstartedTarget() {}
+
+  static WatchedTarget create(String name, MeterRegistry registry, Path tmp) {
+    Tags tags = Tags.of("target", name);
+    Connector nowhere =
+        new Connector() {
+          @Override
+          public JMXConnector connect() throws IOException {
+            throw new IOException("not connected in this test");
+          }
+
+          @Override
+          public String describe() {
+            return "test target " + name;
+          }
+        };
+    TargetSession session =
+        new TargetSession(
+            name,
+            nowhere,
+            Duration.ofSeconds(10),
+            Duration.ofSeconds(5),
+            new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(1), () -> 0.5),
+            registry,
+            tags,
+            Clock.systemUTC());
+    JfrHandlers handlers = JfrHandlers.create(tags);
+    JfrStreamSession stream =
+        new JfrStreamSession(
+            name,
+            handlers.all(),
+            new JfrConfig(false, Duration.ofMinutes(5), 32, Duration.ofSeconds(20)),
+            () -> null,
+            registry,
+            tags,
+            new StreamDirectories(tmp),
+            "test",
+            Duration.ZERO);
+    return new WatchedTarget(session, handlers, stream);
+  }
+}
