@@ -14,6 +14,7 @@ import io.jvmsentinel.daemon.config.PidAddress;
 import io.jvmsentinel.daemon.config.SentinelConfig;
 import io.jvmsentinel.daemon.config.TargetAddress;
 import io.jvmsentinel.daemon.config.TargetConfig;
+import io.jvmsentinel.daemon.export.AlertsRoute;
 import io.jvmsentinel.daemon.export.HttpEndpoint;
 import io.jvmsentinel.daemon.export.PrometheusRoute;
 import io.jvmsentinel.daemon.export.StatusRoutes;
@@ -124,6 +125,8 @@ public final class SentinelDaemon implements AutoCloseable {
                   status.ready(),
                   "/api/v1/targets",
                   status.targets(),
+                  "/api/v1/alerts",
+                  new AlertsRoute(detection),
                   TargetReportRoutes.PREFIX,
                   new TargetReportRoutes(() -> targets)));
     } catch (IOException e) {

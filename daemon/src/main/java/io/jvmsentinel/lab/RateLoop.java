@@ -18,7 +18,42 @@ final class RateLoop {
    * does not end a scenario; the first failure is printed.
    */
   static void run(int rate, Work work) throws InterruptedException {
+    loop(rate, work, RequestCounter.register());
+  }
+
+  /**
+   * Like {@link #run} with {@code clients} threads sharing the rate, as a service with several
+   * request threads does: a single client cannot reach high rates when each request takes a few
+   * milliseconds (TLS handshakes on a cold JVM).
+   */
+  static void runParallel(int rate, int clients, Work work) throws InterruptedException {
     RequestCounter requests = RequestCounter.register();
+    int share = Math.max(1, rate / clients);
+    java.util.List<Thread> helpers = new java.util.ArrayList<>();
+    for (int i = 1; i < clients; i++) {
+      Thread helper =
+          new Thread(
+              () -> {
+                try {
+                  loop(share, work, requests);
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                }
+              },
+              "lab-client-" + i);
+      helper.setDaemon(true);
+      helper.start();
+      helpers.add(helper);
+    }
+    try {
+      loop(share, work, requests);
+    } finally {
+      helpers.forEach(Thread::interrupt);
+    }
+  }
+
+  private static void loop(int rate, Work work, RequestCounter requests)
+      throws InterruptedException {
     long start = System.nanoTime();
     long done = 0;
     long failures = 0;

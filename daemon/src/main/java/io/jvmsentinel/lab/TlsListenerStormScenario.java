@@ -24,6 +24,9 @@ final class TlsListenerStormScenario implements Scenario {
     this.rate = options.rate(DEFAULT_RATE);
   }
 
+  /** Client threads sharing the rate: a service calls its peer from several request threads. */
+  private static final int CLIENTS = 4;
+
   @Override
   public String name() {
     return "tls-listener-storm";
@@ -42,7 +45,7 @@ final class TlsListenerStormScenario implements Scenario {
       SSLSocketFactory sockets = LabTls.load().newClientContext().getSocketFactory();
       URL url = url(server.url(LabHttpsServer.CLOSE_PATH));
       log.onset("storm", "rate", rate, "port", server.port());
-      RateLoop.run(rate, sequence -> call(url, sockets));
+      RateLoop.runParallel(rate, CLIENTS, sequence -> call(url, sockets));
     }
   }
 

@@ -1,0 +1,161 @@
+package io.jvmsentinel.daemon.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpServer;
+import io.jvmsentinel.daemon.SentinelDaemon;
+import io.jvmsentinel.daemon.lab.LabProcess;
+import io.jvmsentinel.daemon.lab.LabSpec;
+import io.jvmsentinel.daemon.testing.DaemonHttp;
+import io.jvmsentinel.daemon.testing.Jdks;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Detection against real targets: a storm is caught fast and named; a healthy target is left alone.
+ */
+class DetectionIT {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir Path dir;
+  private HttpServer receiver;
+  private final List<JsonNode> received = new CopyOnWriteArrayList<>();
+
+  @BeforeEach
+  void webhookReceiver() throws Exception {
+    receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    receiver.createContext(
+        "/hook",
+        exchange -> {
+          received.add(
+              JSON.readTree(
+                  new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8)));
+          exchange.sendResponseHeaders(204, -1);
+          exchange.close();
+        });
+    receiver.start();
+  }
+
+  @AfterEach
+  void stopReceiver() {
+    receiver.stop(0);
+  }
+
+  private String config(String jmx) {
+    return """
+        alerts:
+          sinks:
+            webhook:
+              url: http://127.0.0.1:%d/hook
+        detection:
+          snapshots:
+            directory: %s
+        """
+            .formatted(receiver.getAddress().getPort(), dir.resolve("evidence"))
+        + Daemons.target("lab", jmx, "2s");
+  }
+
+  @ParameterizedTest(name = "target JDK {0}")
+  @ValueSource(ints = {17, 25})
+  void aTlsListenerThreadStormIsCaughtWithinTenSecondsNamedAndResolved(int jdk) throws Exception {
+    LabSpec spec =
+        LabSpec.builder("tls-listener-storm")
+            .javaHome(Jdks.jdk(jdk))
+            .rate(150)
+            .delay(Duration.ofSeconds(10))
+            .duration(Duration.ofSeconds(35))
+            .args("--linger", "120s")
+            .build();
+    try (LabProcess lab = spec.startReady(Duration.ofSeconds(30));
+        SentinelDaemon daemon = Daemons.start(dir, config(lab.jmxHostPort()))) {
+      DaemonHttp http = new DaemonHttp(daemon.httpPort());
+      long onset = lab.awaitOnset("storm", Duration.ofSeconds(30)).atEpochMillis();
+
+      await().atMost(Duration.ofSeconds(20)).until(() -> !received.isEmpty());
+      JsonNode firing = received.get(0);
+      assertThat(firing.get("status").asText()).isEqualTo("firing");
+      assertThat(firing.get("rule").asText()).isEqualTo("ThreadStorm");
+      long latency = Instant.parse(firing.get("startedAt").asText()).toEpochMilli() - onset;
+      System.out.printf("JDK %d: ThreadStorm fired %d ms after the storm's onset%n", jdk, latency);
+      assertThat(latency).as("detection latency, ms").isLessThanOrEqualTo(10_000);
+      assertThat(firing.get("summary").asText())
+          .contains("sun.security.ssl.TransportContext.finishHandshake")
+          .contains("JDK-8246039");
+      assertThat(firing.get("evidence").get("knownCause").asText()).isEqualTo("JDK-8246039");
+      assertThat(
+              firing
+                  .get("evidence")
+                  .get("topCreatorSites")
+                  .get(0)
+                  .get("threadNames")
+                  .get(0)
+                  .asText())
+          .startsWith("HandshakeCompletedNotify-Thread");
+
+      JsonNode alerts = JSON.readTree(http.get("/api/v1/alerts").body()).get("alerts");
+      assertThat(alerts)
+          .anySatisfy(
+              a -> {
+                assertThat(a.get("alert").asText()).isEqualTo("ThreadStorm");
+                assertThat(a.get("state").asText()).isEqualTo("firing");
+              });
+      assertThat(
+              http.scrape()
+                  .value(
+                      "jvm_sentinel_alert_active", Map.of("target", "lab", "alert", "ThreadStorm")))
+          .contains(1.0);
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .untilAsserted(
+              () -> assertThat(Path.of(firing.get("snapshot").asText())).isNotEmptyFile());
+
+      // The storm ends at 35 s: the alert resolves, and says so.
+      await().atMost(Duration.ofSeconds(90)).until(() -> received.size() >= 2);
+      assertThat(received.get(1).get("status").asText()).isEqualTo("resolved");
+      assertThat(received.get(1).get("dedupKey").asText())
+          .isEqualTo(firing.get("dedupKey").asText());
+      assertThat(
+              http.scrape()
+                  .value(
+                      "jvm_sentinel_alert_active", Map.of("target", "lab", "alert", "ThreadStorm")))
+          .contains(0.0);
+      assertThat(received).hasSize(2);
+    }
+  }
+
+  /** A normal service: warm-up compile burst, a fixed pool started once, steady work. */
+  @Test
+  void aHealthyTargetRaisesNoAlertInThreeMinutes() throws Exception {
+    LabSpec spec = LabSpec.builder("healthy").javaHome(Jdks.jdk17()).build();
+    try (LabProcess lab = spec.startReady(Duration.ofSeconds(30));
+        SentinelDaemon daemon = Daemons.start(dir, config(lab.jmxHostPort()))) {
+      DaemonHttp http = new DaemonHttp(daemon.httpPort());
+      long end = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+      int checks = 0;
+      while (System.nanoTime() < end) {
+        assertThat(JSON.readTree(http.get("/api/v1/alerts").body()).get("alerts")).isEmpty();
+        checks++;
+        Thread.sleep(5_000);
+      }
+      assertThat(received).isEmpty();
+      assertThat(http.scrape().value("jvm_sentinel_jfr_available", Map.of("target", "lab")))
+          .contains(1.0);
+      System.out.printf("healthy: 0 alerts over 3 minutes (%d checks)%n", checks);
+    }
+  }
+}
