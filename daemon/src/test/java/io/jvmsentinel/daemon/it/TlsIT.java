@@ -39,6 +39,7 @@ class TlsIT {
       DaemonHttp http = new DaemonHttp(daemon.httpPort());
       await()
           .atMost(Duration.ofSeconds(30))
+          .ignoreExceptions()
           .untilAsserted(
               () -> {
                 JsonNode top =
