@@ -36,9 +36,7 @@ public final class LabScenarios {
         return List.of("-XX:ReservedCodeCacheSize=4m");
       case "codecache-full":
         return List.of(
-            "-XX:+SegmentedCodeCache",
-            "-XX:ReservedCodeCacheSize=8m",
-            "-XX:-UseCodeCacheFlushing");
+            "-XX:+SegmentedCodeCache", "-XX:ReservedCodeCacheSize=8m", "-XX:-UseCodeCacheFlushing");
       case "gc-pressure":
         return List.of("-Xmx64m");
       case "mixed":
@@ -57,7 +55,6 @@ public final class LabScenarios {
 
   /** A builder for {@code scenario} on the running JVM, flags included. */
   public static LabSpec.Builder builder(String scenario) {
-    return builder(
-        scenario, Path.of(System.getProperty("java.home")), Runtime.version().feature());
+    return builder(scenario, Path.of(System.getProperty("java.home")), Runtime.version().feature());
   }
 }
