@@ -39,13 +39,16 @@ final class MixedScenario implements Scenario {
         + " turn for --phase each (default 30s), --pause apart (default 20s)";
   }
 
-  /** The incidents, in the order they are played. */
+  /**
+   * The incidents, in the order they are played, each at its own default rate ({@code --rate} means
+   * different units to each of them).
+   */
   List<Scenario> incidents() {
     List<Scenario> incidents = new ArrayList<>();
-    incidents.add(new ThreadPerRequestScenario(options));
-    incidents.add(new TlsListenerStormScenario(options));
-    incidents.add(new GcPressureScenario(options));
-    incidents.add(new DeoptStormScenario(options));
+    incidents.add(new ThreadPerRequestScenario(LabOptions.defaults("thread-per-request")));
+    incidents.add(new TlsListenerStormScenario(LabOptions.defaults("tls-listener-storm")));
+    incidents.add(new GcPressureScenario(LabOptions.defaults("gc-pressure")));
+    incidents.add(new DeoptStormScenario(LabOptions.defaults("deopt-storm")));
     return incidents;
   }
 
