@@ -8,7 +8,8 @@ import java.util.OptionalInt;
 
 /**
  * Command line of the lab: {@code SCENARIO [--rate N] [--threads N] [--duration D] [--delay D]
- * [--linger D] [--warmup D]}. Each scenario picks its own defaults for the options it reads.
+ * [--linger D] [--warmup D] [--phase D] [--pause D]}. Each scenario picks its own defaults for the
+ * options it reads.
  */
 public final class LabOptions {
 
@@ -19,6 +20,8 @@ public final class LabOptions {
   private Duration delay = Duration.ZERO;
   private Duration linger = Duration.ZERO;
   private Optional<Duration> warmup = Optional.empty();
+  private Optional<Duration> phase = Optional.empty();
+  private Optional<Duration> pause = Optional.empty();
 
   private LabOptions(String scenario) {
     this.scenario = scenario;
@@ -63,6 +66,12 @@ public final class LabOptions {
           break;
         case "--warmup":
           options.warmup = Optional.of(parseDuration(value));
+          break;
+        case "--phase":
+          options.phase = Optional.of(parseDuration(value));
+          break;
+        case "--pause":
+          options.pause = Optional.of(parseDuration(value));
           break;
         default:
           throw new IllegalArgumentException("unknown option " + option);
@@ -150,5 +159,15 @@ public final class LabOptions {
   /** Length of a JIT warm-up phase, for scenarios that have one. */
   public Duration warmup(Duration defaultWarmup) {
     return warmup.orElse(defaultWarmup);
+  }
+
+  /** Length of each incident phase, for scenarios that run several in turn ({@code mixed}). */
+  public Duration phase(Duration defaultPhase) {
+    return phase.orElse(defaultPhase);
+  }
+
+  /** Quiet time between incident phases, for scenarios that run several in turn. */
+  public Duration pause(Duration defaultPause) {
+    return pause.orElse(defaultPause);
   }
 }

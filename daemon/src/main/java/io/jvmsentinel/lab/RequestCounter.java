@@ -14,8 +14,16 @@ final class RequestCounter implements RequestCounterMBean {
   private final AtomicLong completed = new AtomicLong();
   private final AtomicLong failed = new AtomicLong();
 
-  /** A counter registered as {@value RequestCounterMBean#OBJECT_NAME}. */
-  static RequestCounter register() {
+  private static RequestCounter registered;
+
+  /**
+   * The counter registered as {@value RequestCounterMBean#OBJECT_NAME}; one per JVM, shared by the
+   * phases of a scenario that runs several request loops in turn ({@code mixed}).
+   */
+  static synchronized RequestCounter register() {
+    if (registered != null) {
+      return registered;
+    }
     RequestCounter counter = new RequestCounter();
     try {
       ManagementFactory.getPlatformMBeanServer()
@@ -23,6 +31,7 @@ final class RequestCounter implements RequestCounterMBean {
     } catch (JMException e) {
       throw new IllegalStateException("cannot register " + OBJECT_NAME, e);
     }
+    registered = counter;
     return counter;
   }
 

@@ -22,6 +22,11 @@ public final class Scenarios {
     register("tls-listener-storm", TlsListenerStormScenario::new);
     register("tls-full-handshakes", TlsFullHandshakesScenario::new);
     register("tls-resumed", TlsResumedScenario::new);
+    register("codecache-churn", CodeCacheChurnScenario::new);
+    register("codecache-full", CodeCacheFullScenario::new);
+    register("deopt-storm", DeoptStormScenario::new);
+    register("gc-pressure", GcPressureScenario::new);
+    register("mixed", MixedScenario::new);
   }
 
   private Scenarios() {}
@@ -46,7 +51,7 @@ public final class Scenarios {
     StringBuilder text =
         new StringBuilder(
             "usage: java io.jvmsentinel.lab.LabMain SCENARIO [--rate N] [--threads N]"
-                + " [--duration D] [--delay D] [--warmup D]\n"
+                + " [--duration D] [--delay D] [--warmup D] [--phase D] [--pause D]\n"
                 + "  D is 500ms, 5s, 2m, 1h or ISO-8601 (PT5S)\nscenarios:\n");
     for (String name : names()) {
       Scenario scenario = FACTORIES.get(name).apply(LabOptions.defaults(name));

@@ -57,7 +57,12 @@ class LabOptionsTest {
             "thread-burst",
             "tls-listener-storm",
             "tls-full-handshakes",
-            "tls-resumed");
+            "tls-resumed",
+            "codecache-churn",
+            "codecache-full",
+            "deopt-storm",
+            "gc-pressure",
+            "mixed");
     for (String name : Scenarios.names()) {
       assertThat(Scenarios.create(LabOptions.defaults(name)))
           .hasValueSatisfying(scenario -> assertThat(scenario.name()).isEqualTo(name));

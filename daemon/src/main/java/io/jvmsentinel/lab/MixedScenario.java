@@ -1,0 +1,95 @@
+package io.jvmsentinel.lab;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The demo: a healthy service throughout, and the incidents in turn on top of it, each for {@code
+ * --phase} (default 30 s) with {@code --pause} (default 20 s) of calm before it and after the last.
+ * Each incident is announced by an {@code incident} onset naming it, followed by the incident's own
+ * onset ({@code storm}, {@code gc}, {@code deopt}); calm periods by a {@code quiet} onset. The code
+ * cache scenarios need their own JVM flags and are not part of it; gc-pressure sizes its live set
+ * from the max heap, so run this with a bounded heap (see {@code
+ * io.jvmsentinel.daemon.lab.LabScenarios}).
+ */
+final class MixedScenario implements Scenario {
+
+  static final Duration DEFAULT_PHASE = Duration.ofSeconds(30);
+  static final Duration DEFAULT_PAUSE = Duration.ofSeconds(20);
+
+  private final LabOptions options;
+  private final Duration phase;
+  private final Duration pause;
+
+  MixedScenario(LabOptions options) {
+    this.options = options;
+    this.phase = options.phase(DEFAULT_PHASE);
+    this.pause = options.pause(DEFAULT_PAUSE);
+  }
+
+  @Override
+  public String name() {
+    return "mixed";
+  }
+
+  @Override
+  public String description() {
+    return "healthy throughout; thread-per-request, tls-listener-storm, gc-pressure, deopt-storm in"
+        + " turn for --phase each (default 30s), --pause apart (default 20s)";
+  }
+
+  /**
+   * The incidents, in the order they are played, each at its own default rate ({@code --rate} means
+   * different units to each of them).
+   */
+  List<Scenario> incidents() {
+    List<Scenario> incidents = new ArrayList<>();
+    incidents.add(new ThreadPerRequestScenario(LabOptions.defaults("thread-per-request")));
+    incidents.add(new TlsListenerStormScenario(LabOptions.defaults("tls-listener-storm")));
+    incidents.add(new GcPressureScenario(LabOptions.defaults("gc-pressure")));
+    incidents.add(new DeoptStormScenario(LabOptions.defaults("deopt-storm")));
+    return incidents;
+  }
+
+  @Override
+  public void run(LabLog log) throws InterruptedException {
+    Thread healthy = start(new HealthyScenario(options), log);
+    try {
+      for (Scenario incident : incidents()) {
+        log.onset("quiet", "duration_ms", pause.toMillis());
+        Thread.sleep(pause.toMillis());
+        log.onset("incident", "name", incident.name(), "duration_ms", phase.toMillis());
+        Thread thread = start(incident, log);
+        try {
+          Thread.sleep(phase.toMillis());
+        } finally {
+          thread.interrupt();
+          thread.join();
+        }
+      }
+      log.onset("quiet", "duration_ms", pause.toMillis());
+      Thread.sleep(pause.toMillis());
+      log.onset("end");
+      healthy.join();
+    } finally {
+      healthy.interrupt();
+    }
+  }
+
+  private static Thread start(Scenario scenario, LabLog log) {
+    Thread thread =
+        new Thread(
+            () -> {
+              try {
+                scenario.run(log);
+              } catch (InterruptedException e) {
+                // The phase is over.
+              }
+            },
+            "lab-" + scenario.name());
+    thread.setDaemon(true);
+    thread.start();
+    return thread;
+  }
+}
