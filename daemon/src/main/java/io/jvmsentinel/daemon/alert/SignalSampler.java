@@ -35,7 +35,9 @@ final class SignalSampler {
         state == null || state.compilationEnabled() == null
             ? Double.NaN
             : state.compilationEnabled() ? 1 : 0;
-    double fills = state == null || Double.isNaN(state.fullCount()) ? 0 : state.fullCount();
+    // Unknown while disconnected (NaN, skipped by rates): a fill counted before a reconnect must
+    // not look like a new fill when the count comes back.
+    double fills = state == null ? Double.NaN : state.fullCount();
     return new SignalSample(
         now,
         status.up(),

@@ -66,6 +66,11 @@ class CodeCacheRulesTest {
     assertThat(rule.evaluate(context(rule, fine, Set.of(), false)))
         .as("fills before the daemon connected are history, not an alert")
         .isEmpty();
+    SignalHistory reconnected =
+        Samples.history(10, (s, t) -> s.fullEvents(t == 4 ? Double.NaN : 3));
+    assertThat(rule.evaluate(context(rule, reconnected, Set.of(), false)))
+        .as("an old fill seen again after a reconnect is not a new fill")
+        .isEmpty();
   }
 
   @Test

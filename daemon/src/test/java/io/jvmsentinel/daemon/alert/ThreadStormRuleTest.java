@@ -84,6 +84,14 @@ class ThreadStormRuleTest {
   }
 
   @Test
+  void aLongStormDoesNotBecomeItsOwnBaselineWhileFiring() {
+    // 120/s for twelve minutes: the baseline window is all storm by now.
+    SignalHistory history = Samples.history(720, (s, t) -> s.threadStarts(120.0 * t));
+
+    assertThat(rule.evaluate(context(history, Set.of(""), false))).hasSize(1);
+  }
+
+  @Test
   void withoutJfrTheStormIsStillSeenButItsCreatorIsUnknown() {
     SignalHistory history = Samples.history(20, (s, t) -> s.jmxOnly().threadStarts(100.0 * t));
 

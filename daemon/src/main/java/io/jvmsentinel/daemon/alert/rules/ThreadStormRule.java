@@ -90,8 +90,9 @@ public final class ThreadStormRule implements AlertRule {
             floor, context.threshold(BASELINE_FACTOR) * (Double.isNaN(baseline) ? 0 : baseline));
     boolean storming;
     if (context.firing("")) {
-      // Hysteresis: a firing storm resolves only once the rate falls well below the limit.
-      storming = rate >= limit / 2;
+      // Hysteresis: a firing storm resolves only once the rate falls well below the floor. The
+      // baseline is left out here: a long storm would otherwise become its own baseline.
+      storming = rate >= floor / 2;
     } else {
       storming = rate >= limit && newer >= floor / 2 && older >= floor / 2;
     }
