@@ -11,6 +11,7 @@ import io.jvmsentinel.daemon.config.JmxAddress;
 import io.jvmsentinel.daemon.config.SentinelConfig;
 import io.jvmsentinel.daemon.config.TargetConfig;
 import io.jvmsentinel.daemon.lab.LabProcess;
+import io.jvmsentinel.daemon.lab.LabScenarios;
 import io.jvmsentinel.daemon.lab.LabSpec;
 import io.jvmsentinel.lab.Scenarios;
 import java.io.IOException;
@@ -39,7 +40,7 @@ public final class DemoCommand implements Callable<Integer> {
   @Parameters(
       index = "0",
       arity = "0..1",
-      defaultValue = "healthy",
+      defaultValue = "mixed",
       paramLabel = "SCENARIO",
       completionCandidates = ScenarioNames.class,
       description = "What the lab JVM does (default: ${DEFAULT-VALUE}).")
@@ -89,8 +90,24 @@ public final class DemoCommand implements Callable<Integer> {
         ConnectionConfig.DEFAULT,
         JfrConfig.DEFAULT,
         AlertsConfig.DEFAULT,
-        DetectionConfig.DEFAULT,
+        demoDetection(),
         List.of(target));
+  }
+
+  /** Detection as configured by default, with a one-minute warm-up so the demo moves along. */
+  private static DetectionConfig demoDetection() {
+    DetectionConfig d = DetectionConfig.DEFAULT;
+    return new DetectionConfig(
+        d.enabled(),
+        d.interval(),
+        Duration.ofMinutes(1),
+        Duration.ofMinutes(2),
+        d.snapshotDirectory(),
+        d.snapshotMaxSizeMb(),
+        d.snapshotWindow(),
+        d.rules(),
+        d.targets(),
+        d.disabled());
   }
 
   @Override
@@ -106,11 +123,15 @@ public final class DemoCommand implements Callable<Integer> {
       System.err.println("jvm-sentinel: invalid --listen '" + listen + "': " + e.getMessage());
       return ExitCodes.CONFIG;
     }
+    // The scenario's own JVM flags (a small code cache, a small heap); the same on every JDK.
     LabSpec.Builder spec =
-        LabSpec.builder(scenario).onOutput(line -> System.out.println("  lab | " + line));
+        LabScenarios.builder(scenario).onOutput(line -> System.out.println("  lab | " + line));
     if (labJavaHome != null) {
       spec.javaHome(labJavaHome);
     }
+    // The terminal shows each alert readably (AlertConsole); the JSON line per alert is for logs.
+    ((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger("io.jvmsentinel.alerts"))
+        .setLevel(ch.qos.logback.classic.Level.WARN);
     System.out.println("Starting the lab JVM (scenario " + scenario + ")...");
     LabProcess lab = spec.build().startReady(Duration.ofSeconds(60));
     SentinelDaemon daemon;
@@ -139,6 +160,7 @@ public final class DemoCommand implements Callable<Integer> {
                 },
                 "demo-shutdown"));
     LiveView view = new LiveView(daemon.registry(), daemon.sessions().get(0));
+    AlertConsole alerts = new AlertConsole(daemon.detection());
     while (!stopped.await(viewIntervalSeconds, java.util.concurrent.TimeUnit.SECONDS)) {
       if (!lab.isAlive()) {
         System.out.println("The lab JVM exited; stopping.");
@@ -146,6 +168,7 @@ public final class DemoCommand implements Callable<Integer> {
         return ExitCodes.RUNTIME;
       }
       System.out.println(view.line());
+      alerts.printChanges();
     }
     return ExitCodes.OK;
   }

@@ -35,7 +35,7 @@ public final class Notifications implements AutoCloseable {
     HttpClient client = JsonPoster.newClient(config.httpTimeout());
     List<Delivery> deliveries = new ArrayList<>();
     for (Notifier sink : Sinks.from(config, client, Clock.systemUTC())) {
-      log.info("alert sink {}", sink);
+      log.info("alert sink: {}", sink.name());
       deliveries.add(
           Delivery.start(
               sink,

@@ -1,0 +1,224 @@
+package io.jvmsentinel.daemon.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.jvmsentinel.daemon.SentinelDaemon;
+import io.jvmsentinel.daemon.alert.ActiveAlert;
+import io.jvmsentinel.daemon.lab.LabEvent;
+import io.jvmsentinel.daemon.lab.LabProcess;
+import io.jvmsentinel.daemon.lab.LabScenarios;
+import io.jvmsentinel.daemon.testing.Jdks;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Predicate;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The incident lab as acceptance tests: each scenario reproduces its incident's mechanism in a real
+ * JVM, and the daemon, with its default rules, must raise the expected alert within a stated bound
+ * of the scenario's onset, with the expected evidence, and resolve it once the scenario stops.
+ * (Thread storms from the TLS listener are in DetectionIT.)
+ */
+class ScenarioSuiteIT {
+  /** A short warm-up so JIT incidents are judged within the test's time. */
+  private static final String DETECTION =
+      """
+      detection:
+        warmup: 20s
+        warmupMax: 30s
+        snapshots:
+          directory: ""
+      """;
+
+  @TempDir Path dir;
+
+  /** One scenario: its lab, the phase that starts it, the alert, the bound and the evidence. */
+  record Case(
+      String scenario,
+      int jdk,
+      List<String> args,
+      String onsetPhase,
+      String rule,
+      Duration bound,
+      Predicate<ActiveAlert> evidence,
+      boolean checkResolve) {
+    @Override
+    public String toString() {
+      return scenario + " on JDK " + jdk + " -> " + rule;
+    }
+  }
+
+  static Stream<Arguments> cases() {
+    return Stream.of(
+            new Case(
+                "thread-per-request",
+                17,
+                List.of("--rate", "200"),
+                "storm",
+                "ThreadStorm",
+                Duration.ofSeconds(10),
+                a ->
+                    a.finding().summary().contains("io.jvmsentinel.lab.RequestDispatcher.dispatch"),
+                true),
+            new Case(
+                "thread-per-request",
+                25,
+                List.of("--rate", "200"),
+                "storm",
+                "ThreadStorm",
+                Duration.ofSeconds(10),
+                a ->
+                    a.finding().summary().contains("io.jvmsentinel.lab.RequestDispatcher.dispatch"),
+                false),
+            new Case(
+                "tls-full-handshakes",
+                17,
+                List.of("--rate", "40"),
+                "full-handshakes",
+                "TlsHandshakeStorm",
+                Duration.ofSeconds(40),
+                a ->
+                    a.key().startsWith("localhost:")
+                        && ((Number) a.finding().evidence().get("fullShare")).doubleValue() > 0.9,
+                true),
+            new Case(
+                "codecache-full",
+                17,
+                List.of(),
+                "full",
+                "CodeCacheFull",
+                Duration.ofSeconds(10),
+                a -> a.finding().summary().contains("JIT compilation disabled"),
+                false),
+            new Case(
+                "codecache-full",
+                25,
+                List.of(),
+                "full",
+                "CodeCacheFull",
+                Duration.ofSeconds(10),
+                a -> a.finding().evidence().containsKey("segments"),
+                false),
+            new Case(
+                "deopt-storm",
+                17,
+                List.of(),
+                "deopt",
+                "DeoptimizationStorm",
+                Duration.ofSeconds(90),
+                a ->
+                    a.finding().evidence().get("mostDeoptimizedMethods") instanceof List<?> l
+                        && !l.isEmpty(),
+                false),
+            new Case(
+                "gc-pressure",
+                17,
+                List.of(),
+                "gc",
+                "GcOverhead",
+                Duration.ofSeconds(60),
+                a ->
+                    ((Number) a.finding().evidence().get("pauseShareOfWallTime")).doubleValue()
+                        > 0.2,
+                true))
+        .map(Arguments::of);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("cases")
+  void theDaemonCatchesTheIncidentAndNamesItsCause(Case c) throws Exception {
+    List<String> args = new ArrayList<>(c.args());
+    if (c.checkResolve()) {
+      // The incident runs for a while, then the lab idles so the alert can resolve.
+      args.addAll(List.of("--duration", "90s", "--linger", "300s"));
+    }
+    Path javaHome = Jdks.jdk(c.jdk());
+    try (LabProcess lab =
+            LabScenarios.builder(c.scenario(), javaHome, c.jdk())
+                .args(args.toArray(new String[0]))
+                .build()
+                .startReady(Duration.ofSeconds(30));
+        SentinelDaemon daemon =
+            Daemons.start(dir, DETECTION + Daemons.target("lab", lab.jmxHostPort(), "2s"))) {
+      LabEvent onset = lab.awaitOnset(c.onsetPhase(), Duration.ofSeconds(60));
+      Instant onsetAt = Instant.ofEpochMilli(onset.atEpochMillis());
+
+      ActiveAlert fired =
+          await()
+              .atMost(c.bound().plusSeconds(30))
+              .pollInterval(Duration.ofMillis(250))
+              .until(() -> firing(daemon, c.rule()), Optional::isPresent)
+              .orElseThrow();
+      Duration latency = Duration.between(onsetAt, fired.since());
+      System.out.printf(
+          "%s: fired %d ms after onset: %s%n", c, latency.toMillis(), fired.finding().summary());
+      assertThat(latency).as("detection latency of " + c).isLessThanOrEqualTo(c.bound());
+      assertThat(fired.finding().evidence()).isNotEmpty();
+      assertThat(c.evidence().test(fired))
+          .as("evidence of " + c + ": " + fired.finding().evidence())
+          .isTrue();
+
+      if (c.checkResolve()) {
+        lab.awaitOnset("linger", Duration.ofSeconds(120));
+        await()
+            .atMost(Duration.ofSeconds(150))
+            .pollInterval(Duration.ofSeconds(1))
+            .until(() -> firing(daemon, c.rule()).isEmpty());
+        System.out.printf("%s: resolved after the scenario stopped%n", c);
+      }
+    }
+  }
+
+  /** The healthy service on every JDK of the matrix, JMX-only JDK 11 included: no alert at all. */
+  @Test
+  void aHealthyServiceOnEveryJdkRaisesNoAlertInThreeMinutes() throws Exception {
+    List<LabProcess> labs = new ArrayList<>();
+    try {
+      StringBuilder targets = new StringBuilder("targets:\n");
+      for (int jdk : new int[] {11, 17, 21, 25}) {
+        LabProcess lab =
+            LabScenarios.builder("healthy", Jdks.jdk(jdk), jdk)
+                .build()
+                .startReady(Duration.ofSeconds(60));
+        labs.add(lab);
+        targets
+            .append("  - name: jdk")
+            .append(jdk)
+            .append("\n    jmx: ")
+            .append(lab.jmxHostPort())
+            .append("\n    pollInterval: 2s\n");
+      }
+      try (SentinelDaemon daemon =
+          Daemons.start(dir, "detection:\n  snapshots:\n    directory: \"\"\n" + targets)) {
+        long end = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+        int checks = 0;
+        while (System.nanoTime() < end) {
+          assertThat(daemon.detection().active()).as("alerts on healthy targets").isEmpty();
+          checks++;
+          Thread.sleep(2_000);
+        }
+        assertThat(daemon.sessions()).allSatisfy(s -> assertThat(s.status().up()).isTrue());
+        System.out.printf(
+            "healthy on JDK 11/17/21/25: 0 alerts in 3 minutes (%d checks)%n", checks);
+      }
+    } finally {
+      labs.forEach(LabProcess::close);
+    }
+  }
+
+  private static Optional<ActiveAlert> firing(SentinelDaemon daemon, String rule) {
+    return daemon.detection().active().stream()
+        .filter(a -> a.ruleId().equals(rule) && a.state() == ActiveAlert.State.FIRING)
+        .findFirst();
+  }
+}
