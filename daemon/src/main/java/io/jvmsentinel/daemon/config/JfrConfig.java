@@ -20,7 +20,7 @@ public record JfrConfig(boolean enabled, Duration maxAge, long maxSizeMb, Durati
   public static final Duration MIN_STALL_TIMEOUT = Duration.ofSeconds(5);
 
   public static final JfrConfig DEFAULT =
-      new JfrConfig(true, Duration.ofMinutes(5), 32, Duration.ofSeconds(20));
+      new JfrConfig(true, Duration.ofMinutes(5), 32, Duration.ofSeconds(60));
 
   public JfrConfig {
     Objects.requireNonNull(maxAge, "maxAge");
