@@ -59,6 +59,12 @@ public final class StatusRoutes {
     TargetStatus status = target.session().status();
     Map<String, Object> map = brief(status);
     map.put("jfr", target.stream().state());
+    // Which source feeds the compiler-thread CPU metrics of this target (one source per metric).
+    map.put(
+        "compilerCpuSource",
+        target.stream().streaming()
+            ? "JFR jdk.ThreadCPULoad of the C1/C2 compiler threads"
+            : "none: needs a JFR stream (HotSpot hides compiler threads from ThreadMXBean)");
     map.put("up", status.up());
     map.put("connectAttempts", status.connectAttempts());
     JvmIdentity identity = status.identity();
