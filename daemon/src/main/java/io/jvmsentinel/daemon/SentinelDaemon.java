@@ -19,6 +19,7 @@ import io.jvmsentinel.daemon.export.HttpEndpoint;
 import io.jvmsentinel.daemon.export.PrometheusRoute;
 import io.jvmsentinel.daemon.export.StatusRoutes;
 import io.jvmsentinel.daemon.export.TargetReportRoutes;
+import io.jvmsentinel.daemon.export.datadog.DatadogExport;
 import io.jvmsentinel.daemon.jfr.JfrStreamSession;
 import io.jvmsentinel.daemon.jfr.RecordingNames;
 import io.jvmsentinel.daemon.jfr.StreamDirectories;
@@ -53,6 +54,7 @@ public final class SentinelDaemon implements AutoCloseable {
   private final EvidenceSnapshots snapshots;
   private final DetectionEngine detection;
   private final HttpEndpoint http;
+  private final DatadogExport datadog;
 
   private SentinelDaemon(
       PrometheusMeterRegistry registry,
@@ -60,13 +62,15 @@ public final class SentinelDaemon implements AutoCloseable {
       Notifications notifications,
       EvidenceSnapshots snapshots,
       DetectionEngine detection,
-      HttpEndpoint http) {
+      HttpEndpoint http,
+      DatadogExport datadog) {
     this.registry = registry;
     this.targets = targets;
     this.notifications = notifications;
     this.snapshots = snapshots;
     this.detection = detection;
     this.http = http;
+    this.datadog = datadog;
   }
 
   /** Starts watching every configured target and serving HTTP; returns once the port is bound. */
@@ -89,7 +93,15 @@ public final class SentinelDaemon implements AutoCloseable {
     for (TargetConfig target : config.targets()) {
       targets.add(watch(target, config, registry, directories, recordingName, localRetention));
     }
-    Notifications notifications = Notifications.start(config.alerts(), registry);
+    DatadogExport datadog;
+    try {
+      datadog = DatadogExport.create(config.datadog(), registry);
+    } catch (IOException e) {
+      targets.forEach(WatchedTarget::close);
+      throw e;
+    }
+    Notifications notifications =
+        Notifications.start(config.alerts(), datadog.notifiers(), registry);
     EvidenceSnapshots snapshots =
         detectionConfig.snapshotDirectory().isPresent()
             ? new EvidenceSnapshots(
@@ -133,6 +145,7 @@ public final class SentinelDaemon implements AutoCloseable {
       detection.close();
       snapshots.close();
       notifications.close();
+      datadog.close();
       targets.forEach(WatchedTarget::close);
       throw new IOException(
           "cannot listen on " + config.http().listen() + ": " + e.getMessage(), e);
@@ -141,6 +154,7 @@ public final class SentinelDaemon implements AutoCloseable {
     if (detectionConfig.enabled()) {
       detection.start();
     }
+    datadog.start();
     log.info(
         "jvm-sentinel serving http://{}:{}/metrics for {} target(s): {}",
         config.http().listen().anyHost() ? "0.0.0.0" : config.http().listen().host(),
@@ -148,7 +162,7 @@ public final class SentinelDaemon implements AutoCloseable {
         targets.size(),
         targets.stream().map(WatchedTarget::name).toList());
     return new SentinelDaemon(
-        registry, List.copyOf(targets), notifications, snapshots, detection, http);
+        registry, List.copyOf(targets), notifications, snapshots, detection, http, datadog);
   }
 
   private static WatchedTarget watch(
@@ -238,6 +252,7 @@ public final class SentinelDaemon implements AutoCloseable {
     detection.close();
     snapshots.close();
     notifications.close();
+    datadog.close(); // after the notifications: the Datadog sink drains into its client
     targets.forEach(WatchedTarget::close);
     registry.close();
   }

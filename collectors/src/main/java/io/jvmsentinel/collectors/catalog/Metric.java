@@ -490,6 +490,14 @@ public enum Metric {
           + " sink's queue was full)",
       "sink, outcome (delivered, retried, failed, dropped)",
       "daemon"),
+  SENTINEL_DOGSTATSD_ERRORS(
+      "jvm.sentinel.dogstatsd.errors",
+      MeterKind.COUNTER,
+      null,
+      "DogStatsD packets or messages that did not reach the Datadog Agent: send failures (e.g. the"
+          + " agent's socket is missing) and messages dropped because the client's queue was full",
+      "reason (send, queue_full)",
+      "daemon"),
   SENTINEL_POLL_ERRORS(
       "jvm.sentinel.poll.errors",
       MeterKind.COUNTER,

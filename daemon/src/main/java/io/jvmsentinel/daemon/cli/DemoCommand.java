@@ -3,6 +3,7 @@ package io.jvmsentinel.daemon.cli;
 import io.jvmsentinel.daemon.SentinelDaemon;
 import io.jvmsentinel.daemon.config.AlertsConfig;
 import io.jvmsentinel.daemon.config.ConnectionConfig;
+import io.jvmsentinel.daemon.config.DatadogConfig;
 import io.jvmsentinel.daemon.config.DetectionConfig;
 import io.jvmsentinel.daemon.config.HostPort;
 import io.jvmsentinel.daemon.config.HttpConfig;
@@ -91,6 +92,7 @@ public final class DemoCommand implements Callable<Integer> {
         JfrConfig.DEFAULT,
         AlertsConfig.DEFAULT,
         demoDetection(),
+        DatadogConfig.DISABLED,
         List.of(target));
   }
 

@@ -15,8 +15,10 @@ record ConfigDocument(
     Jfr jfr,
     Alerts alerts,
     Detection detection,
+    Datadog datadog,
     List<Target> targets) {
-  static final ConfigDocument EMPTY = new ConfigDocument(null, null, null, null, null, null, null);
+  static final ConfigDocument EMPTY =
+      new ConfigDocument(null, null, null, null, null, null, null, null);
   static final Target EMPTY_TARGET = new Target(null, null, null, null, null, null, null, null);
 
   record Http(HostPort listen) {}
@@ -57,6 +59,13 @@ record ConfigDocument(
   record PagerDuty(String routingKeyEnv, String routingKeyFile, String url) {}
 
   record Alertmanager(String url, List<String> urls) {}
+
+  record Datadog(
+      Boolean enabled,
+      DogStatsdAddress address,
+      Duration step,
+      Map<String, String> tags,
+      Boolean alerts) {}
 
   record Target(
       String name,

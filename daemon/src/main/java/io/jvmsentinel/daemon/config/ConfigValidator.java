@@ -63,8 +63,16 @@ final class ConfigValidator {
                 targets.stream()
                     .map(TargetConfig::name)
                     .collect(java.util.stream.Collectors.toSet()));
+    DatadogConfig datadog = new DatadogValidator(problems, env).validate(doc.datadog(), tags);
     return new SentinelConfig(
-        new HttpConfig(listen), tags, connection, jfr(doc.jfr()), alerts, detection, targets);
+        new HttpConfig(listen),
+        tags,
+        connection,
+        jfr(doc.jfr()),
+        alerts,
+        detection,
+        datadog,
+        targets);
   }
 
   private ConnectionConfig connection(ConfigDocument.Connection raw) {

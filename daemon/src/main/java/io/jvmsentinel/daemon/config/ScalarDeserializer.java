@@ -53,6 +53,11 @@ final class ScalarDeserializer<T> extends StdDeserializer<T> {
     return parsed(JmxAddress.class, "host:port or a service:jmx: URL", JmxAddress::parse);
   }
 
+  static ScalarDeserializer<DogStatsdAddress> dogStatsdAddress() {
+    return parsed(
+        DogStatsdAddress.class, "udp://host:port or unix:///path", DogStatsdAddress::parse);
+  }
+
   // Any scalar: "pollInterval: 10" then fails in the parser with the accepted forms.
   private static <T> ScalarDeserializer<T> parsed(
       Class<T> type, String expected, Function<String, T> parse) {

@@ -15,6 +15,7 @@ import java.util.Objects;
  * @param jfr JFR streaming settings shared by all targets
  * @param alerts where alert notifications are delivered, and how
  * @param detection how often rules run, warm-up, evidence snapshots and threshold overrides
+ * @param datadog metrics and alerts to a Datadog Agent over DogStatsD; disabled by default
  * @param targets at least one target, names unique, all with the same tag keys
  */
 public record SentinelConfig(
@@ -24,6 +25,7 @@ public record SentinelConfig(
     JfrConfig jfr,
     AlertsConfig alerts,
     DetectionConfig detection,
+    DatadogConfig datadog,
     List<TargetConfig> targets) {
   public SentinelConfig {
     Objects.requireNonNull(http, "http");
@@ -31,6 +33,7 @@ public record SentinelConfig(
     Objects.requireNonNull(jfr, "jfr");
     Objects.requireNonNull(alerts, "alerts");
     Objects.requireNonNull(detection, "detection");
+    Objects.requireNonNull(datadog, "datadog");
     tags = Collections.unmodifiableMap(new LinkedHashMap<>(tags));
     targets = List.copyOf(targets);
   }

@@ -63,6 +63,14 @@ class ConfigLoaderTest {
                   Duration.ofSeconds(2),
                   Duration.ofMillis(250),
                   Duration.ofMinutes(1)));
+      assertThat(config.datadog())
+          .isEqualTo(
+              new DatadogConfig(
+                  true,
+                  new DogStatsdAddress("unix:///var/run/datadog/dsd.socket"),
+                  Duration.ofSeconds(15),
+                  Map.of("team", "jvm"),
+                  false));
       assertThat(config.targets())
           .containsExactly(
               new TargetConfig(
@@ -253,7 +261,7 @@ class ConfigLoaderTest {
                   """))
           .containsExactly(
               "config.yaml:1:1: unknown key 'htp'; allowed keys: http, tags, connection, jfr, alerts,"
-                  + " detection, targets",
+                  + " detection, datadog, targets",
               "config.yaml:4:3: unknown key 'connection.timeout'; allowed keys: connectTimeout,"
                   + " callTimeout, reconnectInitialDelay, reconnectMaxDelay",
               "config.yaml:8:5: unknown key 'targets[0].extra'; allowed keys: name, jmx, pid,"
@@ -857,6 +865,133 @@ class ConfigLoaderTest {
               "config.yaml:4:5: unknown key 'alerts.sinks.email'; allowed keys: webhook, slack,"
                   + " pagerduty, alertmanager",
               "config.yaml:5:25: 'alerts.sinks.alertmanager.url': expected text, got a list");
+    }
+  }
+
+  @Nested
+  class Datadog {
+    static final String TARGETS = "targets:\n  - {name: a, pid: 1}\n";
+
+    @Test
+    void absentSectionIsDisabled() throws Exception {
+      assertThat(load(TARGETS).datadog()).isEqualTo(DatadogConfig.DISABLED);
+      assertThat(DatadogConfig.DISABLED)
+          .isEqualTo(
+              new DatadogConfig(
+                  false,
+                  new DogStatsdAddress("udp://localhost:8125"),
+                  Duration.ofSeconds(10),
+                  Map.of(),
+                  true));
+    }
+
+    @Test
+    void enabledAloneTakesTheDefaults() throws Exception {
+      assertThat(load("datadog: {enabled: true}\n" + TARGETS).datadog())
+          .isEqualTo(
+              new DatadogConfig(
+                  true,
+                  new DogStatsdAddress("udp://localhost:8125"),
+                  Duration.ofSeconds(10),
+                  Map.of(),
+                  true));
+    }
+
+    @Test
+    void addressFormsAreNormalised() throws Exception {
+      assertThat(load("datadog: {enabled: true, address: \"udp://agent\"}\n" + TARGETS))
+          .extracting(c -> c.datadog().address().url())
+          .isEqualTo("udp://agent:8125");
+      assertThat(load("datadog: {enabled: true, address: \"udp://[::1]:9125\"}\n" + TARGETS))
+          .extracting(c -> c.datadog().address().url())
+          .isEqualTo("udp://[::1]:9125");
+    }
+
+    @Test
+    void addressFromTheEnvironmentInDatadogsOrder() throws Exception {
+      String yaml = "datadog: {enabled: true}\n" + TARGETS;
+      env.put("DD_AGENT_HOST", "10.0.0.7");
+      assertThat(load(yaml).datadog().address().url()).isEqualTo("udp://10.0.0.7:8125");
+      env.put("DD_DOGSTATSD_PORT", "18125");
+      assertThat(load(yaml).datadog().address().url()).isEqualTo("udp://10.0.0.7:18125");
+      env.put("DD_DOGSTATSD_URL", "unix:///var/run/datadog/dsd.socket");
+      assertThat(load(yaml).datadog().address().url())
+          .isEqualTo("unix:///var/run/datadog/dsd.socket");
+      // The configured address wins over every variable.
+      assertThat(
+              load("datadog: {enabled: true, address: \"udp://127.0.0.1:8126\"}\n" + TARGETS)
+                  .datadog()
+                  .address()
+                  .url())
+          .isEqualTo("udp://127.0.0.1:8126");
+      env.remove("DD_DOGSTATSD_URL");
+      env.remove("DD_AGENT_HOST");
+      assertThat(load(yaml).datadog().address().url()).isEqualTo("udp://localhost:18125");
+    }
+
+    @Test
+    void aDisabledExportIgnoresTheEnvironment() throws Exception {
+      env.put("DD_DOGSTATSD_URL", "tcp://nope");
+      assertThat(load("datadog: {enabled: false}\n" + TARGETS).datadog().address())
+          .isEqualTo(DogStatsdAddress.DEFAULT);
+    }
+
+    @Test
+    void badAddressesStepAndTags() throws Exception {
+      env.put("DD_ENV", "prod");
+      assertThat(
+              problems(
+                  """
+                  tags: {app: orders}
+                  datadog:
+                    enabled: true
+                    address: tcp://agent:8125
+                    step: 500ms
+                    tags:
+                      1team: x
+                      target: y
+                      app: z
+                      env: staging
+                      zone: "a,b"
+                  targets:
+                    - {name: a, pid: 1}
+                  """))
+          .containsExactly(
+              "config.yaml:4:12: 'datadog.address': cannot read \"tcp://agent:8125\" as a"
+                  + " DogStatsD address; use udp://host:port or unix:///path/to/dsd.socket",
+              "'datadog.step' (500ms) must be at least 1s",
+              "'datadog.tags': tag key '1team' is not a valid Datadog tag key; use a letter, then"
+                  + " [a-zA-Z0-9_.-/]",
+              "'datadog.tags.target': the daemon sets this tag itself (on meters or on alert"
+                  + " events)",
+              "'datadog.tags.app': 'app' is a global tag already (top-level 'tags')",
+              "'datadog.tags.env' conflicts with DD_ENV, which the Datadog client sends as the"
+                  + " 'env' tag already",
+              "'datadog.tags.zone' must not contain ',', '|' or line breaks");
+    }
+
+    @Test
+    void badEnvironmentVariablesAreNamed() throws Exception {
+      String yaml = "datadog: {enabled: true}\n" + TARGETS;
+      env.put("DD_DOGSTATSD_PORT", "eighty");
+      assertThat(problems(yaml))
+          .containsExactly(
+              "environment variable DD_DOGSTATSD_PORT (\"eighty\") is not a port (1..65535)");
+      env.put("DD_DOGSTATSD_URL", "unix://relative/path");
+      assertThat(problems(yaml))
+          .containsExactly(
+              "environment variable DD_DOGSTATSD_URL: cannot read \"unix://relative/path\" as a"
+                  + " DogStatsD address; use udp://host:port or unix:///path/to/dsd.socket");
+    }
+
+    @Test
+    void unknownKeysAndWrongTypes() throws Exception {
+      assertThat(problems("datadog: {enabled: true, host: agent, address: [1]}\n" + TARGETS))
+          .containsExactly(
+              "config.yaml:1:26: unknown key 'datadog.host'; allowed keys: enabled, address, step,"
+                  + " tags, alerts",
+              "config.yaml:1:48: 'datadog.address': expected udp://host:port or unix:///path, got"
+                  + " a list");
     }
   }
 

@@ -32,9 +32,21 @@ public final class Notifications implements AutoCloseable {
 
   /** Starts one delivery per sink of {@code config}; the JSON log is always one of them. */
   public static Notifications start(AlertsConfig config, MeterRegistry registry) {
+    return start(config, List.of(), registry);
+  }
+
+  /**
+   * Starts one delivery per sink of {@code config} and one per extra sink.
+   *
+   * @param extraSinks sinks configured outside the {@code alerts} section (Datadog)
+   */
+  public static Notifications start(
+      AlertsConfig config, List<Notifier> extraSinks, MeterRegistry registry) {
     HttpClient client = JsonPoster.newClient(config.httpTimeout());
+    List<Notifier> sinks = new ArrayList<>(Sinks.from(config, client, Clock.systemUTC()));
+    sinks.addAll(extraSinks);
     List<Delivery> deliveries = new ArrayList<>();
-    for (Notifier sink : Sinks.from(config, client, Clock.systemUTC())) {
+    for (Notifier sink : sinks) {
       log.info("alert sink: {}", sink.name());
       deliveries.add(
           Delivery.start(

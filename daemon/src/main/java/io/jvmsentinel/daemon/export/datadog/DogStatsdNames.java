@@ -1,0 +1,45 @@
+package io.jvmsentinel.daemon.export.datadog;
+
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.Tag;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * Metric names and tags as a DogStatsD datagram can carry them. The datagram separates fields with
+ * '|', tags with ',' and messages with line breaks, so those never appear inside a name or a tag.
+ */
+public final class DogStatsdNames {
+  private static final Pattern NOT_IN_NAME = Pattern.compile("[^A-Za-z0-9_.]");
+  private static final Pattern NOT_IN_TAG = Pattern.compile("[,|\\r\\n]");
+
+  private DogStatsdNames() {}
+
+  /** The Micrometer dot.case name as it is, e.g. {@code jvm.memory.used}. */
+  public static String name(String micrometerName) {
+    return NOT_IN_NAME.matcher(micrometerName).replaceAll("_");
+  }
+
+  /** {@code key:value} for every tag of the meter (common tags included), in the id's order. */
+  public static String[] tags(Meter.Id id) {
+    List<String> tags = new ArrayList<>();
+    for (Tag tag : id.getTagsAsIterable()) {
+      tags.add(tag(tag.getKey(), tag.getValue()));
+    }
+    return tags.toArray(String[]::new);
+  }
+
+  public static String[] tags(Map<String, String> tags) {
+    return tags.entrySet().stream().map(e -> tag(e.getKey(), e.getValue())).toArray(String[]::new);
+  }
+
+  public static String tag(String key, String value) {
+    return clean(key) + ":" + clean(value);
+  }
+
+  private static String clean(String text) {
+    return NOT_IN_TAG.matcher(text).replaceAll("_");
+  }
+}

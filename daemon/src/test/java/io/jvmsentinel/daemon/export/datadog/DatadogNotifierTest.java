@@ -1,0 +1,253 @@
+package io.jvmsentinel.daemon.export.datadog;
+
+import static io.jvmsentinel.daemon.export.datadog.DogStatsdPublisherTest.clientTags;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.timgroup.statsd.NonBlockingStatsDClient;
+import io.jvmsentinel.daemon.alert.AlertNotification;
+import io.jvmsentinel.daemon.alert.Severity;
+import io.jvmsentinel.daemon.alert.notify.DatadogNotifier;
+import io.jvmsentinel.daemon.export.datadog.DogStatsdLines.Event;
+import io.jvmsentinel.daemon.export.datadog.DogStatsdLines.Line;
+import io.jvmsentinel.daemon.export.datadog.DogStatsdLines.ServiceCheck;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Alert notifications as a Datadog Agent receives them: one event and one service check each. */
+class DatadogNotifierTest {
+  static final Instant STARTED = Instant.parse("2024-05-01T10:00:00Z");
+  static final Instant RESOLVED_AT = Instant.parse("2024-05-01T10:04:12Z");
+  static final String TEXT =
+      """
+      The TLS handshake listener starts one thread per handshake (JDK-8246039).
+
+      What to do: Upgrade the JDK or disable the handshake listener.
+
+      Evidence:
+      - startsPerSecond: 212
+      - topSite: SSLSocketImpl.startHandshake
+
+      Runbook: https://runbooks.example.com/ThreadStorm
+
+      JFR snapshot: /var/lib/jvm-sentinel/snapshots/orders-ThreadStorm.jfr""";
+
+  @TempDir Path dir;
+  final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+  final List<AutoCloseable> closing = new ArrayList<>();
+
+  @AfterEach
+  void close() throws Exception {
+    for (AutoCloseable c : closing) {
+      c.close();
+    }
+  }
+
+  static AlertNotification firing(Severity severity, String key, Map<String, Object> evidence) {
+    return new AlertNotification(
+        "ThreadStorm",
+        "orders",
+        key,
+        severity,
+        AlertNotification.Status.FIRING,
+        STARTED,
+        STARTED,
+        "Thread storm on orders: 212 thread starts/s",
+        "The TLS handshake listener starts one thread per handshake (JDK-8246039).",
+        "Upgrade the JDK or disable the handshake listener.",
+        "https://runbooks.example.com/ThreadStorm",
+        evidence,
+        Optional.of("/var/lib/jvm-sentinel/snapshots/orders-ThreadStorm.jfr"));
+  }
+
+  static AlertNotification firing() {
+    return firing(
+        Severity.CRITICAL,
+        "",
+        Map.of("startsPerSecond", 212, "topSite", "SSLSocketImpl.startHandshake"));
+  }
+
+  static AlertNotification resolved(AlertNotification f) {
+    return new AlertNotification(
+        f.ruleId(),
+        f.target(),
+        f.key(),
+        f.severity(),
+        AlertNotification.Status.RESOLVED,
+        f.startedAt(),
+        RESOLVED_AT,
+        f.summary(),
+        f.explanation(),
+        f.action(),
+        f.runbook(),
+        f.evidence(),
+        f.snapshot());
+  }
+
+  record Sink(FakeAgent agent, NonBlockingStatsDClient client, DatadogNotifier notifier) {
+    List<Line> deliver(AlertNotification n) throws Exception {
+      notifier.send(n);
+      return agent.nextBatch(client);
+    }
+  }
+
+  Sink sink(String transport) throws Exception {
+    FakeAgent agent = transport.equals("udp") ? FakeAgent.udp() : FakeAgent.unixSocket(dir);
+    closing.add(agent);
+    NonBlockingStatsDClient client =
+        DogStatsdClients.create(agent.address(), Map.of("team", "jvm"), registry);
+    closing.add(0, client::stop);
+    int packet = agent.address().unixSocket() ? 8192 : 1432;
+    return new Sink(agent, client, new DatadogNotifier(client, packet - 100, "test"));
+  }
+
+  static List<String> tags(String... ours) {
+    List<String> tags = clientTags("team:jvm");
+    tags.addAll(List.of(ours));
+    return tags;
+  }
+
+  @ParameterizedTest(name = "over {0}")
+  @ValueSource(strings = {"udp", "uds"})
+  void firingIsAnErrorEventAndACriticalServiceCheck(String transport) throws Exception {
+    Sink sink = sink(transport);
+
+    assertThat(sink.deliver(firing()))
+        .containsExactly(
+            new Event(
+                "Thread storm on orders: 212 thread starts/s",
+                TEXT,
+                Map.of(
+                    "d", "1714557600",
+                    "k", "jvm-sentinel/ThreadStorm/orders",
+                    "s", "jvm-sentinel",
+                    "t", "error"),
+                tags("target:orders", "rule:ThreadStorm", "severity:critical")),
+            new ServiceCheck(
+                "jvm_sentinel.alert.ThreadStorm",
+                2,
+                Map.of("d", "1714557600", "m", "Thread storm on orders: 212 thread starts/s"),
+                tags("target:orders")));
+  }
+
+  @ParameterizedTest(name = "over {0}")
+  @ValueSource(strings = {"udp", "uds"})
+  void resolvedIsASuccessEventAndAnOkServiceCheck(String transport) throws Exception {
+    Sink sink = sink(transport);
+
+    assertThat(sink.deliver(resolved(firing())))
+        .containsExactly(
+            new Event(
+                "Thread storm on orders: 212 thread starts/s",
+                "Resolved at 2024-05-01T10:04:12Z (firing since 2024-05-01T10:00:00Z).\n\n" + TEXT,
+                Map.of(
+                    "d", "1714557852",
+                    "k", "jvm-sentinel/ThreadStorm/orders",
+                    "s", "jvm-sentinel",
+                    "t", "success"),
+                tags("target:orders", "rule:ThreadStorm", "severity:critical")),
+            new ServiceCheck(
+                "jvm_sentinel.alert.ThreadStorm",
+                0,
+                Map.of(
+                    "d",
+                    "1714557852",
+                    "m",
+                    "Resolved: Thread storm on orders: 212 thread starts/s"),
+                tags("target:orders")));
+  }
+
+  @Test
+  void aWarningWithAKeyIsAWarningEventAndServiceCheckTaggedWithTheKey() throws Exception {
+    Sink sink = sink("udp");
+    AlertNotification warning = firing(Severity.WARNING, "CodeHeap 'profiled nmethods'", Map.of());
+
+    List<Line> lines = sink.deliver(warning);
+
+    assertThat(lines).hasSize(2);
+    Event event = (Event) lines.get(0);
+    assertThat(event.fields())
+        .containsEntry("t", "warning")
+        .containsEntry("k", "jvm-sentinel/ThreadStorm/orders/CodeHeap 'profiled nmethods'");
+    assertThat(event.tags())
+        .containsExactlyInAnyOrderElementsOf(
+            tags(
+                "target:orders",
+                "rule:ThreadStorm",
+                "severity:warning",
+                "key:CodeHeap 'profiled nmethods'"));
+    assertThat(event.text()).doesNotContain("Evidence");
+    ServiceCheck check = (ServiceCheck) lines.get(1);
+    assertThat(check.status()).isEqualTo(1);
+    assertThat(check.tags())
+        .containsExactlyInAnyOrderElementsOf(
+            tags("target:orders", "key:CodeHeap 'profiled nmethods'"));
+  }
+
+  @Test
+  void evidenceIsCutSoTheEventFitsOneUdpPacket() throws Exception {
+    Sink sink = sink("udp");
+    Map<String, Object> evidence = new LinkedHashMap<>();
+    for (int i = 0; i < 300; i++) {
+      evidence.put("site%03d".formatted(i), "é".repeat(150)); // two bytes each in UTF-8
+    }
+
+    List<Line> lines = sink.deliver(firing(Severity.CRITICAL, "", evidence));
+
+    // It arrived, and its lengths matched: the client refuses a message larger than a packet.
+    Event event = (Event) lines.get(0);
+    assertThat(event.text())
+        .startsWith(
+            "The TLS handshake listener starts one thread per handshake (JDK-8246039).\n\n"
+                + "What to do: Upgrade the JDK or disable the handshake listener.\n\n"
+                + "Evidence:\n- site000: ")
+        .containsPattern("\n… and 29[0-9] more\n\nRunbook: https://runbooks.example.com/")
+        .endsWith("\n\nJFR snapshot: /var/lib/jvm-sentinel/snapshots/orders-ThreadStorm.jfr");
+    assertThat(errors()).isZero();
+  }
+
+  @Test
+  void aHugeExplanationIsCutAndTheRunbookKept() throws Exception {
+    Sink sink = sink("udp");
+    AlertNotification n = firing();
+    AlertNotification huge =
+        new AlertNotification(
+            n.ruleId(),
+            n.target(),
+            n.key(),
+            n.severity(),
+            n.status(),
+            n.startedAt(),
+            n.at(),
+            n.summary(),
+            "x".repeat(20_000),
+            n.action(),
+            n.runbook(),
+            n.evidence(),
+            Optional.empty());
+
+    Event event = (Event) sink.deliver(huge).get(0);
+
+    assertThat(event.text())
+        .startsWith("xxxx")
+        .endsWith("x…\n\nRunbook: https://runbooks.example.com/ThreadStorm")
+        .doesNotContain("Evidence");
+    assertThat(errors()).isZero();
+  }
+
+  double errors() {
+    return registry.get("jvm.sentinel.dogstatsd.errors").counters().stream()
+        .mapToDouble(c -> c.count())
+        .sum();
+  }
+}
