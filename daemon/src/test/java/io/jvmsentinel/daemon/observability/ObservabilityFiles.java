@@ -1,0 +1,201 @@
+package io.jvmsentinel.daemon.observability;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.jvmsentinel.daemon.testing.Jdks;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * The dashboards and alert definitions under dashboards/ and alerts/, and the queries in them: the
+ * one place the observability tests read them from.
+ */
+final class ObservabilityFiles {
+  static final ObjectMapper JSON = new ObjectMapper();
+  static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+
+  /** A Datadog metric query: {@code avg:jvm.memory.used{...}}. */
+  private static final Pattern DATADOG_METRIC =
+      Pattern.compile("\\b(?:avg|sum|min|max|count):([a-zA-Z_][a-zA-Z0-9_.]*)\\s*\\{");
+
+  /** A Datadog service check query: {@code "jvm_sentinel.alert.ThreadStorm".over(...)}. */
+  private static final Pattern SERVICE_CHECK = Pattern.compile("^\"([^\"]+)\"\\.over\\(");
+
+  private ObservabilityFiles() {}
+
+  static Path root() {
+    return Jdks.repoRoot();
+  }
+
+  static Path rulesFile() {
+    return root().resolve("alerts/prometheus/jvm-sentinel.rules.yml");
+  }
+
+  static List<Path> ruleTests() {
+    return list(root().resolve("alerts/prometheus/tests"), ".yml");
+  }
+
+  static List<Path> grafanaDashboards() {
+    return list(root().resolve("dashboards/grafana"), ".json");
+  }
+
+  static Path datadogDashboard() {
+    return root().resolve("dashboards/datadog/jvm-sentinel-overview.json");
+  }
+
+  static Path datadogMonitors() {
+    return root().resolve("alerts/datadog/monitors.json");
+  }
+
+  static JsonNode read(Path file) {
+    try {
+      return (file.toString().endsWith(".json") ? JSON : YAML).readTree(file.toFile());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + file, e);
+    }
+  }
+
+  /** Every alerting or recording rule of the rules file. */
+  static List<JsonNode> rules() {
+    List<JsonNode> rules = new ArrayList<>();
+    for (JsonNode group : read(rulesFile()).path("groups")) {
+      group.path("rules").forEach(rules::add);
+    }
+    return rules;
+  }
+
+  /**
+   * Every PromQL expression of the Grafana dashboards (panel targets, also inside collapsed rows,
+   * and variable queries) and of the rules file, keyed by where it is, e.g. {@code
+   * jvm-sentinel-overview.json: Code cache occupancy}.
+   */
+  static Map<String, String> promQlExpressions() {
+    Map<String, String> expressions = new LinkedHashMap<>();
+    for (Path dashboard : grafanaDashboards()) {
+      JsonNode root = read(dashboard);
+      String file = dashboard.getFileName().toString();
+      List<JsonNode> panels = new ArrayList<>();
+      collectPanels(root.path("panels"), panels);
+      for (JsonNode panel : panels) {
+        for (JsonNode target : panel.path("targets")) {
+          if (target.hasNonNull("expr")) {
+            expressions.put(
+                file + ": " + panel.path("title").asText() + " " + target.path("refId").asText(),
+                target.get("expr").asText());
+          }
+        }
+      }
+      for (JsonNode variable : root.path("templating").path("list")) {
+        if (variable.path("type").asText().equals("query")) {
+          JsonNode query = variable.path("query");
+          expressions.put(
+              file + ": variable " + variable.path("name").asText(),
+              query.isTextual() ? query.asText() : query.path("query").asText());
+        }
+      }
+    }
+    for (JsonNode rule : rules()) {
+      String name = rule.has("alert") ? rule.get("alert").asText() : rule.path("record").asText();
+      expressions.put(rulesFile().getFileName() + ": " + name, rule.path("expr").asText());
+    }
+    return expressions;
+  }
+
+  /** Every non-row panel of a Grafana dashboard, including those inside collapsed rows. */
+  static void collectPanels(JsonNode panels, List<JsonNode> into) {
+    for (JsonNode panel : panels) {
+      if (panel.path("type").asText().equals("row")) {
+        collectPanels(panel.path("panels"), into);
+      } else {
+        into.add(panel);
+      }
+    }
+  }
+
+  /** Metric names selected by the Grafana dashboards and the Prometheus rules. */
+  static Map<String, Set<String>> prometheusNames() {
+    Map<String, Set<String>> whereUsed = new LinkedHashMap<>();
+    promQlExpressions()
+        .forEach(
+            (where, expr) -> {
+              for (String name : PromQlMetricNames.of(expr)) {
+                whereUsed.computeIfAbsent(name, n -> new LinkedHashSet<>()).add(where);
+              }
+            });
+    return whereUsed;
+  }
+
+  /** Every Datadog metric query string of the Datadog dashboard and monitors. */
+  static Map<String, String> datadogQueries() {
+    Map<String, String> queries = new LinkedHashMap<>();
+    collectQueries("dashboard", read(datadogDashboard()), queries);
+    for (JsonNode monitor : read(datadogMonitors())) {
+      queries.put("monitor " + monitor.path("name").asText(), monitor.path("query").asText());
+    }
+    return queries;
+  }
+
+  private static void collectQueries(String where, JsonNode node, Map<String, String> into) {
+    if (node.isObject()) {
+      String here = node.has("title") ? node.get("title").asText() : where;
+      for (Map.Entry<String, JsonNode> field : node.properties()) {
+        if (field.getKey().equals("query") && field.getValue().isTextual()) {
+          into.put(here + " #" + into.size(), field.getValue().asText());
+        } else {
+          collectQueries(here, field.getValue(), into);
+        }
+      }
+    } else if (node.isArray()) {
+      node.forEach(child -> collectQueries(where, child, into));
+    }
+  }
+
+  /** Datadog metric names (Micrometer dot names) used in the Datadog dashboard and monitors. */
+  static Map<String, Set<String>> datadogMetricNames() {
+    Map<String, Set<String>> whereUsed = new LinkedHashMap<>();
+    datadogQueries()
+        .forEach(
+            (where, query) -> {
+              Matcher m = DATADOG_METRIC.matcher(query);
+              while (m.find()) {
+                whereUsed.computeIfAbsent(m.group(1), n -> new LinkedHashSet<>()).add(where);
+              }
+            });
+    return whereUsed;
+  }
+
+  /** Names of the service checks the Datadog monitors watch. */
+  static Set<String> datadogServiceChecks() {
+    Set<String> checks = new LinkedHashSet<>();
+    for (JsonNode monitor : read(datadogMonitors())) {
+      if (monitor.path("type").asText().equals("service check")) {
+        Matcher m = SERVICE_CHECK.matcher(monitor.path("query").asText());
+        if (!m.find()) {
+          throw new IllegalStateException("unreadable service check query: " + monitor);
+        }
+        checks.add(m.group(1));
+      }
+    }
+    return checks;
+  }
+
+  private static List<Path> list(Path dir, String suffix) {
+    try (Stream<Path> files = Files.list(dir)) {
+      return files.filter(f -> f.toString().endsWith(suffix)).sorted().toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list " + dir, e);
+    }
+  }
+}
