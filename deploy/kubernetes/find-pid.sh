@@ -6,7 +6,7 @@
 # Waits for exactly one process whose command line contains $JVM_SENTINEL_PID_MATCH (a plain
 # substring, e.g. "-jar /app/orders.jar" or "io.jvmsentinel.lab.LabMain"), or reads the pid from
 # $JVM_SENTINEL_PID_FILE (written by the app's own start script: `echo $$ > FILE; exec java ...`),
-# then runs COMMAND with every argument "{pid}" replaced by that pid, e.g.
+# then runs COMMAND with "{pid}" in its arguments replaced by that pid, e.g.
 #
 #   find-pid.sh java -jar /app/jvm-sentinel.jar run --pid {pid}
 #
@@ -32,7 +32,7 @@ wait_s="${JVM_SENTINEL_PID_WAIT:-300}"
 poll_s="${JVM_SENTINEL_PID_POLL:-5}"
 
 if [ $# -eq 0 ]; then
-  log "usage: find-pid.sh COMMAND [ARG...]   ({pid} in ARGs is replaced by the target's pid)"
+  log "usage: find-pid.sh COMMAND [ARG...]   ({pid} in an ARG is replaced by the target's pid)"
   exit 2
 fi
 if [ -z "$match" ] && [ -z "$pid_file" ]; then
@@ -57,7 +57,8 @@ matching_pids() {
   for dir in /proc/[0-9]*; do
     p=${dir#/proc/}
     [ "$p" = "$$" ] && continue
-    cmd=$(tr '\0' ' ' <"$dir/cmdline" 2>/dev/null) || continue
+    # The braces make the shell's own "cannot open" (a process that just ended) quiet too.
+    cmd=$({ tr '\0' ' ' <"$dir/cmdline"; } 2>/dev/null) || continue
     case "$cmd" in
       *"$match"*) echo "$p" ;;
     esac
@@ -99,12 +100,18 @@ done
 started=$(start_time "$target")
 log "target pid $target"
 
-# Replace "{pid}" in the arguments, keeping every other argument (spaces included) as it is.
+# Replace "{pid}" in the arguments (also inside one, as in --pid={pid}), keeping every argument
+# (spaces included) as it is otherwise.
 n=$#
 while [ "$n" -gt 0 ]; do
   arg=$1
   shift
-  [ "$arg" = "{pid}" ] && arg=$target
+  while :; do
+    case "$arg" in
+      *"{pid}"*) arg="${arg%%"{pid}"*}${target}${arg#*"{pid}"}" ;;
+      *) break ;;
+    esac
+  done
   set -- "$@" "$arg"
   n=$((n - 1))
 done
