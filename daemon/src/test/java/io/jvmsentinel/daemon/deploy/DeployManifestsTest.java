@@ -1,0 +1,518 @@
+package io.jvmsentinel.daemon.deploy;
+
+import static io.jvmsentinel.daemon.deploy.DeployFiles.byName;
+import static io.jvmsentinel.daemon.deploy.DeployFiles.deploy;
+import static io.jvmsentinel.daemon.deploy.DeployFiles.documents;
+import static io.jvmsentinel.daemon.deploy.DeployFiles.repo;
+import static io.jvmsentinel.daemon.deploy.DeployFiles.single;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.jvmsentinel.daemon.config.SentinelConfig;
+import io.jvmsentinel.daemon.config.TargetConfig;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.StreamSupport;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The deployment files under deploy/ are checked statically here (no cluster and no Docker engine
+ * in CI): the Kubernetes manifests have the structure the sidecar needs, the compose stack refers
+ * to files that exist, and every example configuration loads through the daemon's real loader.
+ */
+class DeployManifestsTest {
+  private static final String SIDECAR = "jvm-sentinel";
+  private static final int METRICS_PORT = 9404;
+
+  static List<Path> manifests() {
+    return DeployFiles.filesUnder(deploy().resolve("kubernetes"), ".yaml", ".yml");
+  }
+
+  static List<Path> sidecarManifests() {
+    return List.of(
+        deploy().resolve("kubernetes/sidecar-jmx.yaml"),
+        deploy().resolve("kubernetes/sidecar-pid.yaml"));
+  }
+
+  static List<Path> exampleConfigs() {
+    List<Path> configs =
+        new ArrayList<>(DeployFiles.filesUnder(deploy().resolve("config"), ".yaml"));
+    configs.add(deploy().resolve("compose/sentinel.yaml"));
+    return configs;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Kubernetes
+
+  @ParameterizedTest
+  @MethodSource("manifests")
+  void everyManifestDocumentHasAKindAndAName(Path file) {
+    List<JsonNode> docs = documents(file);
+    assertThat(docs).as(file.toString()).isNotEmpty();
+    for (JsonNode doc : docs) {
+      assertThat(doc.path("apiVersion").asText()).as(file + ": apiVersion").isNotEmpty();
+      assertThat(doc.path("kind").asText()).as(file + ": kind").isNotEmpty();
+      assertThat(doc.at("/metadata/name").asText()).as(file + ": metadata.name").isNotEmpty();
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("sidecarManifests")
+  void everyContainerHasResourceRequestsAndLimits(Path file) {
+    for (JsonNode container : allContainers(podSpec(file))) {
+      String name = file.getFileName() + " container " + container.path("name").asText();
+      for (String section : List.of("requests", "limits")) {
+        JsonNode resources = container.at("/resources/" + section);
+        assertThat(resources.path("cpu").asText()).as(name + " " + section + ".cpu").isNotEmpty();
+        assertThat(resources.path("memory").asText())
+            .as(name + " " + section + ".memory")
+            .isNotEmpty();
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("sidecarManifests")
+  void sidecarIsProbedOnHealthAndReadyAndServesMetrics(Path file) {
+    JsonNode sidecar = sidecar(file);
+    assertThat(sidecar.at("/livenessProbe/httpGet/path").asText()).isEqualTo("/health");
+    assertThat(sidecar.at("/livenessProbe/httpGet/port").asInt()).isEqualTo(METRICS_PORT);
+    assertThat(sidecar.at("/readinessProbe/httpGet/path").asText()).isEqualTo("/ready");
+    assertThat(sidecar.at("/readinessProbe/httpGet/port").asInt()).isEqualTo(METRICS_PORT);
+    JsonNode port = byName(sidecar.path("ports"), "metrics").orElseThrow();
+    assertThat(port.path("containerPort").asInt()).isEqualTo(METRICS_PORT);
+  }
+
+  @ParameterizedTest
+  @MethodSource("sidecarManifests")
+  void everyContainerIsNonRootWithAReadOnlyRootAndNoCapabilities(Path file) {
+    JsonNode pod = podSpec(file);
+    for (JsonNode container : allContainers(pod)) {
+      String name = file.getFileName() + " container " + container.path("name").asText();
+      JsonNode security = container.path("securityContext");
+      boolean nonRoot =
+          security.path("runAsNonRoot").asBoolean(false)
+              || pod.at("/securityContext/runAsNonRoot").asBoolean(false);
+      assertThat(nonRoot).as(name + " runAsNonRoot").isTrue();
+      assertThat(security.path("readOnlyRootFilesystem").asBoolean(false))
+          .as(name + " readOnlyRootFilesystem")
+          .isTrue();
+      assertThat(security.has("allowPrivilegeEscalation")).as(name).isTrue();
+      assertThat(security.path("allowPrivilegeEscalation").asBoolean(true))
+          .as(name + " allowPrivilegeEscalation")
+          .isFalse();
+      assertThat(texts(security.at("/capabilities/drop"))).as(name + " drops").contains("ALL");
+      assertThat(texts(security.at("/capabilities/add"))).as(name + " adds").isEmpty();
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("sidecarManifests")
+  void sidecarWritesOnlyToATmpEmptyDir(Path file) {
+    JsonNode pod = podSpec(file);
+    JsonNode tmp =
+        stream(sidecar(file).path("volumeMounts"))
+            .filter(m -> m.path("mountPath").asText().equals("/tmp"))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError(file + ": the sidecar mounts nothing at /tmp"));
+    JsonNode volume = byName(pod.path("volumes"), tmp.path("name").asText()).orElseThrow();
+    assertThat(volume.has("emptyDir")).as(file + ": /tmp is an emptyDir").isTrue();
+    assertThat(volume.at("/emptyDir/sizeLimit").asText()).as("sizeLimit").isNotEmpty();
+  }
+
+  @Test
+  void jmxCredentialsComeFromASecretNeverFromTheDeployment() throws Exception {
+    Path file = deploy().resolve("kubernetes/sidecar-jmx.yaml");
+    JsonNode deployment = only(file, "Deployment");
+    JsonNode pod = deployment.at("/spec/template/spec");
+    // No literal secret anywhere in the Deployment: no env value holding a password, and no
+    // variable that looks like a credential set with a plain value.
+    for (JsonNode container : allContainers(pod)) {
+      for (JsonNode env : container.path("env")) {
+        String name = env.path("name").asText();
+        String value = env.path("value").asText("");
+        assertThat(value).as(name).doesNotContainIgnoringCase("password=");
+        if (name.matches("(?i).*(PASSWORD|SECRET|TOKEN|KEY).*")) {
+          assertThat(env.has("value")).as(name + " must come from valueFrom").isFalse();
+        }
+      }
+    }
+    assertThat(Files.readString(file)).doesNotContain("CHANGE-ME");
+
+    // The app's JMX password and access files live in a volume filled from the Secret.
+    JsonNode app = byName(pod.path("containers"), "orders").orElseThrow();
+    String options =
+        byName(app.path("env"), "JAVA_TOOL_OPTIONS").orElseThrow().get("value").asText();
+    for (String property : List.of("password.file", "access.file")) {
+      Matcher m = Pattern.compile("jmxremote\\." + property + "=(\\S+)").matcher(options);
+      assertThat(m.find()).as(property).isTrue();
+      JsonNode volume = volumeHolding(pod, app, m.group(1));
+      assertThat(volume.has("emptyDir")).as(property + " volume").isTrue();
+      assertThat(volume.at("/emptyDir/medium").asText()).isEqualTo("Memory");
+    }
+    assertThat(options)
+        .contains("-Dcom.sun.management.jmxremote.authenticate=true")
+        .contains("-Dcom.sun.management.jmxremote.host=127.0.0.1")
+        .contains("-Djava.rmi.server.hostname=127.0.0.1");
+    // ... filled by an init container that reads the Secret.
+    JsonNode init = pod.path("initContainers").get(0);
+    assertThat(init).isNotNull();
+    boolean readsSecret =
+        stream(init.path("volumeMounts"))
+            .map(m -> byName(pod.path("volumes"), m.path("name").asText()).orElseThrow())
+            .anyMatch(v -> v.at("/secret/secretName").asText().equals("orders-jmx"));
+    assertThat(readsSecret).as("init container mounts the orders-jmx Secret").isTrue();
+
+    // The daemon's password file (from the ConfigMap's config) is a key of the same Secret.
+    JsonNode sidecar = sidecar(file);
+    String config = sidecarConfig(file, sidecar);
+    List<String> passwordFiles =
+        DeployFiles.valuesOfKeysEndingWith(DeployFiles.YAML.readTree(config), "File");
+    assertThat(passwordFiles).isNotEmpty();
+    for (String passwordFile : passwordFiles) {
+      JsonNode volume = volumeHolding(pod, sidecar, passwordFile);
+      assertThat(volume.at("/secret/secretName").asText()).isEqualTo("orders-jmx");
+      String key = Path.of(passwordFile).getFileName().toString();
+      assertThat(texts(volume.at("/secret/items"), "path")).contains(key);
+    }
+  }
+
+  @Test
+  void configMapConfigurationLoads(@TempDir Path dir) throws Exception {
+    Path file = deploy().resolve("kubernetes/sidecar-jmx.yaml");
+    SentinelConfig config =
+        DeployFiles.loadExample(sidecarConfig(file, sidecar(file)), "sentinel.yaml", dir);
+    assertThat(config.targets()).extracting(TargetConfig::name).containsExactly("orders");
+    assertThat(config.targets().get(0).password()).isPresent();
+    assertThat(config.http().toString()).contains(String.valueOf(METRICS_PORT));
+  }
+
+  @Test
+  void secretExampleHoldsOnlyPlaceholders() {
+    JsonNode secret = only(deploy().resolve("kubernetes/secret-example.yaml"), "Secret");
+    JsonNode data = secret.path("stringData");
+    assertThat(data.fieldNames())
+        .toIterable()
+        .containsExactlyInAnyOrder("jmxremote.password", "jmxremote.access", "monitor-password");
+    assertThat(data.path("monitor-password").asText()).isEqualTo("CHANGE-ME");
+    assertThat(data.path("jmxremote.password").asText()).endsWith(" CHANGE-ME");
+  }
+
+  @Test
+  void pidVariantSharesTheProcessNamespaceAndAttachesByPid() {
+    Path file = deploy().resolve("kubernetes/sidecar-pid.yaml");
+    JsonNode pod = podSpec(file);
+    assertThat(pod.path("shareProcessNamespace").asBoolean(false)).isTrue();
+    JsonNode sidecar = sidecar(file);
+    List<String> args = texts(sidecar.path("args"));
+    int pid = args.indexOf("--pid");
+    assertThat(pid).as("args contain --pid").isGreaterThanOrEqualTo(0);
+    assertThat(args.get(pid + 1)).isEqualTo("{pid}");
+    assertThat(args).containsSubsequence("-jar", "/app/jvm-sentinel.jar", "run", "--pid");
+    // find-pid.sh puts the pid in place of {pid}; the image ships it at that path.
+    assertThat(texts(sidecar.path("command"))).containsExactly("/app/bin/find-pid.sh");
+    assertThat(deploy().resolve("kubernetes/find-pid.sh")).isExecutable();
+    assertThat(dockerfile()).contains("COPY --chmod=0555 deploy/kubernetes/find-pid.sh /app/bin/");
+
+    // The match must find the app's JVM by its command line.
+    JsonNode app = byName(pod.path("containers"), "orders").orElseThrow();
+    String match =
+        byName(sidecar.path("env"), "JVM_SENTINEL_PID_MATCH").orElseThrow().get("value").asText();
+    assertThat(String.join(" ", texts(app.path("command")))).contains(match);
+
+    // Attach needs one user and group for both containers, and the app's /tmp.
+    for (String id : List.of("runAsUser", "runAsGroup")) {
+      assertThat(effective(pod, app, id)).as(id).isPresent().isEqualTo(effective(pod, sidecar, id));
+    }
+    assertThat(mountAt(app, "/tmp")).isEqualTo(mountAt(sidecar, "/tmp"));
+  }
+
+  @ParameterizedTest
+  @MethodSource("sidecarManifests")
+  void serviceAndServiceMonitorSelectThePodOnThePortNamedMetrics(Path file) {
+    JsonNode podLabels = only(file, "Deployment").at("/spec/template/metadata/labels");
+    JsonNode service = only(file, "Service");
+    assertThat(contains(podLabels, service.at("/spec/selector")))
+        .as("Service selects the pod")
+        .isTrue();
+    JsonNode port = byName(service.at("/spec/ports"), "metrics").orElseThrow();
+    assertThat(port.path("port").asInt()).isEqualTo(METRICS_PORT);
+    assertThat(port.path("targetPort").asText()).isIn("metrics", String.valueOf(METRICS_PORT));
+
+    JsonNode monitor = only(file, "ServiceMonitor");
+    assertThat(monitor.path("apiVersion").asText()).isEqualTo("monitoring.coreos.com/v1");
+    assertThat(contains(service.at("/metadata/labels"), monitor.at("/spec/selector/matchLabels")))
+        .as("ServiceMonitor selects the Service")
+        .isTrue();
+    assertThat(texts(monitor.at("/spec/endpoints"), "port")).containsExactly("metrics");
+    // The alert rules' "sentinel down" expressions match jobs named like .*jvm-sentinel.*; a
+    // ServiceMonitor's job is the Service's name.
+    assertThat(service.at("/metadata/name").asText()).contains("jvm-sentinel");
+
+    JsonNode annotations = only(file, "Deployment").at("/spec/template/metadata/annotations");
+    assertThat(annotations.path("prometheus.io/scrape").asText()).isEqualTo("true");
+    assertThat(annotations.path("prometheus.io/port").asText()).isEqualTo("9404");
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Example configurations
+
+  @ParameterizedTest
+  @MethodSource("exampleConfigs")
+  void exampleConfigurationLoadsThroughTheRealLoader(Path file, @TempDir Path dir)
+      throws Exception {
+    SentinelConfig config =
+        DeployFiles.loadExample(Files.readString(file), file.getFileName().toString(), dir);
+    assertThat(config.targets()).as(file.toString()).isNotEmpty();
+  }
+
+  @Test
+  void alertingExampleSetsEverySinkAndDetectionOverrides(@TempDir Path dir) throws Exception {
+    Path file = deploy().resolve("config/with-alerting.yaml");
+    SentinelConfig config = DeployFiles.loadExample(Files.readString(file), "a.yaml", dir);
+    assertThat(config.alerts().alertmanager()).isPresent();
+    assertThat(config.alerts().slack()).isPresent();
+    assertThat(config.alerts().pagerduty()).isPresent();
+    assertThat(config.detection().rules()).containsKey("ThreadStorm");
+    assertThat(config.detection().targets()).containsKey("checkout");
+    assertThat(config.detection().disabled()).isNotEmpty();
+  }
+
+  @Test
+  void exampleConfigurationsHoldNoSecrets() throws Exception {
+    for (Path file : exampleConfigs()) {
+      JsonNode tree = DeployFiles.YAML.readTree(file.toFile());
+      assertThat(DeployFiles.valuesOfKeysEndingWith(tree, "password"))
+          .as(file.toString())
+          .isEmpty();
+      assertThat(Files.readString(file)).as(file.toString()).doesNotContain("hooks.slack.com");
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Compose
+
+  @Test
+  void composeStackHasEveryServiceAndItsFilesExist() throws Exception {
+    Path compose = deploy().resolve("compose/docker-compose.yml");
+    Path dir = compose.getParent();
+    JsonNode services = single(compose).path("services");
+    assertThat(services.fieldNames())
+        .toIterable()
+        .contains("lab", "sentinel", "prometheus", "alertmanager", "grafana");
+
+    // Provided by other parts of the repository (alert rules, dashboards); mounted when present.
+    Set<Path> elsewhere =
+        Set.of(repo().resolve("alerts/prometheus"), repo().resolve("dashboards/grafana"));
+    for (Map.Entry<String, JsonNode> service : services.properties()) {
+      JsonNode build = service.getValue().path("build");
+      if (!build.isMissingNode()) {
+        Path context = dir.resolve(build.path("context").asText()).normalize();
+        assertThat(context).isEqualTo(repo());
+        assertThat(context.resolve(build.path("dockerfile").asText())).isRegularFile();
+      }
+      for (JsonNode volume : service.getValue().path("volumes")) {
+        if (!volume.isTextual()) {
+          continue; // long syntax: tmpfs
+        }
+        String source = volume.asText().split(":")[0];
+        if (!source.startsWith(".")) {
+          continue; // a named volume
+        }
+        Path path = dir.resolve(source).normalize();
+        assertThat(path.startsWith(repo())).as(service.getKey() + " mounts " + source).isTrue();
+        if (!elsewhere.contains(path)) {
+          assertThat(path).as(service.getKey() + " mounts " + source).exists();
+        }
+      }
+    }
+
+    // The daemon's configuration is mounted where JVM_SENTINEL_CONFIG points.
+    JsonNode sentinel = services.path("sentinel");
+    String configPath = sentinel.at("/environment/JVM_SENTINEL_CONFIG").asText();
+    assertThat(texts(sentinel.path("volumes"))).contains("./sentinel.yaml:" + configPath + ":ro");
+    assertThat(sentinel.path("read_only").asBoolean(false)).isTrue();
+    assertThat(texts(sentinel.path("cap_drop"))).contains("ALL");
+    assertThat(sentinel.path("build").has("target")).as("the default (runtime) stage").isFalse();
+    assertThat(services.at("/lab/build/target").asText()).isEqualTo("lab");
+  }
+
+  @Test
+  void prometheusScrapesTheSidecarAndAlertmanagerAndGrafanaPointAtTheStack() {
+    Path dir = deploy().resolve("compose");
+    JsonNode prometheus = single(dir.resolve("prometheus.yml"));
+    JsonNode job = byNameField(prometheus.path("scrape_configs"), "job_name", "jvm-sentinel");
+    assertThat(texts(job.at("/static_configs/0/targets"))).containsExactly("sentinel:9404");
+    assertThat(texts(prometheus.at("/alerting/alertmanagers/0/static_configs/0/targets")))
+        .containsExactly("alertmanager:9093");
+    assertThat(texts(prometheus.path("rule_files")))
+        .containsExactly("/etc/prometheus/rules/*.rules.yml");
+
+    JsonNode alertmanager = single(dir.resolve("alertmanager.yml"));
+    String receiver = alertmanager.at("/route/receiver").asText();
+    assertThat(texts(alertmanager.path("receivers"), "name")).contains(receiver);
+
+    JsonNode datasource =
+        single(dir.resolve("grafana/provisioning/datasources/prometheus.yml")).at("/datasources/0");
+    assertThat(datasource.path("url").asText()).isEqualTo("http://prometheus:9090");
+    JsonNode provider =
+        single(dir.resolve("grafana/provisioning/dashboards/jvm-sentinel.yml")).at("/providers/0");
+    assertThat(provider.at("/options/path").asText()).isEqualTo("/etc/dashboards");
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Dockerfile
+
+  @Test
+  void dockerfileIsMultiStageNonRootAndServesOn9404() throws Exception {
+    String dockerfile = dockerfile();
+    List<String> from = lines(dockerfile, "FROM ");
+    assertThat(from).hasSizeGreaterThanOrEqualTo(2);
+    assertThat(from.get(0)).contains(" AS build");
+    assertThat(from.get(from.size() - 1))
+        .as("the default stage is the last")
+        .contains(" AS runtime");
+    String runtime = dockerfile.substring(dockerfile.lastIndexOf("\nFROM "));
+    assertThat(lines(runtime, "USER ")).singleElement().asString().matches("USER \\d+(:\\d+)?");
+    assertThat(lines(runtime, "EXPOSE ")).containsExactly("EXPOSE 9404");
+    assertThat(lines(runtime, "HEALTHCHECK ")).hasSize(1);
+    assertThat(lines(runtime, "ENTRYPOINT "))
+        .singleElement()
+        .asString()
+        .contains("\"-jar\", \"/app/jvm-sentinel.jar\"");
+    assertThat(lines(runtime, "CMD ")).containsExactly("CMD [\"run\"]");
+    // Found through ServiceLoader only, so jdeps does not list them; without them no jmx: target
+    // can connect.
+    assertThat(dockerfile).contains("java.management.rmi").contains("jdk.naming.rmi");
+    // Every file the Dockerfile copies from the context exists and passes the .dockerignore.
+    String ignore = Files.readString(deploy().resolve("Dockerfile.dockerignore"));
+    Matcher copy =
+        Pattern.compile("(?m)^COPY (?:--chmod=\\S+ )?(deploy/\\S+) ").matcher(dockerfile);
+    int copied = 0;
+    while (copy.find()) {
+      assertThat(repo().resolve(copy.group(1))).isRegularFile();
+      assertThat(ignore).contains("!" + copy.group(1));
+      copied++;
+    }
+    assertThat(copied).isEqualTo(2);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Helpers
+
+  private static String dockerfile() {
+    try {
+      return Files.readString(deploy().resolve("Dockerfile"));
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  private static List<String> lines(String text, String prefix) {
+    return text.lines().filter(l -> l.startsWith(prefix)).toList();
+  }
+
+  private static JsonNode only(Path file, String kind) {
+    List<JsonNode> matching =
+        documents(file).stream().filter(d -> kind.equals(d.path("kind").asText())).toList();
+    assertThat(matching).as(file.getFileName() + ": one " + kind).hasSize(1);
+    return matching.get(0);
+  }
+
+  private static JsonNode podSpec(Path file) {
+    return only(file, "Deployment").at("/spec/template/spec");
+  }
+
+  private static JsonNode sidecar(Path file) {
+    return byName(podSpec(file).path("containers"), SIDECAR)
+        .orElseThrow(() -> new AssertionError(file + ": no container named " + SIDECAR));
+  }
+
+  private static List<JsonNode> allContainers(JsonNode pod) {
+    List<JsonNode> all = new ArrayList<>();
+    pod.path("initContainers").forEach(all::add);
+    pod.path("containers").forEach(all::add);
+    assertThat(all).isNotEmpty();
+    return all;
+  }
+
+  /** The daemon configuration the sidecar reads: the ConfigMap key JVM_SENTINEL_CONFIG names. */
+  private static String sidecarConfig(Path file, JsonNode sidecar) {
+    String path =
+        byName(sidecar.path("env"), "JVM_SENTINEL_CONFIG").orElseThrow().get("value").asText();
+    JsonNode pod = podSpec(file);
+    JsonNode volume = volumeHolding(pod, sidecar, path);
+    String configMap = volume.at("/configMap/name").asText();
+    JsonNode map = only(file, "ConfigMap");
+    assertThat(map.at("/metadata/name").asText()).isEqualTo(configMap);
+    String key = Path.of(path).getFileName().toString();
+    assertThat(map.at("/data").has(key)).as("ConfigMap key " + key).isTrue();
+    return map.at("/data").get(key).asText();
+  }
+
+  /** The pod volume mounted in {@code container} at a directory that holds {@code path}. */
+  private static JsonNode volumeHolding(JsonNode pod, JsonNode container, String path) {
+    JsonNode mount =
+        stream(container.path("volumeMounts"))
+            .filter(m -> Path.of(path).startsWith(Path.of(m.path("mountPath").asText())))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("nothing is mounted to hold " + path));
+    return byName(pod.path("volumes"), mount.path("name").asText()).orElseThrow();
+  }
+
+  private static String mountAt(JsonNode container, String path) {
+    return stream(container.path("volumeMounts"))
+        .filter(m -> m.path("mountPath").asText().equals(path))
+        .map(m -> m.path("name").asText())
+        .findFirst()
+        .orElseThrow(
+            () -> new AssertionError(container.path("name") + " mounts nothing at " + path));
+  }
+
+  /** A securityContext field of the container, else of the pod. */
+  private static Optional<String> effective(JsonNode pod, JsonNode container, String field) {
+    JsonNode own = container.at("/securityContext/" + field);
+    JsonNode value = own.isMissingNode() ? pod.at("/securityContext/" + field) : own;
+    return value.isMissingNode() ? Optional.empty() : Optional.of(value.asText());
+  }
+
+  private static boolean contains(JsonNode labels, JsonNode selector) {
+    if (!selector.isObject() || selector.isEmpty()) {
+      return false;
+    }
+    Map<String, String> wanted = new HashMap<>();
+    selector.properties().forEach(e -> wanted.put(e.getKey(), e.getValue().asText()));
+    return wanted.entrySet().stream()
+        .allMatch(e -> e.getValue().equals(labels.path(e.getKey()).asText(null)));
+  }
+
+  private static JsonNode byNameField(JsonNode array, String field, String value) {
+    return stream(array)
+        .filter(n -> value.equals(n.path(field).asText()))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no entry with " + field + "=" + value));
+  }
+
+  private static java.util.stream.Stream<JsonNode> stream(JsonNode array) {
+    return StreamSupport.stream(array.spliterator(), false);
+  }
+
+  private static List<String> texts(JsonNode array) {
+    return stream(array).map(JsonNode::asText).toList();
+  }
+
+  private static List<String> texts(JsonNode array, String field) {
+    return stream(array).map(n -> n.path(field).asText()).toList();
+  }
+}
