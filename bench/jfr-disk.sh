@@ -24,13 +24,13 @@ sleep 3
 java -Djava.io.tmpdir="$tmp" -jar "$jar" run --target "127.0.0.1:$jmx" --listen "127.0.0.1:$http" >"$tmp/daemon.log" 2>&1 &
 daemon=$!
 trap 'kill -9 $lab $daemon 2>/dev/null || true; rm -rf "$tmp"' EXIT
-kb() { du -sk "$@" 2>/dev/null | awk '{s+=$1} END {print s+0}'; }
+kb() { du -sk "$@" 2>/dev/null | awk '{s+=$1} END {print s+0}' || true; }
 sample() {
   local phase=$1 t=$2
   local repo local_dir recording
   repo=$(kb "$tmp"/20*_"$lab")
   local_dir=$(kb "$tmp"/jvm-sentinel-jfr)
-  recording=$(curl -s -m 2 "http://127.0.0.1:$http/metrics" | awk '/^jvm_sentinel_jfr_target_recording_size_bytes/ {print int($2/1024)}')
+  recording=$(curl -s -m 2 "http://127.0.0.1:$http/metrics" | awk '/^jvm_sentinel_jfr_target_recording_size_bytes/ {print int($2/1024)}' || true)
   printf '%-9s t=%4ds target_repository_kb=%-7s daemon_local_kb=%-7s recording_kb=%s\n' "$phase" "$t" "$repo" "$local_dir" "${recording:--}" | tee -a "$out"
 }
 echo "# JFR disk use: thread-per-request --rate $rate on $(java -version 2>&1 | head -1); jfr.maxAge 5m, jfr.maxSizeMb 32 (defaults)" | tee "$out"

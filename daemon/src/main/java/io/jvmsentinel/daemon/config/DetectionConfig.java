@@ -40,7 +40,7 @@ public record DetectionConfig(
       new DetectionConfig(
           true,
           // 1 s, not the 2 s first planned: measured detection of a thread storm took 8 to 10 s
-          // from onset at 2 s (JFR delivery 1 to 2 s, a 4 s sustain window, then the next tick).
+          // from onset at 2 s (JFR delivery 1 to 2 s, a 5 s sustain window, then the next tick).
           Duration.ofSeconds(1),
           Duration.ofMinutes(3),
           Duration.ofMinutes(10),

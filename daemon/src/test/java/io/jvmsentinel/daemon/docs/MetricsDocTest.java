@@ -3,9 +3,8 @@ package io.jvmsentinel.daemon.docs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jvmsentinel.collectors.catalog.Metric;
+import io.jvmsentinel.daemon.observability.CatalogNames;
 import io.jvmsentinel.daemon.testing.Jdks;
-import io.micrometer.core.instrument.Meter;
-import io.micrometer.prometheus.PrometheusNamingConvention;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,9 +15,7 @@ import org.junit.jupiter.api.Test;
  * regenerate after changing the catalog: {@code ./mvnw -pl daemon -am test -Dtest=MetricsDocTest
  * -Dsurefire.failIfNoSpecifiedTests=false -Dupdate.docs=true}.
  */
-@SuppressWarnings("deprecation") // the simpleclient registry's naming convention
 class MetricsDocTest {
-  private static final PrometheusNamingConvention PROMETHEUS = new PrometheusNamingConvention();
 
   @Test
   void metricsReferenceMatchesTheCatalog() throws IOException {
@@ -31,17 +28,6 @@ class MetricsDocTest {
     assertThat(Files.readString(doc))
         .as("docs/metrics.md is out of date; regenerate it (see MetricsDocTest)")
         .isEqualTo(expected);
-  }
-
-  /** The Prometheus series name of a catalog entry, as the simpleclient registry exports it. */
-  public static String prometheusName(Metric metric) {
-    Meter.Type type =
-        switch (metric.kind()) {
-          case GAUGE -> Meter.Type.GAUGE;
-          case COUNTER -> Meter.Type.COUNTER;
-          case TIMER -> Meter.Type.TIMER;
-        };
-    return PROMETHEUS.name(metric.meterName(), type, metric.baseUnit());
   }
 
   static String render() {
@@ -60,7 +46,7 @@ class MetricsDocTest {
         .append("|---|---|---|---|---|---|---|\n");
     for (Metric metric : Metric.values()) {
       out.append("| `")
-          .append(prometheusName(metric))
+          .append(CatalogNames.prometheusName(metric))
           .append("` | `")
           .append(metric.meterName())
           .append("` | ")

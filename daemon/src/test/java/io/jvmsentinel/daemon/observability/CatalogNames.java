@@ -16,7 +16,7 @@ import java.util.Set;
  * .max}, {@code .median}, {@code .95percentile}, and {@code .sum} when the agent enables it).
  */
 @SuppressWarnings("deprecation") // the simpleclient registry's naming convention, as the daemon
-final class CatalogNames {
+public final class CatalogNames {
   private static final PrometheusNamingConvention PROMETHEUS = new PrometheusNamingConvention();
 
   /**
@@ -27,15 +27,16 @@ final class CatalogNames {
 
   private static final List<String> TIMER_SERIES = List.of("_count", "_sum", "_max");
   private static final List<String> DOGSTATSD_HISTOGRAM =
-      List.of(".count", ".avg", ".max", ".median", ".95percentile", ".sum");
+      // What DogStatsdPublisher sends for a timer: count and sum as counts, max as a gauge.
+      List.of(".count", ".max", ".sum");
 
   private CatalogNames() {}
 
   /**
-   * The Prometheus name of a catalog entry, as the simpleclient registry exports it (the same
-   * mapping as {@code MetricsDocTest.prometheusName}, which generates docs/metrics.md).
+   * The Prometheus name of a catalog entry, as the simpleclient registry exports it; also what
+   * docs/metrics.md lists (MetricsDocTest).
    */
-  static String prometheusName(Metric metric) {
+  public static String prometheusName(Metric metric) {
     Meter.Type type =
         switch (metric.kind()) {
           case GAUGE -> Meter.Type.GAUGE;

@@ -57,7 +57,8 @@ public final class ThreadStormRule implements AlertRule {
             WINDOW,
             5,
             "seconds",
-            "Window over which the rate is measured; both halves must" + " carry starts"));
+            "Window over which the rate is measured; both halves must carry starts (a one-off"
+                + " burst fills only one)"));
   }
 
   @Override
