@@ -1,6 +1,7 @@
 package io.jvmsentinel.daemon;
 
 import io.jvmsentinel.collectors.jfr.JfrHandlers;
+import io.jvmsentinel.collectors.jmx.CompilerThreadCpuPoller;
 import io.jvmsentinel.daemon.alert.DetectionEngine;
 import io.jvmsentinel.daemon.alert.EvidenceSnapshots;
 import io.jvmsentinel.daemon.alert.RuleSettings;
@@ -190,6 +191,10 @@ public final class SentinelDaemon implements AutoCloseable {
             recordingName,
             localRetention);
     session.addListener(stream);
+    // Compiler-thread CPU from thread dumps, only while the target has no JFR stream.
+    session.addPoller(
+        new CompilerThreadCpuPoller(
+            handlers.compilerCpu(), () -> !stream.streaming(), Clock.systemUTC()));
     return new WatchedTarget(session, handlers, stream);
   }
 

@@ -344,14 +344,16 @@ public enum Metric {
           + " all CPUs (the scale of process.cpu.usage)",
       "compiler (c1, c2, sweeper)",
       "JFR `jdk.ThreadCPULoad` of the `C1 CompilerThread*`, `C2 CompilerThread*` and `Sweeper"
-          + " thread` threads"),
+          + " thread` threads; on targets without JFR (JDK 15 and older), the `cpu=` of those"
+          + " threads in two DiagnosticCommand `threadPrint` dumps a poll apart"),
   JVM_JIT_COMPILER_CPU_SHARE(
       "jvm.jit.compiler.cpu.share",
       MeterKind.GAUGE,
       null,
       "Share of the target process's CPU used by all JIT compiler threads (0..1)",
       "",
-      "JFR `jdk.ThreadCPULoad` (compiler threads) over `jdk.CPULoad` (`jvmUser` + `jvmSystem`)"),
+      "JFR `jdk.ThreadCPULoad` (compiler threads) over `jdk.CPULoad` (`jvmUser` + `jvmSystem`);"
+          + " without JFR: `threadPrint` over `OperatingSystem` `ProcessCpuTime`"),
 
   // --- TLS (JFR; only the JDK's own JSSE provider emits these events) ---
   JVM_TLS_HANDSHAKES(
@@ -471,7 +473,8 @@ public enum Metric {
       "jvm.sentinel.jfr.target.recording.size",
       MeterKind.GAUGE,
       BaseUnits.BYTES,
-      "Size of the daemon's JFR recording in the target's repository (bounded by jfr.maxSize)",
+      "Size of the daemon's JFR recording on the target as the target reports it (JFR updates it"
+          + " when a chunk rotates, so it often reads 0 while streaming; bounded by jfr.maxSizeMb)",
       "",
       "daemon (JMX `FlightRecorderMXBean` `Recordings`)"),
   SENTINEL_NOTIFICATION_QUEUE(

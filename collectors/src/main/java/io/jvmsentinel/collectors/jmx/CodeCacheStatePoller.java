@@ -7,7 +7,6 @@ import io.micrometer.core.instrument.Tags;
 import java.io.IOException;
 import javax.management.JMException;
 import javax.management.MBeanServerConnection;
-import javax.management.ObjectName;
 
 /**
  * Whether the JIT is compiling, and how often it stopped and restarted because the code cache was
@@ -20,8 +19,6 @@ import javax.management.ObjectName;
  * not on the counter alone.
  */
 public final class CodeCacheStatePoller implements JmxPoller {
-  static final ObjectName DIAGNOSTIC_COMMAND =
-      ObjectNames.parse("com.sun.management:type=DiagnosticCommand");
   static final String OPERATION = "compilerCodecache";
   private static final String[] SIGNATURE = {String[].class.getName()};
 
@@ -50,7 +47,8 @@ public final class CodeCacheStatePoller implements JmxPoller {
   @Override
   public void poll(MBeanServerConnection mbeans) throws IOException, JMException {
     Object text =
-        mbeans.invoke(DIAGNOSTIC_COMMAND, OPERATION, new Object[] {new String[0]}, SIGNATURE);
+        mbeans.invoke(
+            ObjectNames.DIAGNOSTIC_COMMAND, OPERATION, new Object[] {new String[0]}, SIGNATURE);
     CodeCacheState parsed = CodeCacheStateParser.parse(text == null ? "" : text.toString());
     reading.update(
         keepCounters(

@@ -13,6 +13,8 @@ public final class ObjectNames {
   public static final ObjectName MEMORY_POOLS = parse("java.lang:type=MemoryPool,name=*");
   public static final ObjectName GARBAGE_COLLECTORS =
       parse("java.lang:type=GarbageCollector,name=*");
+  public static final ObjectName DIAGNOSTIC_COMMAND =
+      parse("com.sun.management:type=DiagnosticCommand");
   public static final ObjectName HOTSPOT_DIAGNOSTIC =
       parse("com.sun.management:type=HotSpotDiagnostic");
 

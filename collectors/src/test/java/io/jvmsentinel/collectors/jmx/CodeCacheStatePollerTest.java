@@ -78,7 +78,7 @@ class CodeCacheStatePollerTest {
    */
   private static MBeanServer fakeTarget(String text) throws JMException {
     MBeanServer server = MBeanServerFactory.newMBeanServer();
-    server.registerMBean(new DiagnosticCommand(text), CodeCacheStatePoller.DIAGNOSTIC_COMMAND);
+    server.registerMBean(new DiagnosticCommand(text), ObjectNames.DIAGNOSTIC_COMMAND);
     return server;
   }
 

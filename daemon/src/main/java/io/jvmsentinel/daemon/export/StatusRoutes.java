@@ -64,7 +64,8 @@ public final class StatusRoutes {
         "compilerCpuSource",
         target.stream().streaming()
             ? "JFR jdk.ThreadCPULoad of the C1/C2 compiler threads"
-            : "none: needs a JFR stream (HotSpot hides compiler threads from ThreadMXBean)");
+            : "JMX DiagnosticCommand threadPrint (cpu= of the compiler threads; a safepoint of a"
+                + " few ms per poll)");
     map.put("up", status.up());
     map.put("connectAttempts", status.connectAttempts());
     JvmIdentity identity = status.identity();

@@ -10,8 +10,10 @@ import io.micrometer.core.instrument.Timer;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -75,6 +77,7 @@ public final class TargetSession implements AutoCloseable {
   private final MeterRegistry registry;
   private final ScheduledExecutorService thread;
   private final Set<ConnectionListener> listeners = ConcurrentHashMap.newKeySet();
+  private final List<JmxPoller> extraPollers = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   private final AtomicInteger upGauge = new AtomicInteger();
   private final Counter attempts;
@@ -160,6 +163,25 @@ public final class TargetSession implements AutoCloseable {
     return status;
   }
 
+  /**
+   * Adds a poller that needs more than the target's tags (e.g. state shared with JFR handlers),
+   * bound now; call before {@link #start}.
+   */
+  public void addPoller(JmxPoller poller) {
+    poller.bindTo(registry);
+    pollErrors.put(
+        poller.name(),
+        Metric.SENTINEL_POLL_ERRORS.counter(registry, tags.and("poller", poller.name())));
+    extraPollers.add(poller);
+  }
+
+  /** The standard pollers, then the added ones, in the order they run. */
+  private List<JmxPoller> allPollers() {
+    List<JmxPoller> all = new ArrayList<>(pollers.all());
+    all.addAll(extraPollers);
+    return all;
+  }
+
   public void addListener(ConnectionListener listener) {
     listeners.add(listener);
   }
@@ -188,7 +210,7 @@ public final class TargetSession implements AutoCloseable {
     try {
       opened.addConnectionNotificationListener(lossListener(myGeneration), null, null);
       mbeans = opened.getMBeanServerConnection();
-      for (JmxPoller poller : pollers.all()) {
+      for (JmxPoller poller : allPollers()) {
         try {
           poller.connected(mbeans);
         } catch (JMException | RuntimeException e) {
@@ -237,7 +259,7 @@ public final class TargetSession implements AutoCloseable {
     ScheduledFuture<?> alarm =
         WATCHDOG.schedule(this::pollOverran, callTimeout.toMillis(), TimeUnit.MILLISECONDS);
     try {
-      for (JmxPoller poller : pollers.all()) {
+      for (JmxPoller poller : allPollers()) {
         try {
           poller.poll(mbeans);
         } catch (JMException | RuntimeException e) {
@@ -263,7 +285,7 @@ public final class TargetSession implements AutoCloseable {
   private void pollOverran() {
     pollOverdue = true;
     upGauge.set(0);
-    pollers.all().forEach(JmxPoller::disconnected);
+    allPollers().forEach(JmxPoller::disconnected);
     String message =
         "poll did not finish within the call timeout ("
             + callTimeout.toMillis()
@@ -319,7 +341,7 @@ public final class TargetSession implements AutoCloseable {
       pollTask = null;
     }
     upGauge.set(0);
-    pollers.all().forEach(JmxPoller::disconnected);
+    allPollers().forEach(JmxPoller::disconnected);
     if (connection != null) {
       listeners.forEach(this::notifyDisconnected);
     }

@@ -208,6 +208,18 @@ class ScenarioSuiteIT {
           Thread.sleep(2_000);
         }
         assertThat(daemon.sessions()).allSatisfy(s -> assertThat(s.status().up()).isTrue());
+        // Compiler-thread CPU on every JDK: from JFR, and from thread dumps on JMX-only JDK 11.
+        for (String target : List.of("jdk11", "jdk17", "jdk21", "jdk25")) {
+          assertThat(
+                  daemon
+                      .registry()
+                      .get("jvm.jit.compiler.cpu.usage")
+                      .tags("target", target, "compiler", "c2")
+                      .gauge()
+                      .value())
+              .as("C2 CPU of " + target)
+              .isNotNaN();
+        }
         System.out.printf(
             "healthy on JDK 11/17/21/25: 0 alerts in 3 minutes (%d checks)%n", checks);
       }

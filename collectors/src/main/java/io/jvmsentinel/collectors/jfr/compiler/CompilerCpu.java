@@ -90,6 +90,23 @@ public final class CompilerCpu {
     }
   }
 
+  /**
+   * A whole period measured at once (the JMX fallback for targets without JFR: compiler-thread and
+   * process CPU computed from two thread dumps), published as the last complete period.
+   */
+  public synchronized void measured(Instant time, Map<String, Double> perCompiler, double process) {
+    open = new HashMap<>();
+    openStart = null;
+    published = Map.copyOf(perCompiler);
+    publishedStart = time;
+    latest = time;
+    processUsage = process;
+    if (recentProcess.size() == RECENT_PROCESS_LOADS) {
+      recentProcess.removeFirst();
+    }
+    recentProcess.addLast(Map.entry(time, process));
+  }
+
   /** CPU of one compiler's threads in the last complete period; NaN before the first. */
   public synchronized double usage(String compiler) {
     if (publishedStart == null) {
