@@ -229,16 +229,13 @@ public final class TargetSession implements AutoCloseable {
     }
     backoff.reset();
     lastLoggedFailure = null;
-    upGauge.set(1);
-    status =
-        new TargetStatus(
-            name,
-            connector.describe(),
-            true,
-            clock.instant(),
-            null,
-            (long) attempts.count(),
-            pollers.identity().identity());
+    pollOverdue = false;
+    // "Up" means data: poll once before saying so, so no scrape sees up=1 without the series.
+    poll();
+    if (mbeans == null) {
+      return; // The first poll lost the connection; a reconnect is already scheduled.
+    }
+    markUp();
     log.info(
         "target {}: connected to {} in {} ms ({})",
         name,
@@ -248,7 +245,7 @@ public final class TargetSession implements AutoCloseable {
     listeners.forEach(listener -> notifyConnected(listener, opened));
     pollTask =
         thread.scheduleWithFixedDelay(
-            this::poll, 0, pollInterval.toMillis(), TimeUnit.MILLISECONDS);
+            this::poll, pollInterval.toMillis(), pollInterval.toMillis(), TimeUnit.MILLISECONDS);
   }
 
   private void poll() {

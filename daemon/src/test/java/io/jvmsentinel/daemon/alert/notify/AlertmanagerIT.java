@@ -35,11 +35,11 @@ import org.junit.jupiter.api.io.TempDir;
  * prometheus-alertmanager}, installed by {@code .ci/install-test-deps}), on a free loopback port,
  * without clustering.
  */
-class AlertmanagerIT {
-  static final String INSTALL =
+public class AlertmanagerIT {
+  public static final String INSTALL =
       "run .ci/install-test-deps, or: apt-get install --no-install-recommends"
           + " prometheus-alertmanager";
-  static final String CONFIG =
+  public static final String CONFIG =
       """
       route:
         receiver: nowhere
@@ -84,7 +84,7 @@ class AlertmanagerIT {
   }
 
   /** On PATH or in /usr/bin, under the Debian name or upstream's; never skipped when missing. */
-  static Path binary() {
+  public static Path binary() {
     List<Path> dirs = new ArrayList<>();
     String path = System.getenv().getOrDefault("PATH", "");
     for (String entry : path.split(File.pathSeparator)) {
