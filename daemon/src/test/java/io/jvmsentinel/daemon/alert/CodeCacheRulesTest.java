@@ -96,6 +96,11 @@ class CodeCacheRulesTest {
                     .startsWith(
                         "Codecache churn on search: 1.0 methods/s made not entrant, 5.0 compilations/s"));
     assertThat(rule.evaluate(context(rule, churn, Set.of(), true))).as("warming up").isEmpty();
+    // The lab's churn on JDK 17: the sweeper flushes, the JIT recompiles, no Deoptimization events.
+    SignalHistory flushingOnly =
+        Samples.history(
+            180, (s, t) -> s.compilations(900.0 * t).codeCacheGcs(t / 10).heap(SEGMENT, 55, 100));
+    assertThat(rule.evaluate(context(rule, flushingOnly, Set.of(), false))).hasSize(1);
     assertThat(rule.evaluate(context(rule, busyButRoomy, Set.of(), false))).isEmpty();
   }
 

@@ -110,6 +110,18 @@ class ScenarioSuiteIT {
                 a -> a.finding().evidence().containsKey("segments"),
                 false),
             new Case(
+                "codecache-churn",
+                17,
+                List.of(),
+                "churn",
+                "CodeCacheChurn",
+                Duration.ofSeconds(90),
+                a ->
+                    ((Number) a.finding().evidence().get("sweeperMethodsReclaimedPerSecond"))
+                            .doubleValue()
+                        > 0,
+                false),
+            new Case(
                 "deopt-storm",
                 17,
                 List.of(),
