@@ -53,7 +53,8 @@ final class SignalSampler {
         streaming ? jfr.deoptimizations().total() : Double.NaN,
         streaming ? jfr.deoptimizations().madeNotEntrant() : Double.NaN,
         pollers.compilation().totalCompilationMillis(),
-        streaming ? jfr.compilerCpu().share() : Double.NaN,
+        // Fed by JFR, or by thread dumps on targets without it: one source at a time.
+        jfr.compilerCpu().share(),
         sweeper == null ? Double.NaN : sweeper.methodsReclaimed(),
         pollers.gc().codeCacheCollections(),
         pollers.gc().pauseSeconds(),
