@@ -3,7 +3,6 @@ package io.jvmsentinel.daemon.alert;
 import io.jvmsentinel.collectors.catalog.Metric;
 import io.jvmsentinel.daemon.WatchedTarget;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Tags;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -288,11 +287,6 @@ public final class DetectionEngine implements AutoCloseable {
 
   private static String keySuffix(String key) {
     return key.isEmpty() ? "" : " [" + key + "]";
-  }
-
-  /** The tags a target's series carry, for the alert gauge. */
-  static Tags tags(WatchedTarget target) {
-    return target.session().tags();
   }
 
   @Override
