@@ -142,8 +142,54 @@ class ScenarioSuiteIT {
                 a ->
                     ((Number) a.finding().evidence().get("pauseShareOfWallTime")).doubleValue()
                         > 0.2,
-                true))
+                true),
+            // The same incidents on JDK 25: no sweeper there; code cache GCs flush instead.
+            new Case(
+                "tls-full-handshakes",
+                25,
+                List.of("--rate", "40"),
+                "full-handshakes",
+                "TlsHandshakeStorm",
+                Duration.ofSeconds(40),
+                a ->
+                    a.key().startsWith("localhost:")
+                        && ((Number) a.finding().evidence().get("fullShare")).doubleValue() > 0.9,
+                false),
+            new Case(
+                "codecache-churn",
+                25,
+                List.of(),
+                "churn",
+                "CodeCacheChurn",
+                Duration.ofSeconds(90),
+                a -> number(a, "codeCacheGcsPerSecond") > 0 || number(a, "occupancyFall") >= 0.05,
+                false),
+            new Case(
+                "deopt-storm",
+                25,
+                List.of(),
+                "deopt",
+                "DeoptimizationStorm",
+                Duration.ofSeconds(90),
+                a ->
+                    a.finding().evidence().get("mostDeoptimizedMethods") instanceof List<?> l
+                        && !l.isEmpty(),
+                false),
+            new Case(
+                "gc-pressure",
+                25,
+                List.of(),
+                "gc",
+                "GcOverhead",
+                Duration.ofSeconds(60),
+                a -> number(a, "pauseShareOfWallTime") > 0.2,
+                false))
         .map(Arguments::of);
+  }
+
+  /** A numeric evidence value, 0 when absent. */
+  private static double number(ActiveAlert alert, String key) {
+    return alert.finding().evidence().get(key) instanceof Number n ? n.doubleValue() : 0;
   }
 
   @ParameterizedTest(name = "{0}")
