@@ -28,6 +28,16 @@ public final class TargetOptions {
   List<Long> pids;
 
   @Option(
+      names = "--name",
+      paramLabel = "NAME",
+      defaultValue = "${env:JVM_SENTINEL_TARGET_NAME}",
+      description =
+          "The name (the target tag) of the one target given by --target or --pid, instead of"
+              + " host-port or pid-N; keeps series stable when the pid changes."
+              + " Env: JVM_SENTINEL_TARGET_NAME")
+  String name;
+
+  @Option(
       names = "--listen",
       paramLabel = "HOST:PORT",
       defaultValue = "${env:JVM_SENTINEL_LISTEN}",
@@ -51,6 +61,7 @@ public final class TargetOptions {
     return new CliOverrides(
         targets == null ? List.of() : targets,
         pids == null ? List.of() : pids,
-        Optional.ofNullable(listen));
+        Optional.ofNullable(listen),
+        Optional.ofNullable(name));
   }
 }

@@ -11,13 +11,21 @@ import java.util.Optional;
  *     to the file's targets
  * @param pids {@code --pid} values: local JVMs to attach to, appended after {@code targets}
  * @param listen {@code --listen}: replaces {@code http.listen}
+ * @param name {@code --name}: the name of the one target given by {@code --target} or {@code
+ *     --pid}, instead of the generated {@code host-port} or {@code pid-N}
  */
-public record CliOverrides(List<String> targets, List<Long> pids, Optional<String> listen) {
+public record CliOverrides(
+    List<String> targets, List<Long> pids, Optional<String> listen, Optional<String> name) {
   public static final CliOverrides NONE = new CliOverrides(List.of(), List.of(), Optional.empty());
 
   public CliOverrides {
     targets = List.copyOf(targets);
     pids = List.copyOf(pids);
     Objects.requireNonNull(listen, "listen");
+    Objects.requireNonNull(name, "name");
+  }
+
+  public CliOverrides(List<String> targets, List<Long> pids, Optional<String> listen) {
+    this(targets, pids, listen, Optional.empty());
   }
 }

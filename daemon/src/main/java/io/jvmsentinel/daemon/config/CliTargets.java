@@ -34,7 +34,42 @@ final class CliTargets {
     for (long pid : cli.pids()) {
       sources.add(source("--pid " + pid, "pid-" + pid, null, pid, baseDir));
     }
+    if (cli.name().isPresent()) {
+      return named(sources, cli.name().get(), problems);
+    }
     return sources;
+  }
+
+  /**
+   * A pid changes whenever the target restarts, and with it a generated name; {@code --name} keeps
+   * the {@code target} tag (and so every series and alert) stable across restarts.
+   */
+  private static List<TargetSource> named(
+      List<TargetSource> sources, String name, Problems problems) {
+    if (sources.size() != 1) {
+      problems.add(
+          "--name "
+              + name
+              + ": names the one target of --target or --pid, but the command line gives "
+              + sources.size());
+      return sources;
+    }
+    TargetSource source = sources.get(0);
+    ConfigDocument.Target raw = source.raw();
+    return List.of(
+        new TargetSource(
+            source.where(),
+            source.path(),
+            new ConfigDocument.Target(
+                name,
+                raw.jmx(),
+                raw.pid(),
+                raw.username(),
+                raw.passwordEnv(),
+                raw.passwordFile(),
+                raw.pollInterval(),
+                raw.tags()),
+            source.baseDir()));
   }
 
   static Optional<HostPort> listen(CliOverrides cli, Problems problems) {

@@ -1040,6 +1040,34 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void nameNamesTheOneCliTarget() throws Exception {
+      SentinelConfig config =
+          loader.load(
+              Optional.empty(),
+              new CliOverrides(List.of(), List.of(4242L), Optional.empty(), Optional.of("orders")));
+
+      assertThat(config.targets()).extracting(TargetConfig::name).containsExactly("orders");
+      assertThat(config.targets().get(0).address()).isEqualTo(new PidAddress(4242));
+    }
+
+    @Test
+    void nameNeedsExactlyOneCliTargetAndAValidName() {
+      assertThat(
+              problems(
+                  Optional.empty(),
+                  new CliOverrides(
+                      List.of("localhost:9010"), List.of(7L), Optional.empty(), Optional.of("a"))))
+          .containsExactly(
+              "--name a: names the one target of --target or --pid, but the command line gives 2");
+      assertThat(
+              problems(
+                  Optional.empty(),
+                  new CliOverrides(List.of(), List.of(7L), Optional.empty(), Optional.of("a b"))))
+          .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+          .startsWith("--pid 7 (name 'a b'): ");
+    }
+
+    @Test
     void listenOverridesTheFile() throws Exception {
       Path file =
           write(

@@ -123,7 +123,7 @@ class CommandLineIT {
       Process daemon =
           SentinelJar.command(
                   Jdks.jdk17(),
-                  Map.of(),
+                  Map.of("JVM_SENTINEL_TARGET_NAME", "orders"),
                   "run",
                   "--pid",
                   Long.toString(lab.pid()),
@@ -134,7 +134,8 @@ class CommandLineIT {
               .start();
       try {
         DaemonHttp http = new DaemonHttp(port);
-        Map<String, String> target = Map.of("target", "pid-" + lab.pid());
+        // Named by JVM_SENTINEL_TARGET_NAME, not pid-<pid>: the name survives restarts.
+        Map<String, String> target = Map.of("target", "orders");
         await()
             .atMost(Duration.ofSeconds(30))
             .ignoreExceptions()
