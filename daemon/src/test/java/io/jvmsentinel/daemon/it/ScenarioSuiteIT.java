@@ -51,7 +51,12 @@ class ScenarioSuiteIT {
       String rule,
       Duration bound,
       Predicate<ActiveAlert> evidence,
-      boolean checkResolve) {
+      Duration stopAfter) {
+    /** The incident stops after {@code stopAfter} (zero: it runs on) and its alert must resolve. */
+    boolean checkResolve() {
+      return !stopAfter.isZero();
+    }
+
     @Override
     public String toString() {
       return scenario + " on JDK " + jdk + " -> " + rule;
@@ -69,7 +74,7 @@ class ScenarioSuiteIT {
                 Duration.ofSeconds(10),
                 a ->
                     a.finding().summary().contains("io.jvmsentinel.lab.RequestDispatcher.dispatch"),
-                true),
+                Duration.ofSeconds(60)),
             new Case(
                 "thread-per-request",
                 25,
@@ -79,7 +84,7 @@ class ScenarioSuiteIT {
                 Duration.ofSeconds(10),
                 a ->
                     a.finding().summary().contains("io.jvmsentinel.lab.RequestDispatcher.dispatch"),
-                false),
+                Duration.ZERO),
             new Case(
                 "tls-full-handshakes",
                 17,
@@ -90,7 +95,7 @@ class ScenarioSuiteIT {
                 a ->
                     a.key().startsWith("localhost:")
                         && ((Number) a.finding().evidence().get("fullShare")).doubleValue() > 0.9,
-                true),
+                Duration.ofSeconds(60)),
             new Case(
                 "codecache-full",
                 17,
@@ -99,7 +104,7 @@ class ScenarioSuiteIT {
                 "CodeCacheFull",
                 Duration.ofSeconds(10),
                 a -> a.finding().summary().contains("JIT compilation disabled"),
-                false),
+                Duration.ZERO),
             new Case(
                 "codecache-full",
                 25,
@@ -108,7 +113,7 @@ class ScenarioSuiteIT {
                 "CodeCacheFull",
                 Duration.ofSeconds(10),
                 a -> a.finding().evidence().containsKey("segments"),
-                false),
+                Duration.ZERO),
             new Case(
                 "codecache-churn",
                 17,
@@ -120,7 +125,7 @@ class ScenarioSuiteIT {
                     ((Number) a.finding().evidence().get("sweeperMethodsReclaimedPerSecond"))
                             .doubleValue()
                         > 0,
-                false),
+                Duration.ZERO),
             new Case(
                 "deopt-storm",
                 17,
@@ -131,7 +136,7 @@ class ScenarioSuiteIT {
                 a ->
                     a.finding().evidence().get("mostDeoptimizedMethods") instanceof List<?> l
                         && !l.isEmpty(),
-                false),
+                Duration.ZERO),
             new Case(
                 "gc-pressure",
                 17,
@@ -142,7 +147,7 @@ class ScenarioSuiteIT {
                 a ->
                     ((Number) a.finding().evidence().get("pauseShareOfWallTime")).doubleValue()
                         > 0.2,
-                true),
+                Duration.ofSeconds(90)),
             // The same incidents on JDK 25: no sweeper there; code cache GCs flush instead.
             new Case(
                 "tls-full-handshakes",
@@ -154,7 +159,7 @@ class ScenarioSuiteIT {
                 a ->
                     a.key().startsWith("localhost:")
                         && ((Number) a.finding().evidence().get("fullShare")).doubleValue() > 0.9,
-                false),
+                Duration.ZERO),
             new Case(
                 "codecache-churn",
                 25,
@@ -163,7 +168,7 @@ class ScenarioSuiteIT {
                 "CodeCacheChurn",
                 Duration.ofSeconds(90),
                 a -> number(a, "codeCacheGcsPerSecond") > 0 || number(a, "occupancyFall") >= 0.05,
-                false),
+                Duration.ZERO),
             new Case(
                 "deopt-storm",
                 25,
@@ -174,7 +179,7 @@ class ScenarioSuiteIT {
                 a ->
                     a.finding().evidence().get("mostDeoptimizedMethods") instanceof List<?> l
                         && !l.isEmpty(),
-                false),
+                Duration.ZERO),
             new Case(
                 "gc-pressure",
                 25,
@@ -183,7 +188,7 @@ class ScenarioSuiteIT {
                 "GcOverhead",
                 Duration.ofSeconds(60),
                 a -> number(a, "pauseShareOfWallTime") > 0.2,
-                false))
+                Duration.ZERO))
         .map(Arguments::of);
   }
 
@@ -198,7 +203,7 @@ class ScenarioSuiteIT {
     List<String> args = new ArrayList<>(c.args());
     if (c.checkResolve()) {
       // The incident runs for a while, then the lab idles so the alert can resolve.
-      args.addAll(List.of("--duration", "90s", "--linger", "300s"));
+      args.addAll(List.of("--duration", c.stopAfter().toSeconds() + "s", "--linger", "300s"));
     }
     Path javaHome = Jdks.jdk(c.jdk());
     try (LabProcess lab =
