@@ -27,9 +27,11 @@ import io.jvmsentinel.daemon.jfr.StreamDirectories;
 import io.jvmsentinel.daemon.target.AttachConnector;
 import io.jvmsentinel.daemon.target.Backoff;
 import io.jvmsentinel.daemon.target.Connector;
+import io.jvmsentinel.daemon.target.Credentials;
 import io.jvmsentinel.daemon.target.RemoteJmxConnector;
 import io.jvmsentinel.daemon.target.RmiTimeouts;
 import io.jvmsentinel.daemon.target.TargetSession;
+import io.jvmsentinel.daemon.target.TlsJmxConnector;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.prometheus.PrometheusConfig;
 import io.micrometer.prometheus.PrometheusMeterRegistry;
@@ -41,6 +43,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Collectors;
+import javax.management.remote.JMXServiceURL;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -222,12 +225,22 @@ public final class SentinelDaemon implements AutoCloseable {
     if (address instanceof PidAddress pid) {
       return new AttachConnector(pid.pid(), connection.connectTimeout(), connection.callTimeout());
     }
+    Credentials credentials =
+        new Credentials(
+            target.username().orElse(null),
+            target.password().map(secret -> secret.value().toCharArray()).orElse(null));
+    JMXServiceURL url = ((JmxAddress) address).toJmxServiceUrl();
+    if (target.tls().isPresent()) {
+      return new TlsJmxConnector(
+          target.name(),
+          url,
+          target.tls().get(),
+          credentials,
+          connection.connectTimeout(),
+          connection.callTimeout());
+    }
     return new RemoteJmxConnector(
-        ((JmxAddress) address).toJmxServiceUrl(),
-        target.username().orElse(null),
-        target.password().map(secret -> secret.value().toCharArray()).orElse(null),
-        connection.connectTimeout(),
-        connection.callTimeout());
+        url, credentials, connection.connectTimeout(), connection.callTimeout());
   }
 
   /** The bound HTTP port (useful when configured as 0). */
