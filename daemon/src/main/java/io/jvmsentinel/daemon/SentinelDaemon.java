@@ -10,12 +10,14 @@ import io.jvmsentinel.daemon.alert.WarmUp;
 import io.jvmsentinel.daemon.alert.notify.Notifications;
 import io.jvmsentinel.daemon.config.ConnectionConfig;
 import io.jvmsentinel.daemon.config.DetectionConfig;
+import io.jvmsentinel.daemon.config.HttpAuth;
 import io.jvmsentinel.daemon.config.JmxAddress;
 import io.jvmsentinel.daemon.config.PidAddress;
 import io.jvmsentinel.daemon.config.SentinelConfig;
 import io.jvmsentinel.daemon.config.TargetAddress;
 import io.jvmsentinel.daemon.config.TargetConfig;
 import io.jvmsentinel.daemon.export.AlertsRoute;
+import io.jvmsentinel.daemon.export.HttpAccess;
 import io.jvmsentinel.daemon.export.HttpEndpoint;
 import io.jvmsentinel.daemon.export.PrometheusRoute;
 import io.jvmsentinel.daemon.export.StatusRoutes;
@@ -32,6 +34,8 @@ import io.jvmsentinel.daemon.target.RemoteJmxConnector;
 import io.jvmsentinel.daemon.target.RmiTimeouts;
 import io.jvmsentinel.daemon.target.TargetSession;
 import io.jvmsentinel.daemon.target.TlsJmxConnector;
+import io.jvmsentinel.daemon.tls.KeyStores;
+import io.jvmsentinel.daemon.tls.SslContexts;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.prometheus.PrometheusConfig;
 import io.micrometer.prometheus.PrometheusMeterRegistry;
@@ -41,9 +45,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Collectors;
 import javax.management.remote.JMXServiceURL;
+import javax.net.ssl.SSLContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -144,7 +150,9 @@ public final class SentinelDaemon implements AutoCloseable {
                   "/api/v1/alerts",
                   new AlertsRoute(detection),
                   TargetReportRoutes.PREFIX,
-                  new TargetReportRoutes(() -> targets)));
+                  new TargetReportRoutes(() -> targets)),
+              serverTls(config),
+              HttpAccess.of(config.http().auth(), registry));
     } catch (IOException e) {
       detection.close();
       snapshots.close();
@@ -160,9 +168,11 @@ public final class SentinelDaemon implements AutoCloseable {
     }
     datadog.start();
     log.info(
-        "jvm-sentinel serving http://{}:{}/metrics for {} target(s): {}",
+        "jvm-sentinel serving {}://{}:{}/metrics ({}) for {} target(s): {}",
+        config.http().tls().isPresent() ? "https" : "http",
         config.http().listen().anyHost() ? "0.0.0.0" : config.http().listen().host(),
         http.port(),
+        describe(config.http().auth()),
         targets.size(),
         targets.stream().map(WatchedTarget::name).toList());
     return new SentinelDaemon(
@@ -241,6 +251,27 @@ public final class SentinelDaemon implements AutoCloseable {
     }
     return new RemoteJmxConnector(
         url, credentials, connection.connectTimeout(), connection.callTimeout());
+  }
+
+  private static String describe(HttpAuth auth) {
+    if (auth instanceof HttpAuth.Basic basic) {
+      return "basic authentication as '" + basic.username() + "'; /health and /ready open";
+    }
+    return auth instanceof HttpAuth.Bearer
+        ? "bearer token required; /health and /ready open"
+        : "no authentication";
+  }
+
+  /** The HTTPS context of {@code http.tls}; its store was opened once already by the loader. */
+  private static Optional<SSLContext> serverTls(SentinelConfig config) throws IOException {
+    if (config.http().tls().isEmpty()) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(SslContexts.server(config.http().tls().get()));
+    } catch (KeyStores.StoreException e) {
+      throw new IOException("http.tls.keyStore: " + e.getMessage(), e);
+    }
   }
 
   /** The bound HTTP port (useful when configured as 0). */
