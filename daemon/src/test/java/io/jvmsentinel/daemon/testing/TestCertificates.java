@@ -18,7 +18,10 @@ public final class TestCertificates {
     this.dir = dir;
   }
 
-  /** A key store with one EC key and a self-signed certificate for 127.0.0.1 and localhost. */
+  /**
+   * A key store with one EC key and a self-signed certificate for 127.0.0.1 and localhost; the
+   * certificate also as a PEM file.
+   */
   public record Identity(Path keyStore, String password, Path certificate) {}
 
   public Identity identity(String name, String password) throws IOException {
@@ -46,6 +49,7 @@ public final class TestCertificates {
         password);
     keytool(
         "-exportcert",
+        "-rfc", // PEM: what Prometheus' tls_config.ca_file and curl --cacert read
         "-alias",
         name,
         "-keystore",
