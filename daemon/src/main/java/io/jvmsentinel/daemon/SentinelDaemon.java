@@ -10,7 +10,6 @@ import io.jvmsentinel.daemon.alert.WarmUp;
 import io.jvmsentinel.daemon.alert.notify.Notifications;
 import io.jvmsentinel.daemon.config.ConnectionConfig;
 import io.jvmsentinel.daemon.config.DetectionConfig;
-import io.jvmsentinel.daemon.config.HttpAuth;
 import io.jvmsentinel.daemon.config.JmxAddress;
 import io.jvmsentinel.daemon.config.PidAddress;
 import io.jvmsentinel.daemon.config.SentinelConfig;
@@ -172,7 +171,7 @@ public final class SentinelDaemon implements AutoCloseable {
         config.http().tls().isPresent() ? "https" : "http",
         config.http().listen().anyHost() ? "0.0.0.0" : config.http().listen().host(),
         http.port(),
-        describe(config.http().auth()),
+        config.http().auth().describe(),
         targets.size(),
         targets.stream().map(WatchedTarget::name).toList());
     return new SentinelDaemon(
@@ -251,15 +250,6 @@ public final class SentinelDaemon implements AutoCloseable {
     }
     return new RemoteJmxConnector(
         url, credentials, connection.connectTimeout(), connection.callTimeout());
-  }
-
-  private static String describe(HttpAuth auth) {
-    if (auth instanceof HttpAuth.Basic basic) {
-      return "basic authentication as '" + basic.username() + "'; /health and /ready open";
-    }
-    return auth instanceof HttpAuth.Bearer
-        ? "bearer token required; /health and /ready open"
-        : "no authentication";
   }
 
   /** The HTTPS context of {@code http.tls}; its store was opened once already by the loader. */
