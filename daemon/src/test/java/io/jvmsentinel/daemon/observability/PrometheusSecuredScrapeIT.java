@@ -36,10 +36,7 @@ class PrometheusSecuredScrapeIT {
   @Test
   void theShippedSecuredScrapeConfigScrapesOverHttpsWithBasicAuthAndABearerToken()
       throws Exception {
-    Path prometheusBinary = Path.of("/usr/bin/prometheus");
-    assertThat(prometheusBinary)
-        .as("Prometheus (Debian package 'prometheus'): run .ci/install-test-deps")
-        .isExecutable();
+    PrometheusServer.assertInstalled();
     TestCertificates pki = new TestCertificates(dir);
     TestCertificates.Identity http = pki.identity("sentinel-http", "http-ks-pw-4");
     Files.writeString(dir.resolve("scrape-password"), "scrape-pw-4\n");
@@ -106,15 +103,7 @@ class PrometheusSecuredScrapeIT {
             SentinelDaemon.start(loader.load(Optional.of(basicConfig), CliOverrides.NONE));
         SentinelDaemon bearer =
             SentinelDaemon.start(loader.load(Optional.of(bearerConfig), CliOverrides.NONE))) {
-      prometheus =
-          new ProcessBuilder(
-                  prometheusBinary.toString(),
-                  "--config.file=" + promConfig,
-                  "--storage.tsdb.path=" + dir.resolve("prom-data"),
-                  "--web.listen-address=127.0.0.1:" + prometheusPort)
-              .redirectErrorStream(true)
-              .redirectOutput(dir.resolve("prometheus.log").toFile())
-              .start();
+      prometheus = PrometheusServer.start(promConfig, dir, prometheusPort);
       String query = "http://127.0.0.1:" + prometheusPort + "/api/v1/targets";
       await("every scrape job has a result (log: " + dir + "/prometheus.log)")
           .atMost(Duration.ofSeconds(60))
