@@ -3,6 +3,8 @@ package io.jvmsentinel.daemon.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jvmsentinel.daemon.lab.LabProcess;
 import io.jvmsentinel.daemon.lab.LabSpec;
 import io.jvmsentinel.daemon.lab.LoopbackPorts;
@@ -50,6 +52,8 @@ class JmxSecurityIT {
           TRUST_A_PW,
           TRUST_B_PW,
           TARGET_TRUST_PW);
+
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   @TempDir Path dir;
   private final List<LabProcess> labs = new ArrayList<>();
@@ -112,8 +116,6 @@ class JmxSecurityIT {
           callTimeout: 3s
           reconnectInitialDelay: 300ms
           reconnectMaxDelay: 2s
-        jfr:
-          enabled: false
         targets:
           - name: a
             jmx: %s
@@ -215,6 +217,21 @@ class JmxSecurityIT {
         .hasValueSatisfying(v -> assertThat(v).isPositive());
     assertThat(scrape.value("jvm_threads_live_threads", Map.of("target", "b")))
         .hasValueSatisfying(v -> assertThat(v).isPositive());
+
+    // The JFR stream runs over the same TLS connection (and its client certificate).
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .untilAsserted(
+            () -> {
+              JsonNode targets = JSON.readTree(http.get("/api/v1/targets").body()).path("targets");
+              for (JsonNode target : targets) {
+                if (List.of("a", "b").contains(target.path("target").asText())) {
+                  assertThat(target.path("jfr").asText())
+                      .as(target.path("target").asText())
+                      .isEqualTo("streaming");
+                }
+              }
+            });
 
     String api = http.get("/api/v1/targets").body();
     assertThat(api).contains("certification path").contains("Invalid username or password");
