@@ -16,6 +16,7 @@ import io.jvmsentinel.daemon.config.SentinelConfig;
 import io.jvmsentinel.daemon.config.TargetAddress;
 import io.jvmsentinel.daemon.config.TargetConfig;
 import io.jvmsentinel.daemon.export.AlertsRoute;
+import io.jvmsentinel.daemon.export.HttpAccess;
 import io.jvmsentinel.daemon.export.HttpEndpoint;
 import io.jvmsentinel.daemon.export.PrometheusRoute;
 import io.jvmsentinel.daemon.export.StatusRoutes;
@@ -27,9 +28,13 @@ import io.jvmsentinel.daemon.jfr.StreamDirectories;
 import io.jvmsentinel.daemon.target.AttachConnector;
 import io.jvmsentinel.daemon.target.Backoff;
 import io.jvmsentinel.daemon.target.Connector;
+import io.jvmsentinel.daemon.target.Credentials;
 import io.jvmsentinel.daemon.target.RemoteJmxConnector;
 import io.jvmsentinel.daemon.target.RmiTimeouts;
 import io.jvmsentinel.daemon.target.TargetSession;
+import io.jvmsentinel.daemon.target.TlsJmxConnector;
+import io.jvmsentinel.daemon.tls.KeyStores;
+import io.jvmsentinel.daemon.tls.SslContexts;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.prometheus.PrometheusConfig;
 import io.micrometer.prometheus.PrometheusMeterRegistry;
@@ -39,8 +44,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Collectors;
+import javax.management.remote.JMXServiceURL;
+import javax.net.ssl.SSLContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -141,7 +149,9 @@ public final class SentinelDaemon implements AutoCloseable {
                   "/api/v1/alerts",
                   new AlertsRoute(detection),
                   TargetReportRoutes.PREFIX,
-                  new TargetReportRoutes(() -> targets)));
+                  new TargetReportRoutes(() -> targets)),
+              serverTls(config),
+              HttpAccess.of(config.http().auth(), registry));
     } catch (IOException e) {
       detection.close();
       snapshots.close();
@@ -157,9 +167,11 @@ public final class SentinelDaemon implements AutoCloseable {
     }
     datadog.start();
     log.info(
-        "jvm-sentinel serving http://{}:{}/metrics for {} target(s): {}",
+        "jvm-sentinel serving {}://{}:{}/metrics ({}) for {} target(s): {}",
+        config.http().tls().isPresent() ? "https" : "http",
         config.http().listen().anyHost() ? "0.0.0.0" : config.http().listen().host(),
         http.port(),
+        config.http().auth().describe(),
         targets.size(),
         targets.stream().map(WatchedTarget::name).toList());
     return new SentinelDaemon(
@@ -222,12 +234,34 @@ public final class SentinelDaemon implements AutoCloseable {
     if (address instanceof PidAddress pid) {
       return new AttachConnector(pid.pid(), connection.connectTimeout(), connection.callTimeout());
     }
+    Credentials credentials =
+        new Credentials(
+            target.username().orElse(null),
+            target.password().map(secret -> secret.value().toCharArray()).orElse(null));
+    JMXServiceURL url = ((JmxAddress) address).toJmxServiceUrl();
+    if (target.tls().isPresent()) {
+      return new TlsJmxConnector(
+          target.name(),
+          url,
+          target.tls().get(),
+          credentials,
+          connection.connectTimeout(),
+          connection.callTimeout());
+    }
     return new RemoteJmxConnector(
-        ((JmxAddress) address).toJmxServiceUrl(),
-        target.username().orElse(null),
-        target.password().map(secret -> secret.value().toCharArray()).orElse(null),
-        connection.connectTimeout(),
-        connection.callTimeout());
+        url, credentials, connection.connectTimeout(), connection.callTimeout());
+  }
+
+  /** The HTTPS context of {@code http.tls}; its store was opened once already by the loader. */
+  private static Optional<SSLContext> serverTls(SentinelConfig config) throws IOException {
+    if (config.http().tls().isEmpty()) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(SslContexts.server(config.http().tls().get()));
+    } catch (KeyStores.StoreException e) {
+      throw new IOException("http.tls.keyStore: " + e.getMessage(), e);
+    }
   }
 
   /** The bound HTTP port (useful when configured as 0). */

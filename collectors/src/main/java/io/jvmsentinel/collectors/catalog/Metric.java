@@ -409,7 +409,15 @@ public enum Metric {
       MeterKind.COUNTER,
       null,
       "Failed JMX connection attempts and lost connections, by reason",
-      "reason (`refused`, `timeout`, `auth`, `lost`, `error`)",
+      "reason (`refused`, `timeout`, `auth`, `tls`, `lost`, `error`)",
+      "daemon"),
+  SENTINEL_HTTP_AUTH_FAILURES(
+      "jvm.sentinel.http.auth.failures",
+      MeterKind.COUNTER,
+      null,
+      "HTTP requests to /metrics or /api refused with 401 because the credential was missing or"
+          + " wrong (only when http.auth is configured)",
+      "reason (`missing`, `invalid`)",
       "daemon"),
   SENTINEL_POLL_DURATION(
       "jvm.sentinel.poll.duration",

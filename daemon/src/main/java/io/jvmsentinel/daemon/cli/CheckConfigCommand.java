@@ -35,7 +35,15 @@ public final class CheckConfigCommand implements Callable<Integer> {
               + " target(s): "
               + config.targets().stream().map(t -> t.name()).toList()
               + ", listening on "
-              + config.http().listen());
+              + (config.http().tls().isPresent() ? "https://" : "http://")
+              + config.http().listen()
+              + " ("
+              + config.http().auth().describe()
+              + "); JMX over TLS: "
+              + config.targets().stream()
+                  .filter(t -> t.tls().isPresent())
+                  .map(t -> t.name())
+                  .toList());
       return ExitCodes.OK;
     } catch (ConfigException e) {
       ExitCodes.printProblems(e);

@@ -10,7 +10,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Consumer;
 import java.util.regex.Pattern;
 
 /**
@@ -206,32 +205,7 @@ final class AlertsValidator {
 
   /** A secret from {@code <name>Env} or {@code <name>File}: exactly one of them. */
   private Optional<Secret> secret(String path, String name, String envVar, String file) {
-    String envKey = name + "Env";
-    String fileKey = name + "File";
-    if (problems.unreadable(path + "." + envKey) || problems.unreadable(path + "." + fileKey)) {
-      return Optional.empty();
-    }
-    if (envVar != null && file != null) {
-      problems.add("'" + path + "': set either '" + envKey + "' or '" + fileKey + "', not both");
-      return Optional.empty();
-    }
-    if (envVar == null && file == null) {
-      problems.add(
-          "'"
-              + path
-              + "' needs '"
-              + envKey
-              + "' or '"
-              + fileKey
-              + "'; the "
-              + name
-              + " is a secret and is never written in the configuration file");
-      return Optional.empty();
-    }
-    Consumer<String> report = message -> problems.add("'" + path + "': " + message);
-    return envVar != null
-        ? secrets.fromEnv(envVar, envKey, report)
-        : secrets.fromFile(baseDir.resolve(file), fileKey, report);
+    return new SecretKeys(problems, secrets, baseDir).read(path, name, envVar, file);
   }
 
   private Optional<URI> requiredUrl(String path, String text) {

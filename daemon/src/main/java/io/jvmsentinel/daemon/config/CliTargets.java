@@ -106,7 +106,7 @@ final class CliTargets {
     return new TargetSource(
         where,
         Optional.empty(),
-        new ConfigDocument.Target(name, jmx, pid, null, null, null, null, null),
+        new ConfigDocument.Target(name, jmx, pid, null, null, null, null, null, null),
         baseDir);
   }
 }

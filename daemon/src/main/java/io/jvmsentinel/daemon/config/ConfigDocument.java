@@ -19,9 +19,18 @@ record ConfigDocument(
     List<Target> targets) {
   static final ConfigDocument EMPTY =
       new ConfigDocument(null, null, null, null, null, null, null, null);
-  static final Target EMPTY_TARGET = new Target(null, null, null, null, null, null, null, null);
+  static final Target EMPTY_TARGET =
+      new Target(null, null, null, null, null, null, null, null, null);
 
-  record Http(HostPort listen) {}
+  record Http(HostPort listen, HttpTls tls, HttpAuth auth) {}
+
+  record HttpTls(String keyStore, String keyStorePasswordEnv, String keyStorePasswordFile) {}
+
+  record HttpAuth(Basic basic, Bearer bearer) {}
+
+  record Basic(String username, String passwordEnv, String passwordFile) {}
+
+  record Bearer(String tokenEnv, String tokenFile) {}
 
   record Connection(
       Duration connectTimeout,
@@ -75,5 +84,15 @@ record ConfigDocument(
       String passwordEnv,
       String passwordFile,
       Duration pollInterval,
-      Map<String, String> tags) {}
+      Map<String, String> tags,
+      TargetTls tls) {}
+
+  record TargetTls(
+      String trustStore,
+      String trustStorePasswordEnv,
+      String trustStorePasswordFile,
+      String keyStore,
+      String keyStorePasswordEnv,
+      String keyStorePasswordFile,
+      Boolean registry) {}
 }

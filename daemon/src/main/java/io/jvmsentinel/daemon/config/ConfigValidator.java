@@ -64,15 +64,11 @@ final class ConfigValidator {
                     .map(TargetConfig::name)
                     .collect(java.util.stream.Collectors.toSet()));
     DatadogConfig datadog = new DatadogValidator(problems, env).validate(doc.datadog(), tags);
+    HttpConfig http =
+        new HttpValidator(problems, new SecretKeys(problems, secrets, baseDir))
+            .validate(doc.http(), listen);
     return new SentinelConfig(
-        new HttpConfig(listen),
-        tags,
-        connection,
-        jfr(doc.jfr()),
-        alerts,
-        detection,
-        datadog,
-        targets);
+        http, tags, connection, jfr(doc.jfr()), alerts, detection, datadog, targets);
   }
 
   private ConnectionConfig connection(ConfigDocument.Connection raw) {

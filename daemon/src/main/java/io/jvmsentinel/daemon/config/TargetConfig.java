@@ -16,6 +16,7 @@ import java.util.Optional;
  * @param password JMX password, already read from its environment variable or file
  * @param pollInterval how often JMX attributes are polled; at least 1s
  * @param tags extra tags of this target's series; every target has the same keys
+ * @param tls TLS to the target's JMX agent, with this target's own stores; empty for plain RMI
  */
 public record TargetConfig(
     String name,
@@ -23,7 +24,8 @@ public record TargetConfig(
     Optional<String> username,
     Optional<Secret> password,
     Duration pollInterval,
-    Map<String, String> tags) {
+    Map<String, String> tags,
+    Optional<TargetTlsConfig> tls) {
   public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofSeconds(10);
   public static final Duration MIN_POLL_INTERVAL = Duration.ofSeconds(1);
 
@@ -33,7 +35,19 @@ public record TargetConfig(
     Objects.requireNonNull(username, "username");
     Objects.requireNonNull(password, "password");
     Objects.requireNonNull(pollInterval, "pollInterval");
+    Objects.requireNonNull(tls, "tls");
     // Keep the order of the file: it is the order an operator expects to see them in.
     tags = Collections.unmodifiableMap(new LinkedHashMap<>(tags));
+  }
+
+  /** A target reached over plain RMI (no TLS). */
+  public TargetConfig(
+      String name,
+      TargetAddress address,
+      Optional<String> username,
+      Optional<Secret> password,
+      Duration pollInterval,
+      Map<String, String> tags) {
+    this(name, address, username, password, pollInterval, tags, Optional.empty());
   }
 }

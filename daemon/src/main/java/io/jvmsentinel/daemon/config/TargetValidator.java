@@ -71,12 +71,20 @@ final class TargetValidator {
                 report.accept(
                     "tag key '" + key + "' is also a common tag (top-level 'tags'); set it once"));
 
+    Optional<TargetTlsConfig> tls = tls(source, address, report);
+
     if (address.isEmpty() || raw.name() == null) {
       return Optional.empty();
     }
     return Optional.of(
         new TargetConfig(
-            raw.name(), address.get(), Optional.ofNullable(raw.username()), password, poll, tags));
+            raw.name(),
+            address.get(),
+            Optional.ofNullable(raw.username()),
+            password,
+            poll,
+            tags,
+            tls));
   }
 
   private Optional<TargetAddress> address(TargetSource source, Consumer<String> report) {
@@ -118,6 +126,55 @@ final class TargetValidator {
     }
     Path file = source.baseDir().resolve(raw.passwordFile());
     return passwords.fromFile(file, report);
+  }
+
+  /** Each target's own stores; opened now so a wrong password fails check-config. */
+  private Optional<TargetTlsConfig> tls(
+      TargetSource source, Optional<TargetAddress> address, Consumer<String> report) {
+    ConfigDocument.TargetTls raw = source.raw().tls();
+    if (raw == null || source.path().isEmpty()) {
+      return Optional.empty();
+    }
+    String path = source.path().get() + ".tls";
+    if (address.isPresent()) {
+      if (address.get() instanceof PidAddress) {
+        report.accept("'tls' applies to 'jmx' targets only; attach by pid needs no network");
+      } else if (RegistryAddress.of(((JmxAddress) address.get()).toJmxServiceUrl()).isEmpty()) {
+        report.accept(
+            "'tls' needs 'jmx' as HOST:PORT or service:jmx:rmi:///jndi/rmi://HOST:PORT/NAME");
+      }
+    }
+    StoreFiles stores =
+        new StoreFiles(problems, new SecretKeys(problems, passwords, source.baseDir()));
+    Optional<StoreFile> trust =
+        stores.read(
+            path,
+            "trustStore",
+            raw.trustStore(),
+            raw.trustStorePasswordEnv(),
+            raw.trustStorePasswordFile(),
+            StoreFiles.Kind.TRUST_STORE);
+    Optional<StoreFile> keys = Optional.empty();
+    boolean keysWanted =
+        raw.keyStore() != null
+            || raw.keyStorePasswordEnv() != null
+            || raw.keyStorePasswordFile() != null;
+    if (keysWanted) {
+      keys =
+          stores.read(
+              path,
+              "keyStore",
+              raw.keyStore(),
+              raw.keyStorePasswordEnv(),
+              raw.keyStorePasswordFile(),
+              StoreFiles.Kind.KEY_STORE);
+      if (keys.isEmpty()) {
+        return Optional.empty();
+      }
+    }
+    boolean registry = raw.registry() == null || raw.registry();
+    Optional<StoreFile> clientKeys = keys;
+    return trust.map(t -> new TargetTlsConfig(t, clientKeys, registry));
   }
 
   private boolean unreadable(TargetSource source, String key) {

@@ -7,13 +7,19 @@ import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
+import io.jvmsentinel.daemon.config.HttpAuth;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.SSLContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,12 +66,41 @@ public final class HttpEndpoint implements AutoCloseable {
   }
 
   /**
+   * Plain HTTP without authentication, the default; see {@link #start(InetSocketAddress, Map,
+   * Optional, HttpAccess)}.
+   */
+  public static HttpEndpoint start(InetSocketAddress address, Map<String, Route> routes)
+      throws IOException {
+    return start(
+        address,
+        routes,
+        Optional.empty(),
+        HttpAccess.of(
+            HttpAuth.NONE, new io.micrometer.core.instrument.simple.SimpleMeterRegistry()));
+  }
+
+  /**
    * Binds the address and serves the given routes: a key is an exact path, or a prefix when it ends
    * with {@code /} (the longest matching prefix wins; the route reads the rest of the path).
+   *
+   * @param tls HTTPS with this context, or plain HTTP when empty
+   * @param access the credential the routes other than the probes require
    */
-  public static HttpEndpoint start(InetSocketAddress address, java.util.Map<String, Route> routes)
+  public static HttpEndpoint start(
+      InetSocketAddress address,
+      Map<String, Route> routes,
+      Optional<SSLContext> tls,
+      HttpAccess access)
       throws IOException {
-    HttpServer server = HttpServer.create(address, 64);
+    limitSlowClients();
+    HttpServer server;
+    if (tls.isPresent()) {
+      HttpsServer https = HttpsServer.create(address, 64);
+      https.setHttpsConfigurator(new HttpsConfigurator(tls.get()));
+      server = https;
+    } else {
+      server = HttpServer.create(address, 64);
+    }
     AtomicInteger threads = new AtomicInteger();
     ExecutorService executor =
         Executors.newFixedThreadPool(
@@ -76,9 +111,23 @@ public final class HttpEndpoint implements AutoCloseable {
               return t;
             });
     server.setExecutor(executor);
-    server.createContext("/", new Router(routes));
+    server.createContext("/", new Router(routes, access));
     server.start();
     return new HttpEndpoint(server, executor);
+  }
+
+  /**
+   * A client that sends its request or reads its response very slowly (slowloris) would hold one of
+   * the four handler threads forever: the JDK server has no time limit unless these are set. They
+   * are process-wide, read once; only this server uses the JDK's HTTP server.
+   */
+  private static void limitSlowClients() {
+    if (System.getProperty("sun.net.httpserver.maxReqTime") == null) {
+      System.setProperty("sun.net.httpserver.maxReqTime", "10");
+    }
+    if (System.getProperty("sun.net.httpserver.maxRspTime") == null) {
+      System.setProperty("sun.net.httpserver.maxRspTime", "30");
+    }
   }
 
   public int port() {
@@ -100,7 +149,7 @@ public final class HttpEndpoint implements AutoCloseable {
     }
   }
 
-  private record Router(java.util.Map<String, Route> routes) implements HttpHandler {
+  private record Router(Map<String, Route> routes, HttpAccess access) implements HttpHandler {
     private Route find(String path) {
       Route exact = routes.get(path);
       if (exact != null) {
@@ -132,6 +181,9 @@ public final class HttpEndpoint implements AutoCloseable {
         }
       } catch (IOException e) {
         log.debug("HTTP client went away: {}", e.toString());
+      } catch (RuntimeException e) {
+        // A request must never take the server down; the JDK then closes the connection.
+        log.warn("HTTP request failed: {}", e.getClass().getSimpleName());
       }
     }
 
@@ -141,7 +193,16 @@ public final class HttpEndpoint implements AutoCloseable {
         exchange.getResponseHeaders().set("Allow", "GET, HEAD");
         return Response.text(405, "read-only endpoint: use GET\n");
       }
-      Route route = find(exchange.getRequestURI().getPath());
+      Optional<Response> rejected = RequestLimits.check(exchange);
+      if (rejected.isPresent()) {
+        return rejected.get();
+      }
+      String path = exchange.getRequestURI().getPath();
+      Optional<Response> denied = access.check(exchange, path);
+      if (denied.isPresent()) {
+        return denied.get();
+      }
+      Route route = find(path);
       if (route == null) {
         return Response.text(404, "not found; try /metrics, /health, /ready, /api/v1/targets\n");
       }

@@ -77,7 +77,7 @@ public final class StatusRoutes {
       jvm.put("featureVersion", identity.featureVersion());
       jvm.put("pid", identity.pid());
       jvm.put("startTimeMillis", identity.startTimeMillis());
-      jvm.put("inputArguments", identity.inputArguments());
+      jvm.put("inputArguments", RedactedArguments.of(identity.inputArguments()));
       jvm.put("vmOptions", identity.vmOptions());
       map.put("jvm", jvm);
     }

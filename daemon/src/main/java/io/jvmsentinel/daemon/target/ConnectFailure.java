@@ -10,6 +10,7 @@ public enum ConnectFailure {
   REFUSED,
   TIMEOUT,
   AUTH,
+  TLS,
   LOST,
   ERROR;
 
@@ -22,6 +23,9 @@ public enum ConnectFailure {
     for (Throwable t = failure; t != null; t = t.getCause()) {
       if (t instanceof SecurityException) {
         return AUTH;
+      }
+      if (t instanceof javax.net.ssl.SSLException) {
+        return TLS;
       }
       if (t instanceof TimeoutException || t instanceof SocketTimeoutException) {
         return TIMEOUT;
@@ -36,6 +40,17 @@ public enum ConnectFailure {
       }
     }
     return ERROR;
+  }
+
+  /** What to check for this kind of failure, or empty when the message says it all. */
+  public String hint() {
+    return switch (this) {
+      case AUTH -> " (check the target's username and password)";
+      case TLS ->
+          " (check the target's tls: its trustStore must hold the CA or certificate the JMX agent"
+              + " presents; with need.client.auth its keyStore must hold a key the agent trusts)";
+      default -> "";
+    };
   }
 
   /** The innermost message, which is what tells a user what went wrong. */

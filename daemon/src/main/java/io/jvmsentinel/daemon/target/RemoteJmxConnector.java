@@ -11,20 +11,14 @@ import javax.management.remote.JMXServiceURL;
 /** Connects to a target's remote JMX agent (a {@code service:jmx:} URL), with credentials. */
 public final class RemoteJmxConnector implements Connector {
   private final JMXServiceURL url;
-  private final String username;
-  private final char[] password;
+  private final Credentials credentials;
   private final Duration connectTimeout;
   private final Duration callTimeout;
 
   public RemoteJmxConnector(
-      JMXServiceURL url,
-      String username,
-      char[] password,
-      Duration connectTimeout,
-      Duration callTimeout) {
+      JMXServiceURL url, Credentials credentials, Duration connectTimeout, Duration callTimeout) {
     this.url = url;
-    this.username = username;
-    this.password = password == null ? null : password.clone();
+    this.credentials = credentials;
     this.connectTimeout = connectTimeout;
     this.callTimeout = callTimeout;
   }
@@ -32,11 +26,7 @@ public final class RemoteJmxConnector implements Connector {
   @Override
   public JMXConnector connect() throws IOException {
     Map<String, Object> environment = ClientEnvironment.of(callTimeout);
-    if (username != null) {
-      environment.put(
-          JMXConnector.CREDENTIALS,
-          new String[] {username, password == null ? "" : new String(password)});
-    }
+    credentials.addTo(environment);
     return TimeLimitedConnect.connect(
         () -> JMXConnectorFactory.connect(url, environment), connectTimeout, describe());
   }

@@ -200,9 +200,14 @@ public final class TargetSession implements AutoCloseable {
     try {
       opened = connector.connect();
     } catch (IOException | RuntimeException e) {
+      ConnectFailure reason = ConnectFailure.classify(e);
       failed(
-          ConnectFailure.classify(e),
-          "connect to " + connector.describe() + " failed: " + ConnectFailure.describe(e));
+          reason,
+          "connect to "
+              + connector.describe()
+              + " failed: "
+              + ConnectFailure.describe(e)
+              + reason.hint());
       return;
     }
     int myGeneration = ++generation;

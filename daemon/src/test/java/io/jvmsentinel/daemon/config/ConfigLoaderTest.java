@@ -239,7 +239,7 @@ class ConfigLoaderTest {
                   """))
           .containsExactly(
               "config.yaml:4:5: unknown key 'targets[0].polInterval'; allowed keys: name, jmx, pid,"
-                  + " username, passwordEnv, passwordFile, pollInterval, tags");
+                  + " username, passwordEnv, passwordFile, pollInterval, tags, tls");
     }
 
     @Test
@@ -265,9 +265,9 @@ class ConfigLoaderTest {
               "config.yaml:4:3: unknown key 'connection.timeout'; allowed keys: connectTimeout,"
                   + " callTimeout, reconnectInitialDelay, reconnectMaxDelay",
               "config.yaml:8:5: unknown key 'targets[0].extra'; allowed keys: name, jmx, pid,"
-                  + " username, passwordEnv, passwordFile, pollInterval, tags",
+                  + " username, passwordEnv, passwordFile, pollInterval, tags, tls",
               "config.yaml:11:5: unknown key 'targets[1].tag'; allowed keys: name, jmx, pid,"
-                  + " username, passwordEnv, passwordFile, pollInterval, tags");
+                  + " username, passwordEnv, passwordFile, pollInterval, tags, tls");
     }
 
     @Test

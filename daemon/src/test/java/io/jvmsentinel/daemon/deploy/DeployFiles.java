@@ -7,6 +7,7 @@ import io.jvmsentinel.daemon.config.ConfigException;
 import io.jvmsentinel.daemon.config.ConfigLoader;
 import io.jvmsentinel.daemon.config.SentinelConfig;
 import io.jvmsentinel.daemon.testing.Jdks;
+import io.jvmsentinel.daemon.testing.TestCertificates;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -114,9 +115,53 @@ final class DeployFiles {
       Files.createDirectories(target.getParent());
       Files.writeString(target, "example-secret\n");
     }
+    text = withExampleStores(tree, text, env, dir);
     Path config = dir.resolve(fileName);
     Files.writeString(config, text);
     return new ConfigLoader(env::get).load(config);
+  }
+
+  /**
+   * Real PKCS12 stores wherever the example names a {@code keyStore} or {@code trustStore}: the
+   * loader opens them, with the password the example's env variable or file will hold.
+   */
+  private static String withExampleStores(
+      JsonNode tree, String text, Map<String, String> env, Path dir) throws IOException {
+    List<JsonNode> owners = new ArrayList<>();
+    tree.findParents("keyStore").forEach(owners::add);
+    tree.findParents("trustStore").forEach(owners::add);
+    TestCertificates pki = new TestCertificates(Files.createDirectories(dir.resolve("pki")));
+    int n = 0;
+    for (JsonNode owner : owners) {
+      for (String key : List.of("keyStore", "trustStore")) {
+        if (!owner.hasNonNull(key)) {
+          continue;
+        }
+        String file = owner.get(key).asText();
+        String password =
+            owner.hasNonNull(key + "PasswordEnv")
+                ? env.get(owner.get(key + "PasswordEnv").asText())
+                : "example-secret";
+        Path target =
+            file.startsWith("/")
+                ? dir.resolve("mounts").resolve(file.substring(1))
+                : dir.resolve(file);
+        if (Files.exists(target)) {
+          continue;
+        }
+        TestCertificates.Identity identity = pki.identity("example-" + n++, password);
+        Path made =
+            key.equals("keyStore")
+                ? identity.keyStore()
+                : pki.trustStore("example-" + n++, password, identity);
+        Files.createDirectories(target.getParent());
+        Files.move(made, target);
+        if (file.startsWith("/")) {
+          text = text.replace(": " + file, ": " + target);
+        }
+      }
+    }
+    return text;
   }
 
   static Optional<JsonNode> byName(JsonNode array, String name) {

@@ -11,6 +11,7 @@ import io.jvmsentinel.daemon.jfr.StreamDirectories;
 import io.jvmsentinel.daemon.lab.LabProcess;
 import io.jvmsentinel.daemon.lab.LabSpec;
 import io.jvmsentinel.daemon.target.Backoff;
+import io.jvmsentinel.daemon.target.Credentials;
 import io.jvmsentinel.daemon.target.RemoteJmxConnector;
 import io.jvmsentinel.daemon.target.RmiTimeouts;
 import io.jvmsentinel.daemon.target.TargetSession;
@@ -196,7 +197,10 @@ class JfrStreamIT {
         new TargetSession(
             "lab",
             new RemoteJmxConnector(
-                lab.jmxServiceUrl(), null, null, Duration.ofSeconds(2), Duration.ofSeconds(2)),
+                lab.jmxServiceUrl(),
+                Credentials.NONE,
+                Duration.ofSeconds(2),
+                Duration.ofSeconds(2)),
             Duration.ofSeconds(1),
             Duration.ofSeconds(2),
             new Backoff(Duration.ofMillis(300), Duration.ofSeconds(2), () -> 0.5),

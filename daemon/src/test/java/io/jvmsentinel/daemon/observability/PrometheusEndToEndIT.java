@@ -40,10 +40,7 @@ class PrometheusEndToEndIT {
 
   @Test
   void theShippedThreadStormRuleFiresInPrometheusAndReachesAlertmanager() throws Exception {
-    Path prometheusBinary = Path.of("/usr/bin/prometheus");
-    assertThat(prometheusBinary)
-        .as("Prometheus (Debian package 'prometheus'): run .ci/install-test-deps")
-        .isExecutable();
+    PrometheusServer.assertInstalled();
     LabSpec spec = LabSpec.builder("thread-per-request").javaHome(Jdks.jdk17()).rate(200).build();
     Path daemonConfig = dir.resolve("sentinel.yaml");
     int alertmanagerPort = LoopbackPorts.freePort();
@@ -90,15 +87,7 @@ class PrometheusEndToEndIT {
                       - targets: ['127.0.0.1:%d']
                 """
                     .formatted(rules, alertmanagerPort, daemon.httpPort()));
-        prometheus =
-            new ProcessBuilder(
-                    prometheusBinary.toString(),
-                    "--config.file=" + promConfig,
-                    "--storage.tsdb.path=" + dir.resolve("prom-data"),
-                    "--web.listen-address=127.0.0.1:" + prometheusPort)
-                .redirectErrorStream(true)
-                .redirectOutput(dir.resolve("prometheus.log").toFile())
-                .start();
+        prometheus = PrometheusServer.start(promConfig, dir, prometheusPort);
 
         // The rule has `for: 1m` over a 1m rate: firing takes a little over a minute.
         await("JvmThreadStorm firing in Prometheus (log: " + dir + "/prometheus.log)")

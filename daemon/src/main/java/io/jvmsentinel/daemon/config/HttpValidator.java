@@ -1,0 +1,67 @@
+package io.jvmsentinel.daemon.config;
+
+import java.util.Optional;
+
+/** Checks the {@code http} section's TLS and authentication and builds its {@link HttpConfig}. */
+final class HttpValidator {
+  private final Problems problems;
+  private final SecretKeys secrets;
+
+  HttpValidator(Problems problems, SecretKeys secrets) {
+    this.problems = problems;
+    this.secrets = secrets;
+  }
+
+  HttpConfig validate(ConfigDocument.Http raw, HostPort listen) {
+    if (raw == null) {
+      return new HttpConfig(listen);
+    }
+    Optional<StoreFile> tls = Optional.empty();
+    if (raw.tls() != null) {
+      ConfigDocument.HttpTls t = raw.tls();
+      tls =
+          new StoreFiles(problems, secrets)
+              .read(
+                  "http.tls",
+                  "keyStore",
+                  t.keyStore(),
+                  t.keyStorePasswordEnv(),
+                  t.keyStorePasswordFile(),
+                  StoreFiles.Kind.KEY_STORE);
+    }
+    return new HttpConfig(listen, tls, auth(raw.auth()));
+  }
+
+  private HttpAuth auth(ConfigDocument.HttpAuth raw) {
+    if (raw == null || problems.unreadable("http.auth")) {
+      return HttpAuth.NONE;
+    }
+    if ((raw.basic() == null) == (raw.bearer() == null)) {
+      if (!problems.unreadable("http.auth.basic") && !problems.unreadable("http.auth.bearer")) {
+        problems.add(
+            "'http.auth' needs exactly one of 'basic' or 'bearer'"
+                + (raw.basic() == null ? "" : "; both are set"));
+      }
+      return HttpAuth.NONE;
+    }
+    if (raw.basic() != null) {
+      ConfigDocument.Basic basic = raw.basic();
+      String username = basic.username();
+      if (username == null || username.isEmpty() || username.contains(":")) {
+        if (!problems.unreadable("http.auth.basic.username")) {
+          problems.add("'http.auth.basic.username' is required, without ':'");
+        }
+      }
+      Optional<Secret> password =
+          secrets.read("http.auth.basic", "password", basic.passwordEnv(), basic.passwordFile());
+      return password.isPresent() && username != null
+          ? new HttpAuth.Basic(username, password.get())
+          : HttpAuth.NONE;
+    }
+    ConfigDocument.Bearer bearer = raw.bearer();
+    return secrets
+        .read("http.auth.bearer", "token", bearer.tokenEnv(), bearer.tokenFile())
+        .<HttpAuth>map(HttpAuth.Bearer::new)
+        .orElse(HttpAuth.NONE);
+  }
+}

@@ -1,0 +1,22 @@
+package io.jvmsentinel.daemon.config;
+
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * TLS to one target's JMX agent ({@code com.sun.management.jmxremote.ssl=true}). Each target has
+ * its own stores: nothing is set JVM-wide, so targets with different CAs share one daemon.
+ *
+ * @param trustStore the certificates (or CA) this target's JMX certificate must chain to
+ * @param keyStore the daemon's client key and certificate, for targets with {@code
+ *     com.sun.management.jmxremote.ssl.need.client.auth=true}
+ * @param registry whether the RMI registry uses TLS too ({@code
+ *     com.sun.management.jmxremote.registry.ssl=true}); default true
+ */
+public record TargetTlsConfig(
+    StoreFile trustStore, Optional<StoreFile> keyStore, boolean registry) {
+  public TargetTlsConfig {
+    Objects.requireNonNull(trustStore, "trustStore");
+    Objects.requireNonNull(keyStore, "keyStore");
+  }
+}

@@ -1,0 +1,107 @@
+package io.jvmsentinel.daemon.target;
+
+import io.jvmsentinel.daemon.config.RegistryAddress;
+import io.jvmsentinel.daemon.config.TargetTlsConfig;
+import io.jvmsentinel.daemon.tls.KeyStores;
+import io.jvmsentinel.daemon.tls.SslContexts;
+import java.io.IOException;
+import java.rmi.NotBoundException;
+import java.rmi.Remote;
+import java.rmi.registry.LocateRegistry;
+import java.rmi.registry.Registry;
+import java.time.Duration;
+import java.util.Map;
+import javax.management.remote.JMXConnector;
+import javax.management.remote.JMXServiceURL;
+import javax.management.remote.rmi.RMIConnector;
+import javax.management.remote.rmi.RMIServer;
+import javax.net.ssl.SSLContext;
+
+/**
+ * Connects to a JMX agent that runs with {@code com.sun.management.jmxremote.ssl=true}, with this
+ * target's own trust store and client key store. Every socket of the connection (registry lookup,
+ * connector server, connection, distributed GC) goes through one {@link TlsSocketFactory}; nothing
+ * JVM-wide is touched. See {@link TlsStubs} for how the server's stubs are redirected.
+ */
+public final class TlsJmxConnector implements Connector {
+  private final String target;
+  private final JMXServiceURL url;
+  private final RegistryAddress registry;
+  private final TargetTlsConfig tls;
+  private final Credentials credentials;
+  private final Duration connectTimeout;
+  private final Duration callTimeout;
+
+  public TlsJmxConnector(
+      String target,
+      JMXServiceURL url,
+      TargetTlsConfig tls,
+      Credentials credentials,
+      Duration connectTimeout,
+      Duration callTimeout) {
+    this.target = target;
+    this.url = url;
+    this.registry =
+        RegistryAddress.of(url)
+            .orElseThrow(
+                () ->
+                    new IllegalArgumentException(
+                        "TLS needs a registry address (HOST:PORT or"
+                            + " service:jmx:rmi:///jndi/rmi://HOST:PORT/NAME), got "
+                            + url));
+    this.tls = tls;
+    this.credentials = credentials;
+    this.connectTimeout = connectTimeout;
+    this.callTimeout = callTimeout;
+  }
+
+  @Override
+  public JMXConnector connect() throws IOException {
+    SSLContext context;
+    try {
+      // Built per attempt: a renewed certificate in the stores is picked up on the next connect.
+      context = SslContexts.client(tls.trustStore(), tls.keyStore());
+    } catch (KeyStores.StoreException e) {
+      throw new IOException("TLS stores of target " + target + ": " + e.getMessage());
+    }
+    TlsSocketFactory sockets =
+        new TlsSocketFactory(
+            context, (int) connectTimeout.toMillis(), (int) callTimeout.toMillis());
+    TlsStubs stubs = new TlsStubs(sockets, target);
+    Map<String, Object> environment = RemoteJmxConnector.ClientEnvironment.of(callTimeout);
+    credentials.addTo(environment);
+    return TimeLimitedConnect.connect(
+        () -> {
+          Registry lookup =
+              tls.registry()
+                  ? LocateRegistry.getRegistry(registry.host(), registry.port(), sockets)
+                  : LocateRegistry.getRegistry(registry.host(), registry.port());
+          RMIServer server = stubs.rebind(serverStub(lookup), RMIServer.class);
+          RMIConnector connector = new RMIConnector(new TlsRmiServer(server, stubs), environment);
+          connector.connect(environment);
+          return connector;
+        },
+        connectTimeout,
+        describe());
+  }
+
+  private RMIServer serverStub(Registry lookup) throws IOException {
+    Remote found;
+    try {
+      found = lookup.lookup(registry.name());
+    } catch (NotBoundException e) {
+      throw new IOException(
+          "no JMX connector named '" + registry.name() + "' in the registry of " + target);
+    }
+    if (!(found instanceof RMIServer server)) {
+      throw new IOException(
+          "'" + registry.name() + "' in the registry of " + target + " is not a JMX connector");
+    }
+    return server;
+  }
+
+  @Override
+  public String describe() {
+    return url + " (TLS)";
+  }
+}

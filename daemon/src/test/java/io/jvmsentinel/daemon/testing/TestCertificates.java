@@ -1,0 +1,107 @@
+package io.jvmsentinel.daemon.testing;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Self-signed certificates and PKCS12 stores made with the JDK's {@code keytool}, for tests that
+ * need real TLS peers. Each {@link #identity} is its own CA: two identities never trust each other.
+ */
+public final class TestCertificates {
+  private final Path dir;
+
+  public TestCertificates(Path dir) {
+    this.dir = dir;
+  }
+
+  /**
+   * A key store with one EC key and a self-signed certificate for 127.0.0.1 and localhost; the
+   * certificate also as a PEM file.
+   */
+  public record Identity(Path keyStore, String password, Path certificate) {}
+
+  public Identity identity(String name, String password) throws IOException {
+    Path keyStore = dir.resolve(name + "-keys.p12");
+    Path certificate = dir.resolve(name + ".crt");
+    keytool(
+        "-genkeypair",
+        "-alias",
+        name,
+        "-keyalg",
+        "EC",
+        "-groupname",
+        "secp256r1",
+        "-dname",
+        "CN=" + name,
+        "-ext",
+        "san=ip:127.0.0.1,dns:localhost",
+        "-validity",
+        "2",
+        "-keystore",
+        keyStore.toString(),
+        "-storetype",
+        "PKCS12",
+        "-storepass",
+        password);
+    keytool(
+        "-exportcert",
+        "-rfc", // PEM: what Prometheus' tls_config.ca_file and curl --cacert read
+        "-alias",
+        name,
+        "-keystore",
+        keyStore.toString(),
+        "-storepass",
+        password,
+        "-file",
+        certificate.toString());
+    return new Identity(keyStore, password, certificate);
+  }
+
+  /** A PKCS12 trust store holding the certificates of {@code trusted}. */
+  public Path trustStore(String name, String password, Identity... trusted) throws IOException {
+    Path store = dir.resolve(name + "-trust.p12");
+    for (Identity identity : trusted) {
+      keytool(
+          "-importcert",
+          "-noprompt",
+          "-alias",
+          identity.certificate().getFileName().toString(),
+          "-file",
+          identity.certificate().toString(),
+          "-keystore",
+          store.toString(),
+          "-storetype",
+          "PKCS12",
+          "-storepass",
+          password);
+    }
+    return store;
+  }
+
+  private static void keytool(String... args) throws IOException {
+    List<String> command = new ArrayList<>();
+    command.add(Jdks.jdk17().resolve("bin/keytool").toString());
+    command.addAll(List.of(args));
+    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    try {
+      if (!process.waitFor(60, TimeUnit.SECONDS)) {
+        process.destroyForcibly();
+        throw new IOException("keytool " + args[0] + " did not finish in 60 s");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted", e);
+    }
+    if (process.exitValue() != 0) {
+      throw new IOException(
+          "keytool "
+              + args[0]
+              + " failed: "
+              + new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+    }
+  }
+}
