@@ -48,6 +48,8 @@ record ConfigDocument(
       Duration retryInitialDelay,
       Duration retryMaxDelay,
       Duration httpTimeout,
+      String stateFile,
+      Duration restoreGrace,
       Sinks sinks) {}
 
   record Sinks(Webhook webhook, Slack slack, PagerDuty pagerduty, Alertmanager alertmanager) {}
