@@ -31,8 +31,11 @@ class FaultsIT {
   /** Restart cycles of the leak test: {@code -Dfaults.cycles} (CI: 50). */
   private static final int CYCLES = Integer.getInteger("faults.cycles", 50);
 
-  /** How long the hang test keeps the target stopped: {@code -Dfaults.hangSeconds}. */
-  private static final int HANG_SECONDS = Integer.getInteger("faults.hangSeconds", 60);
+  /**
+   * How long the hang test keeps the target stopped: {@code -Dfaults.hangSeconds} (CI: 30 s to save
+   * CI time; a full minute measured the same, see docs/operations.md).
+   */
+  private static final int HANG_SECONDS = Integer.getInteger("faults.hangSeconds", 30);
 
   @TempDir Path dir;
 
@@ -158,7 +161,7 @@ class FaultsIT {
   }
 
   @Test
-  void aTargetHungForAMinuteCostsNoThreadsAndRecoversAfterSigcont() throws Exception {
+  void aHungTargetCostsNoThreadsKeepsMetricsFastAndRecoversAfterSigcont() throws Exception {
     LabSpec spec = LabSpec.builder("thread-per-request").javaHome(Jdks.jdk17()).rate(50).build();
     try (LabProcess lab = spec.startReady(READY);
         ForkedDaemon daemon = startDaemon(lab, "1s")) {

@@ -1,0 +1,127 @@
+package io.jvmsentinel.daemon.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpServer;
+import io.jvmsentinel.daemon.lab.LabProcess;
+import io.jvmsentinel.daemon.lab.LabSpec;
+import io.jvmsentinel.daemon.lab.LoopbackPorts;
+import io.jvmsentinel.daemon.testing.ForkedDaemon;
+import io.jvmsentinel.daemon.testing.Jdks;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The daemon killed (SIGKILL) while ThreadStorm fires, twice: a daemon restarted during the storm
+ * continues the alert without paging again, and one restarted after the storm ended while no daemon
+ * ran sends the resolve, under the same dedup key. The alert state file carries it across.
+ */
+class AlertRestartIT {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir Path dir;
+  private HttpServer receiver;
+  private final List<JsonNode> received = new CopyOnWriteArrayList<>();
+
+  @BeforeEach
+  void webhookReceiver() throws Exception {
+    receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    receiver.createContext(
+        "/hook",
+        exchange -> {
+          received.add(
+              JSON.readTree(
+                  new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8)));
+          exchange.sendResponseHeaders(204, -1);
+          exchange.close();
+        });
+    receiver.start();
+  }
+
+  @AfterEach
+  void stopReceiver() {
+    receiver.stop(0);
+  }
+
+  @Test
+  void aRestartedDaemonNeitherPagesTwiceNorForgetsTheResolve() throws Exception {
+    LabSpec storm =
+        LabSpec.builder("thread-per-request")
+            .javaHome(Jdks.jdk17())
+            .rate(200)
+            .delay(Duration.ofSeconds(2))
+            .duration(Duration.ofSeconds(40))
+            .args("--linger", "300s")
+            .build();
+    Path stateFile = Files.createDirectories(dir.resolve("state")).resolve("alerts.json");
+    try (LabProcess lab = storm.startReady(Duration.ofSeconds(30))) {
+      ForkedDaemon first = daemon(lab, stateFile);
+      await().atMost(Duration.ofSeconds(40)).until(() -> !received.isEmpty());
+      JsonNode firing = received.get(0);
+      assertThat(firing.get("status").asText()).isEqualTo("firing");
+      assertThat(firing.get("rule").asText()).isEqualTo("ThreadStorm");
+      assertThat(Files.readString(stateFile)).contains("\"ThreadStorm\"");
+      first.kill();
+
+      // Restarted during the storm: the alert continues, no second page.
+      ForkedDaemon second = daemon(lab, stateFile);
+      try {
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .untilAsserted(
+                () ->
+                    assertThat(second.log())
+                        .contains(
+                            "ALERT ThreadStorm still firing on app after the daemon restart"));
+        assertThat(received).as("no second page").hasSize(1);
+      } finally {
+        second.kill();
+      }
+
+      // The storm ends while no daemon runs; the next one sends the resolve.
+      lab.awaitOnset("linger", Duration.ofSeconds(60));
+      try (ForkedDaemon third = daemon(lab, stateFile)) {
+        await().atMost(Duration.ofSeconds(60)).until(() -> received.size() >= 2);
+        JsonNode resolved = received.get(1);
+        assertThat(resolved.get("status").asText()).isEqualTo("resolved");
+        assertThat(resolved.get("dedupKey").asText()).isEqualTo(firing.get("dedupKey").asText());
+        assertThat(resolved.get("startedAt").asText()).isEqualTo(firing.get("startedAt").asText());
+        await()
+            .atMost(Duration.ofSeconds(5))
+            .untilAsserted(
+                () -> assertThat(Files.readString(stateFile)).doesNotContain("ThreadStorm"));
+        assertThat(received).hasSize(2);
+        assertThat(third.log()).contains("restored 1 firing alert(s)");
+      }
+    }
+  }
+
+  private ForkedDaemon daemon(LabProcess lab, Path stateFile) throws Exception {
+    int port = LoopbackPorts.freePort();
+    String yaml =
+        Daemons.connectionYaml().replace("127.0.0.1:0", "127.0.0.1:" + port)
+            + """
+            alerts:
+              stateFile: %s
+              restoreGrace: 5s
+              sinks:
+                webhook:
+                  url: http://127.0.0.1:%d/hook
+            """
+                .formatted(stateFile, receiver.getAddress().getPort())
+            + Daemons.target("app", lab.jmxHostPort(), "1s");
+    return ForkedDaemon.start(dir, yaml, port);
+  }
+}
