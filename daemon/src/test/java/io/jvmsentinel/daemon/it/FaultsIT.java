@@ -12,10 +12,16 @@ import io.jvmsentinel.daemon.testing.Jdks;
 import io.jvmsentinel.daemon.testing.ProcessResources;
 import io.jvmsentinel.daemon.testing.PrometheusText;
 import io.jvmsentinel.daemon.testing.ScrapeWatch;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import javax.management.ObjectName;
+import javax.management.openmbean.CompositeData;
+import javax.management.remote.JMXConnector;
+import javax.management.remote.JMXConnectorFactory;
+import javax.management.remote.JMXServiceURL;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -161,6 +167,78 @@ class FaultsIT {
   }
 
   @Test
+  void aJmxConnectorClosedWhileEventsFlowMarksTheTargetDownAndItsStreamAndSettingsComeBack()
+      throws Exception {
+    int port = LoopbackPorts.freePort();
+    // The lab's own connector (not the platform agent's) closes when the trigger file appears,
+    // for 5 s, and opens again on the same port; the JVM and the daemon's JFR recording run on.
+    Path trigger = dir.resolve("close-jmx");
+    LabSpec spec =
+        LabSpec.builder("thread-per-request")
+            .javaHome(Jdks.jdk17())
+            .rate(200)
+            .withoutJmxRemote()
+            .jvmArgs(
+                "-Dlab.jmx.port=" + port,
+                "-Djava.rmi.server.hostname=127.0.0.1",
+                "-Dlab.jmx.outageTrigger=" + trigger,
+                "-Dlab.jmx.outageFor=5000")
+            .build();
+    try (LabProcess lab = spec.startReady(READY);
+        ForkedDaemon daemon = startDaemon("127.0.0.1:" + port, "1s")) {
+      DaemonHttp http = daemon.http();
+      // Generous: the first connection loads the JMX server side in a fresh JVM.
+      awaitStreaming(http, 1, Duration.ofSeconds(60));
+      try (ScrapeWatch scrapes = ScrapeWatch.start(http)) {
+        Files.createFile(trigger);
+        long closedAt = lab.awaitOnset("jmx-outage", READY).atEpochMillis();
+        await()
+            .atMost(Duration.ofSeconds(5))
+            .pollInterval(Duration.ofMillis(50))
+            .untilAsserted(
+                () -> {
+                  PrometheusText scrape = http.scrape();
+                  assertThat(scrape.value("jvm_sentinel_target_up", TARGET)).contains(0.0);
+                  assertThat(scrape.value("jvm_sentinel_jfr_available", TARGET)).contains(0.0);
+                });
+        long down = System.currentTimeMillis() - closedAt;
+        assertThat(lab.isAlive()).isTrue();
+        double cpuLoadBefore = events(http.scrape(), "jdk.CPULoad");
+
+        long reopenedAt = lab.awaitOnset("jmx-back", READY).atEpochMillis();
+        awaitStreaming(http, 2);
+        long streaming = System.currentTimeMillis() - reopenedAt;
+        await()
+            .atMost(READY)
+            .untilAsserted(
+                () ->
+                    assertThat(events(http.scrape(), "jdk.CPULoad"))
+                        .isGreaterThanOrEqualTo(cpuLoadBefore + 3));
+        long settingsBack = System.currentTimeMillis() - reopenedAt;
+        assertThat(scrapes.failure()).isNull();
+        assertThat(scrapes.slowestMillis()).isLessThan(1000);
+        System.out.printf(
+            "JMX connector closed: down after %d ms; streaming again %d ms and 3 jdk.CPULoad"
+                + " events %d ms after it reopened; slowest of %d scrapes %d ms%n",
+            down, streaming, settingsBack, scrapes.scrapes(), scrapes.slowestMillis());
+      }
+      // The lost stream's recording ran on in the target; the new connection closed it.
+      try (JMXConnector jmx =
+          JMXConnectorFactory.connect(
+              new JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:" + port + "/jmxrmi"))) {
+        CompositeData[] recordings =
+            (CompositeData[])
+                jmx.getMBeanServerConnection()
+                    .getAttribute(
+                        new ObjectName("jdk.management.jfr:type=FlightRecorder"), "Recordings");
+        assertThat(recordings)
+            .filteredOn(r -> String.valueOf(r.get("name")).startsWith("jvm-sentinel@"))
+            .hasSize(1);
+      }
+    }
+  }
+
+  @Test
   void aHungTargetCostsNoThreadsKeepsMetricsFastAndRecoversAfterSigcont() throws Exception {
     LabSpec spec = LabSpec.builder("thread-per-request").javaHome(Jdks.jdk17()).rate(50).build();
     try (LabProcess lab = spec.startReady(READY);
@@ -279,19 +357,27 @@ class FaultsIT {
   }
 
   private ForkedDaemon startDaemon(LabProcess lab, String pollInterval) throws Exception {
+    return startDaemon(lab.jmxHostPort(), pollInterval);
+  }
+
+  private ForkedDaemon startDaemon(String jmxHostPort, String pollInterval) throws Exception {
     int port = LoopbackPorts.freePort();
     String yaml =
         Daemons.connectionYaml()
                 .replace("127.0.0.1:0", "127.0.0.1:" + port)
                 .replace("reconnectMaxDelay: 2s", "reconnectMaxDelay: 500ms")
-            + Daemons.target("app", lab.jmxHostPort(), pollInterval);
+            + Daemons.target("app", jmxHostPort, pollInterval);
     return ForkedDaemon.start(dir, yaml, port);
   }
 
   /** Waits until the daemon streams JFR from its {@code starts}-th connection. */
   private static void awaitStreaming(DaemonHttp http, int starts) {
+    awaitStreaming(http, starts, READY);
+  }
+
+  private static void awaitStreaming(DaemonHttp http, int starts, Duration timeout) {
     await()
-        .atMost(READY)
+        .atMost(timeout)
         .pollInterval(Duration.ofMillis(50))
         .ignoreExceptions()
         .untilAsserted(

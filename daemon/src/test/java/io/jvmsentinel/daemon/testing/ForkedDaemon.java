@@ -75,6 +75,7 @@ public final class ForkedDaemon implements AutoCloseable {
   public void kill() throws InterruptedException {
     process.destroyForcibly();
     process.waitFor(Duration.ofSeconds(20).toMillis(), TimeUnit.MILLISECONDS);
+    keepLog();
   }
 
   /** SIGTERM and wait; true if it exited in time. */
@@ -96,6 +97,20 @@ public final class ForkedDaemon implements AutoCloseable {
         process.destroyForcibly();
         Thread.currentThread().interrupt();
       }
+    }
+    keepLog();
+  }
+
+  /** Copies the log out of the test's temporary directory, for a failed CI run. */
+  private void keepLog() {
+    try {
+      Path kept = Files.createDirectories(Path.of("target", "forked-daemon-logs"));
+      Files.copy(
+          log,
+          kept.resolve("daemon-" + pid() + ".log"),
+          java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    } catch (IOException e) {
+      // Only a diagnostic aid.
     }
   }
 }
