@@ -118,7 +118,7 @@ public final class SentinelDaemon implements AutoCloseable {
             Rules.all(),
             new RuleSettings(
                 detectionConfig.rules(), detectionConfig.targets(), detectionConfig.disabled()),
-            notifications::submit,
+            notifications,
             snapshots,
             registry,
             Clock.systemUTC(),

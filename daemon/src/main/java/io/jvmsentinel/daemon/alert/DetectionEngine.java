@@ -337,6 +337,7 @@ public final class DetectionEngine implements AutoCloseable {
       alerts.put(id, tracked);
     }
     tracked.clearSince = null;
+    boolean continuedAfterRestart = tracked.restored;
     if (tracked.restored) {
       tracked.restored = false;
       log.info(
@@ -380,6 +381,9 @@ public final class DetectionEngine implements AutoCloseable {
               now,
               finding,
               alert.snapshot());
+      if (continuedAfterRestart) {
+        listener.continued(notification(rule, tracked.alert, AlertNotification.Status.FIRING, now));
+      }
     }
   }
 

@@ -27,6 +27,19 @@ class AlertStateRestoreTest {
   private final MutableClock clock = new MutableClock(Samples.T0);
   private final ScriptedRule rule = new ScriptedRule();
   private final List<AlertNotification> sent = new ArrayList<>();
+  private final List<AlertNotification> continued = new ArrayList<>();
+  private final AlertListener listener =
+      new AlertListener() {
+        @Override
+        public void notify(AlertNotification notification) {
+          sent.add(notification);
+        }
+
+        @Override
+        public void continued(AlertNotification notification) {
+          continued.add(notification);
+        }
+      };
   private final List<AutoCloseable> open = new ArrayList<>();
 
   @AfterEach
@@ -75,6 +88,14 @@ class AlertStateRestoreTest {
     assertThat(second.active()).isEmpty(); // published at the first tick
     tickFor(second, Duration.ofSeconds(20));
     assertThat(sent).as("no second page").containsExactly(fired);
+    assertThat(continued)
+        .as("told once, for the sinks that must be reminded")
+        .singleElement()
+        .satisfies(
+            n -> {
+              assertThat(n.dedupKey()).isEqualTo(fired.dedupKey());
+              assertThat(n.startedAt()).isEqualTo(fired.startedAt());
+            });
     assertThat(second.active())
         .singleElement()
         .satisfies(
@@ -160,7 +181,7 @@ class AlertStateRestoreTest {
             List.of(target),
             List.of(rule),
             RuleSettings.DEFAULTS,
-            sent::add,
+            listener,
             EvidenceSnapshots.disabled(),
             registry,
             clock,

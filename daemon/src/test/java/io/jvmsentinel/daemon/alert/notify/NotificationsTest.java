@@ -55,6 +55,28 @@ class NotificationsTest {
   }
 
   @Test
+  void anAlertContinuedAfterADaemonRestartPagesNobodyButKeepsAlertmanagerReminded()
+      throws Exception {
+    ScriptedNotifier plain = new ScriptedNotifier();
+    ScriptedNotifier alertmanager = new ScriptedNotifier();
+    alertmanager.resends = true;
+    AlertNotification restored = firing("A", "orders");
+    Delivery toPlain = delivery(plain);
+    Delivery toAlertmanager = delivery(alertmanager);
+    try (Notifications notifications =
+        new Notifications(List.of(toPlain, toAlertmanager), Duration.ofHours(1))) {
+      notifications.continued(restored);
+      notifications.resendFiring();
+      notifications.submit(resolved(restored));
+
+      assertThat(toPlain.awaitIdle(Duration.ofSeconds(10))).isTrue();
+      assertThat(toAlertmanager.awaitIdle(Duration.ofSeconds(10))).isTrue();
+      assertThat(plain.delivered).containsExactly(resolved(restored));
+      assertThat(alertmanager.delivered).containsExactly(restored, resolved(restored));
+    }
+  }
+
+  @Test
   void aSinkThatIsBehindGetsNoResends() throws Exception {
     ScriptedNotifier alertmanager = new ScriptedNotifier();
     alertmanager.resends = true;
