@@ -82,30 +82,6 @@ public final class DetectionEngine implements AutoCloseable {
       MeterRegistry registry,
       Clock clock,
       Duration interval,
-      WarmUp warmUp) {
-    this(
-        targets,
-        rules,
-        settings,
-        listener,
-        snapshots,
-        registry,
-        clock,
-        interval,
-        warmUp,
-        AlertStateFile.none(),
-        Duration.ZERO);
-  }
-
-  public DetectionEngine(
-      List<WatchedTarget> targets,
-      List<AlertRule> rules,
-      RuleSettings settings,
-      AlertListener listener,
-      EvidenceSnapshots snapshots,
-      MeterRegistry registry,
-      Clock clock,
-      Duration interval,
       WarmUp warmUp,
       AlertStateFile stateFile,
       Duration restoreGrace) {

@@ -53,7 +53,9 @@ public record AlertsConfig(
           Optional.empty(),
           Optional.empty(),
           Optional.empty(),
-          Optional.empty());
+          Optional.empty(),
+          Optional.empty(),
+          DEFAULT_RESTORE_GRACE);
 
   public AlertsConfig {
     Objects.requireNonNull(retryInitialDelay, "retryInitialDelay");
@@ -65,29 +67,6 @@ public record AlertsConfig(
     Objects.requireNonNull(alertmanager, "alertmanager");
     Objects.requireNonNull(stateFile, "stateFile");
     Objects.requireNonNull(restoreGrace, "restoreGrace");
-  }
-
-  /** Without a state file: alerts are kept in memory only. */
-  public AlertsConfig(
-      int queueSize,
-      Duration retryInitialDelay,
-      Duration retryMaxDelay,
-      Duration httpTimeout,
-      Optional<Webhook> webhook,
-      Optional<Slack> slack,
-      Optional<PagerDuty> pagerduty,
-      Optional<Alertmanager> alertmanager) {
-    this(
-        queueSize,
-        retryInitialDelay,
-        retryMaxDelay,
-        httpTimeout,
-        webhook,
-        slack,
-        pagerduty,
-        alertmanager,
-        Optional.empty(),
-        DEFAULT_RESTORE_GRACE);
   }
 
   /**

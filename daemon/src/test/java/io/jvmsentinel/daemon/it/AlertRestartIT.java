@@ -4,20 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpServer;
 import io.jvmsentinel.daemon.lab.LabProcess;
 import io.jvmsentinel.daemon.lab.LabSpec;
 import io.jvmsentinel.daemon.lab.LoopbackPorts;
 import io.jvmsentinel.daemon.testing.ForkedDaemon;
 import io.jvmsentinel.daemon.testing.Jdks;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
+import io.jvmsentinel.daemon.testing.WebhookReceiver;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -29,30 +25,19 @@ import org.junit.jupiter.api.io.TempDir;
  * ran sends the resolve, under the same dedup key. The alert state file carries it across.
  */
 class AlertRestartIT {
-  private static final ObjectMapper JSON = new ObjectMapper();
-
   @TempDir Path dir;
-  private HttpServer receiver;
-  private final List<JsonNode> received = new CopyOnWriteArrayList<>();
+  private WebhookReceiver receiver;
+  private List<JsonNode> received;
 
   @BeforeEach
   void webhookReceiver() throws Exception {
-    receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    receiver.createContext(
-        "/hook",
-        exchange -> {
-          received.add(
-              JSON.readTree(
-                  new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8)));
-          exchange.sendResponseHeaders(204, -1);
-          exchange.close();
-        });
-    receiver.start();
+    receiver = WebhookReceiver.start();
+    received = receiver.received();
   }
 
   @AfterEach
   void stopReceiver() {
-    receiver.stop(0);
+    receiver.close();
   }
 
   @Test
@@ -118,9 +103,9 @@ class AlertRestartIT {
               restoreGrace: 5s
               sinks:
                 webhook:
-                  url: http://127.0.0.1:%d/hook
+                  url: %s
             """
-                .formatted(stateFile, receiver.getAddress().getPort())
+                .formatted(stateFile, receiver.url())
             + Daemons.target("app", lab.jmxHostPort(), "1s");
     return ForkedDaemon.start(dir, yaml, port);
   }

@@ -126,15 +126,7 @@ class FaultsIT {
       try (ScrapeWatch scrapes = ScrapeWatch.start(http)) {
         lab.kill();
         long killed = System.nanoTime();
-        await()
-            .atMost(Duration.ofSeconds(5))
-            .pollInterval(Duration.ofMillis(50))
-            .untilAsserted(
-                () -> {
-                  PrometheusText scrape = http.scrape();
-                  assertThat(scrape.value("jvm_sentinel_target_up", TARGET)).contains(0.0);
-                  assertThat(scrape.value("jvm_sentinel_jfr_available", TARGET)).contains(0.0);
-                });
+        awaitDown(http);
         long down = millisSince(killed);
         double cpuLoadBefore = events(http.scrape(), "jdk.CPULoad");
 
@@ -192,15 +184,7 @@ class FaultsIT {
       try (ScrapeWatch scrapes = ScrapeWatch.start(http)) {
         Files.createFile(trigger);
         long closedAt = lab.awaitOnset("jmx-outage", READY).atEpochMillis();
-        await()
-            .atMost(Duration.ofSeconds(5))
-            .pollInterval(Duration.ofMillis(50))
-            .untilAsserted(
-                () -> {
-                  PrometheusText scrape = http.scrape();
-                  assertThat(scrape.value("jvm_sentinel_target_up", TARGET)).contains(0.0);
-                  assertThat(scrape.value("jvm_sentinel_jfr_available", TARGET)).contains(0.0);
-                });
+        awaitDown(http);
         long down = System.currentTimeMillis() - closedAt;
         assertThat(lab.isAlive()).isTrue();
         double cpuLoadBefore = events(http.scrape(), "jdk.CPULoad");
@@ -368,6 +352,19 @@ class FaultsIT {
                 .replace("reconnectMaxDelay: 2s", "reconnectMaxDelay: 500ms")
             + Daemons.target("app", jmxHostPort, pollInterval);
     return ForkedDaemon.start(dir, yaml, port);
+  }
+
+  /** Waits until the daemon says the target is down and its JFR stream gone. */
+  private static void awaitDown(DaemonHttp http) {
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .pollInterval(Duration.ofMillis(50))
+        .untilAsserted(
+            () -> {
+              PrometheusText scrape = http.scrape();
+              assertThat(scrape.value("jvm_sentinel_target_up", TARGET)).contains(0.0);
+              assertThat(scrape.value("jvm_sentinel_jfr_available", TARGET)).contains(0.0);
+            });
   }
 
   /** Waits until the daemon streams JFR from its {@code starts}-th connection. */

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
@@ -60,7 +59,7 @@ public record ProcessResources(int threads, int fds, int tcpConnections, int jfr
   }
 
   private static int tcpConnections(Path proc) {
-    Set<String> inodes = socketInodes(proc.resolve("fd"));
+    Set<String> inodes = ProcFs.socketInodes(proc.resolve("fd"));
     int connections = 0;
     for (String table : List.of("tcp", "tcp6")) {
       try (Stream<String> lines = Files.lines(proc.resolve("net").resolve(table))) {
@@ -77,25 +76,5 @@ public record ProcessResources(int threads, int fds, int tcpConnections, int jfr
       }
     }
     return connections;
-  }
-
-  private static Set<String> socketInodes(Path fdDir) {
-    Set<String> inodes = new HashSet<>();
-    try (Stream<Path> fds = Files.list(fdDir)) {
-      fds.forEach(
-          fd -> {
-            try {
-              String target = Files.readSymbolicLink(fd).toString();
-              if (target.startsWith("socket:[")) {
-                inodes.add(target.substring("socket:[".length(), target.length() - 1));
-              }
-            } catch (IOException e) {
-              // The descriptor was closed while listing.
-            }
-          });
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return inodes;
   }
 }

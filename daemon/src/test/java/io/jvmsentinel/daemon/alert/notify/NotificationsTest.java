@@ -120,7 +120,9 @@ class NotificationsTest {
             Optional.empty(),
             Optional.of(
                 new AlertsConfig.Alertmanager(
-                    List.of(URI.create("http://127.0.0.1:1"), URI.create("http://127.0.0.1:2")))));
+                    List.of(URI.create("http://127.0.0.1:1"), URI.create("http://127.0.0.1:2")))),
+            Optional.empty(),
+            AlertsConfig.DEFAULT_RESTORE_GRACE);
     try (Notifications notifications = Notifications.start(config, registry)) {
       assertThat(notifications.sinks())
           .containsExactly("log", "webhook", "alertmanager-1", "alertmanager-2");
