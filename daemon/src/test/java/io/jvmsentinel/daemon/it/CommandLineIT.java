@@ -92,7 +92,10 @@ class CommandLineIT {
             yield "config file not found";
           }
         };
-    for (String command : new String[] {"check-config", "run"}) {
+    // `run` shares the loader with check-config: two of the kinds suffice to prove its exit code.
+    boolean alsoRun = kind.equals("truncated") || kind.equals("state file dir");
+    for (String command :
+        alsoRun ? new String[] {"check-config", "run"} : new String[] {"check-config"}) {
       String[] args =
           command.equals("run")
               ? new String[] {"run", "--config", file.toString(), "--listen", "127.0.0.1:0"}

@@ -38,10 +38,10 @@ class FaultsIT {
   private static final int CYCLES = Integer.getInteger("faults.cycles", 50);
 
   /**
-   * How long the hang test keeps the target stopped: {@code -Dfaults.hangSeconds} (CI: 30 s to save
+   * How long the hang test keeps the target stopped: {@code -Dfaults.hangSeconds} (CI: 20 s to save
    * CI time; a full minute measured the same, see docs/operations.md).
    */
-  private static final int HANG_SECONDS = Integer.getInteger("faults.hangSeconds", 30);
+  private static final int HANG_SECONDS = Integer.getInteger("faults.hangSeconds", 20);
 
   @TempDir Path dir;
 
@@ -134,14 +134,7 @@ class FaultsIT {
         long reachable = System.nanoTime();
         awaitStreaming(http, 2);
         long streaming = millisSince(reachable);
-        // jdk.CPULoad only arrives at the period the daemon sets (1 s); the event's built-in
-        // default is once per chunk. Its arrival proves the settings were sent to the new target.
-        await()
-            .atMost(READY)
-            .untilAsserted(
-                () ->
-                    assertThat(events(http.scrape(), "jdk.CPULoad"))
-                        .isGreaterThanOrEqualTo(cpuLoadBefore + 3));
+        awaitSettingsApplied(http, cpuLoadBefore);
         long settingsBack = millisSince(reachable);
         assertThat(scrapes.failure()).isNull();
         assertThat(scrapes.slowestMillis())
@@ -192,12 +185,7 @@ class FaultsIT {
         long reopenedAt = lab.awaitOnset("jmx-back", READY).atEpochMillis();
         awaitStreaming(http, 2);
         long streaming = System.currentTimeMillis() - reopenedAt;
-        await()
-            .atMost(READY)
-            .untilAsserted(
-                () ->
-                    assertThat(events(http.scrape(), "jdk.CPULoad"))
-                        .isGreaterThanOrEqualTo(cpuLoadBefore + 3));
+        awaitSettingsApplied(http, cpuLoadBefore);
         long settingsBack = System.currentTimeMillis() - reopenedAt;
         assertThat(scrapes.failure()).isNull();
         assertThat(scrapes.slowestMillis()).isLessThan(1000);
@@ -354,6 +342,20 @@ class FaultsIT {
     return ForkedDaemon.start(dir, yaml, port);
   }
 
+  /**
+   * Waits for three more {@code jdk.CPULoad} events: they only arrive at the period the daemon sets
+   * (1 s; the event's built-in default is once per chunk), so they prove the settings were sent to
+   * the new stream.
+   */
+  private static void awaitSettingsApplied(DaemonHttp http, double cpuLoadBefore) {
+    await()
+        .atMost(READY)
+        .untilAsserted(
+            () ->
+                assertThat(events(http.scrape(), "jdk.CPULoad"))
+                    .isGreaterThanOrEqualTo(cpuLoadBefore + 3));
+  }
+
   /** Waits until the daemon says the target is down and its JFR stream gone. */
   private static void awaitDown(DaemonHttp http) {
     await()
@@ -367,7 +369,7 @@ class FaultsIT {
             });
   }
 
-  /** Waits until the daemon streams JFR from its {@code starts}-th connection. */
+  /** Waits until the daemon streams JFR, its {@code starts}-th stream (one per connection). */
   private static void awaitStreaming(DaemonHttp http, int starts) {
     awaitStreaming(http, starts, READY);
   }
@@ -382,11 +384,9 @@ class FaultsIT {
               PrometheusText scrape = http.scrape();
               assertThat(scrape.value("jvm_sentinel_target_up", TARGET)).contains(1.0);
               assertThat(scrape.value("jvm_sentinel_jfr_available", TARGET)).contains(1.0);
-              assertThat(
-                      scrape.value(
-                          "jvm_sentinel_jfr_stream_starts_total",
-                          Map.of("target", "app", "cause", "connect")))
-                  .contains((double) starts);
+              // All causes: under load a start can time out and succeed on the daemon's retry.
+              assertThat(scrape.sum("jvm_sentinel_jfr_stream_starts_total", TARGET))
+                  .isGreaterThanOrEqualTo(starts);
             });
   }
 
