@@ -2,8 +2,8 @@
 # Soak: an hour of faults compressed into a repeatable run, outside CI. One daemon (the packaged
 # jar, alert state file on) watches one lab target that is killed and restarted every CYCLE
 # seconds, alternating a quiet phase and a thread storm (ThreadStorm fires and resolves). Once in
-# the run the target hangs (SIGSTOP) for HANG seconds; once the webhook receiver goes down for
-# OUTAGE seconds and comes back (queued alerts must arrive, in order). Every SAMPLE seconds the
+# the run the target hangs (SIGSTOP) for HANG seconds (at half time); once, at a fifth, the webhook
+# receiver goes down for OUTAGE seconds and comes back (queued alerts must arrive, in order). Every SAMPLE seconds the
 # daemon's heap (jstat, after-GC old gen and total used), threads, descriptors, TCP connections,
 # JFR chunk directory size and /metrics latency go to bench/results/soak-<ts>.csv; a summary
 # compares the first and the last quarter.
@@ -45,6 +45,11 @@ alerts:
   sinks:
     webhook:
       url: http://127.0.0.1:$hook/hook
+detection:
+  rules:
+    # Storms recur every other cycle here; with the default factor (5) the target's own baseline
+    # soon makes them "normal" and they stop firing. 1: every storm pages and resolves.
+    ThreadStorm: {baselineFactor: 1}
 targets:
   - name: app
     jmx: 127.0.0.1:$jmx
@@ -105,8 +110,8 @@ sample() {
 
 echo "t_s,phase,old_gen_kb,heap_used_kb,threads,fds,tcp,tmp_kb,scrape_s,target_up,notifications" >"$csv"
 total=$((minutes * 60))
-hang_at=$((total / 3))
-outage_at=$((total / 2))
+hang_at=$((total / 2))
+outage_at=$((total / 5))
 sink_down=0
 hung=0
 start=$(date +%s)
