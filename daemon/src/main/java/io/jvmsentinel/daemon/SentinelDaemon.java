@@ -2,6 +2,7 @@ package io.jvmsentinel.daemon;
 
 import io.jvmsentinel.collectors.jfr.JfrHandlers;
 import io.jvmsentinel.collectors.jmx.CompilerThreadCpuPoller;
+import io.jvmsentinel.daemon.alert.AlertStateFile;
 import io.jvmsentinel.daemon.alert.DetectionEngine;
 import io.jvmsentinel.daemon.alert.EvidenceSnapshots;
 import io.jvmsentinel.daemon.alert.RuleSettings;
@@ -125,12 +126,14 @@ public final class SentinelDaemon implements AutoCloseable {
             Rules.all(),
             new RuleSettings(
                 detectionConfig.rules(), detectionConfig.targets(), detectionConfig.disabled()),
-            notifications::submit,
+            notifications,
             snapshots,
             registry,
             Clock.systemUTC(),
             detectionConfig.interval(),
-            new WarmUp(detectionConfig.warmup(), detectionConfig.warmupMax()));
+            new WarmUp(detectionConfig.warmup(), detectionConfig.warmupMax()),
+            config.alerts().stateFile().map(AlertStateFile::at).orElseGet(AlertStateFile::none),
+            config.alerts().restoreGrace());
     StatusRoutes status = new StatusRoutes(() -> targets);
     HttpEndpoint http;
     try {

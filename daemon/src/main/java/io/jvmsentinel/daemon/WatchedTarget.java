@@ -18,7 +18,9 @@ public record WatchedTarget(TargetSession session, JfrHandlers jfr, JfrStreamSes
 
   @Override
   public void close() {
-    stream.close();
+    // The session first: closing it tells the stream it is disconnected, which a stream already
+    // shut down would reject (a RejectedExecutionException logged at every SIGTERM).
     session.close();
+    stream.close();
   }
 }

@@ -31,6 +31,13 @@ public final class LabMain {
       return;
     }
     LabLog log = new LabLog(System.out, options.scenario());
+    try {
+      LabJmxServer.startIfConfigured(log);
+    } catch (java.io.IOException e) {
+      System.err.println("LAB error cannot open the lab's JMX connector: " + e);
+      System.exit(2);
+      return;
+    }
     log.ready();
     options.duration().ifPresent(duration -> interruptAfter(Thread.currentThread(), duration));
     try {

@@ -513,8 +513,11 @@ public enum Metric {
       "jvm.sentinel.poll.errors",
       MeterKind.COUNTER,
       null,
-      "Poller runs that failed (missing MBean, unexpected data or a lost connection)",
-      "poller",
+      "Poller runs that could not read what they expected from the target (logged once per"
+          + " connection and poller); the other pollers carry on",
+      "poller, reason (`missing`: an MBean or attribute the target lacks, e.g. a non-HotSpot"
+          + " JVM; `unexpected`: data of another shape or type than expected; `error`: the target"
+          + " failed the call)",
       "daemon");
 
   private final String meterName;

@@ -4,4 +4,10 @@ package io.jvmsentinel.daemon.alert;
 @FunctionalInterface
 public interface AlertListener {
   void notify(AlertNotification notification);
+
+  /**
+   * An alert taken back from the state file after a daemon restart still fires: no new page, but
+   * sinks that forget firing alerts unless reminded (Alertmanager) must learn of it again.
+   */
+  default void continued(AlertNotification notification) {}
 }

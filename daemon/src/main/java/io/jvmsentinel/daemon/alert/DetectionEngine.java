@@ -3,6 +3,7 @@ package io.jvmsentinel.daemon.alert;
 import io.jvmsentinel.collectors.catalog.Metric;
 import io.jvmsentinel.daemon.WatchedTarget;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -32,6 +33,12 @@ import org.slf4j.LoggerFactory;
  * that are firing (hysteresis), so a rate hovering at a threshold does not flap. Firing and
  * resolved alerts go to the listener, which queues delivery: the tick never blocks on a sink. All
  * state is confined to the engine's thread; {@link #active()} returns a copy.
+ *
+ * <p>Firing alerts are kept in an {@link AlertStateFile}. A restarted daemon takes those back as
+ * firing, of unknown condition: if the condition holds again the alert simply continues (same dedup
+ * key, no second page); if it stays clear through the restore grace (the rules need some history
+ * before they can tell) and then the rule's {@code clearFor}, the resolve is sent. Alerts of a rule
+ * or target no longer configured are resolved at the first tick.
  */
 public final class DetectionEngine implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(DetectionEngine.class);
@@ -44,6 +51,11 @@ public final class DetectionEngine implements AutoCloseable {
   private final Clock clock;
   private final Duration interval;
   private final WarmUp warmUp;
+  private final AlertStateFile stateFile;
+  private final Duration restoreGrace;
+  private final List<FiringAlertRecord> orphans = new ArrayList<>();
+  private Instant restoreGraceEnds;
+  private boolean stateChanged;
   private final Map<String, SignalHistory> histories = new HashMap<>();
   private final Map<String, Tracked> alerts = new LinkedHashMap<>();
   private final Map<String, Integer> firingCounts = new ConcurrentHashMap<>();
@@ -53,6 +65,8 @@ public final class DetectionEngine implements AutoCloseable {
   private static final class Tracked {
     ActiveAlert alert;
     Instant clearSince;
+    // Taken back from the state file and not yet seen holding by this daemon.
+    boolean restored;
 
     Tracked(ActiveAlert alert) {
       this.alert = alert;
@@ -68,7 +82,9 @@ public final class DetectionEngine implements AutoCloseable {
       MeterRegistry registry,
       Clock clock,
       Duration interval,
-      WarmUp warmUp) {
+      WarmUp warmUp,
+      AlertStateFile stateFile,
+      Duration restoreGrace) {
     this.targets = List.copyOf(targets);
     this.rules = List.copyOf(rules);
     this.settings = settings;
@@ -77,6 +93,8 @@ public final class DetectionEngine implements AutoCloseable {
     this.clock = clock;
     this.interval = interval;
     this.warmUp = warmUp;
+    this.stateFile = stateFile;
+    this.restoreGrace = restoreGrace;
     for (WatchedTarget target : targets) {
       histories.put(target.name(), new SignalHistory(Duration.ofMinutes(15)));
       for (AlertRule rule : rules) {
@@ -89,6 +107,7 @@ public final class DetectionEngine implements AutoCloseable {
             counts -> counts.getOrDefault(counter, 0));
       }
     }
+    restore(stateFile.load());
     this.thread =
         Executors.newSingleThreadScheduledExecutor(
             runnable -> {
@@ -96,6 +115,50 @@ public final class DetectionEngine implements AutoCloseable {
               t.setDaemon(true);
               return t;
             });
+  }
+
+  /** Takes back the alerts a previous daemon left firing. */
+  private void restore(List<FiringAlertRecord> records) {
+    for (FiringAlertRecord record : records) {
+      boolean known =
+          histories.containsKey(record.target())
+              && rules.stream().anyMatch(rule -> rule.id().equals(record.ruleId()));
+      if (!known) {
+        orphans.add(record);
+        continue;
+      }
+      Tracked tracked =
+          new Tracked(
+              new ActiveAlert(
+                  record.ruleId(),
+                  record.target(),
+                  record.key(),
+                  record.severity(),
+                  ActiveAlert.State.FIRING,
+                  record.startedAt(),
+                  record.startedAt(),
+                  restoredFinding(record),
+                  record.snapshot()));
+      tracked.restored = true;
+      alerts.put(record.id(), tracked);
+    }
+    if (!records.isEmpty()) {
+      log.info(
+          "restored {} firing alert(s) from {}: they continue if their condition still holds,"
+              + " else they resolve",
+          records.size(),
+          stateFile.path().map(Path::toString).orElse("the alert state"));
+    }
+  }
+
+  private static Finding restoredFinding(FiringAlertRecord record) {
+    return new Finding(
+        record.key(),
+        record.summary(),
+        "Restored from the alert state file after a daemon restart; the condition was not"
+            + " observed again.",
+        "",
+        Map.of("restored", true));
   }
 
   public void start() {
@@ -119,6 +182,10 @@ public final class DetectionEngine implements AutoCloseable {
   /** One evaluation of every rule over every target (the scheduler calls it; tests too). */
   public void tick() {
     Instant now = clock.instant();
+    if (restoreGraceEnds == null) {
+      restoreGraceEnds = now.plus(restoreGrace);
+      resolveOrphans(now);
+    }
     for (WatchedTarget target : targets) {
       SignalHistory history = histories.get(target.name());
       history.add(SignalSampler.sample(target, now));
@@ -128,6 +195,58 @@ public final class DetectionEngine implements AutoCloseable {
       }
     }
     publish();
+    if (stateChanged) {
+      stateChanged = false;
+      stateFile.save(firingRecords());
+    }
+  }
+
+  /** Resolves restored alerts whose rule or target this daemon no longer has. */
+  private void resolveOrphans(Instant now) {
+    for (FiringAlertRecord orphan : orphans) {
+      log.info(
+          "ALERT {} resolved on {}{}: the rule or target is no longer configured",
+          orphan.ruleId(),
+          orphan.target(),
+          keySuffix(orphan.key()));
+      ActiveAlert alert =
+          new ActiveAlert(
+              orphan.ruleId(),
+              orphan.target(),
+              orphan.key(),
+              orphan.severity(),
+              ActiveAlert.State.FIRING,
+              orphan.startedAt(),
+              orphan.startedAt(),
+              restoredFinding(orphan),
+              orphan.snapshot());
+      listener.notify(
+          notification(
+              orphan.ruleId(),
+              "alerts/runbooks/" + orphan.ruleId() + ".md",
+              alert,
+              AlertNotification.Status.RESOLVED,
+              now));
+      stateChanged = true;
+    }
+    orphans.clear();
+  }
+
+  private List<FiringAlertRecord> firingRecords() {
+    return alerts.values().stream()
+        .map(tracked -> tracked.alert)
+        .filter(alert -> alert.state() == ActiveAlert.State.FIRING)
+        .map(
+            alert ->
+                new FiringAlertRecord(
+                    alert.ruleId(),
+                    alert.target(),
+                    alert.key(),
+                    alert.severity(),
+                    alert.since(),
+                    alert.finding().summary(),
+                    alert.snapshot()))
+        .toList();
   }
 
   private void evaluate(
@@ -194,6 +313,15 @@ public final class DetectionEngine implements AutoCloseable {
       alerts.put(id, tracked);
     }
     tracked.clearSince = null;
+    boolean continuedAfterRestart = tracked.restored;
+    if (tracked.restored) {
+      tracked.restored = false;
+      log.info(
+          "ALERT {} still firing on {}{} after the daemon restart: continues, no new page",
+          rule.id(),
+          target,
+          keySuffix(finding.key()));
+    }
     ActiveAlert alert = tracked.alert;
     if (alert.state() == ActiveAlert.State.PENDING
         && !now.isBefore(alert.since().plus(rule.pendingFor()))) {
@@ -216,6 +344,7 @@ public final class DetectionEngine implements AutoCloseable {
           keySuffix(finding.key()),
           finding.summary());
       listener.notify(notification(rule, tracked.alert, AlertNotification.Status.FIRING, now));
+      stateChanged = true;
     } else {
       tracked.alert =
           new ActiveAlert(
@@ -228,6 +357,9 @@ public final class DetectionEngine implements AutoCloseable {
               now,
               finding,
               alert.snapshot());
+      if (continuedAfterRestart) {
+        listener.continued(notification(rule, tracked.alert, AlertNotification.Status.FIRING, now));
+      }
     }
   }
 
@@ -235,6 +367,9 @@ public final class DetectionEngine implements AutoCloseable {
     if (tracked.alert.state() == ActiveAlert.State.PENDING) {
       alerts.remove(id);
       return;
+    }
+    if (tracked.restored && now.isBefore(restoreGraceEnds)) {
+      return; // Too early to tell: the rule may not have enough history yet.
     }
     if (tracked.clearSince == null) {
       tracked.clearSince = now;
@@ -247,14 +382,24 @@ public final class DetectionEngine implements AutoCloseable {
           tracked.alert.target(),
           keySuffix(tracked.alert.key()));
       listener.notify(notification(rule, tracked.alert, AlertNotification.Status.RESOLVED, now));
+      stateChanged = true;
     }
   }
 
   private static AlertNotification notification(
       AlertRule rule, ActiveAlert alert, AlertNotification.Status status, Instant now) {
+    return notification(rule.id(), rule.runbook(), alert, status, now);
+  }
+
+  private static AlertNotification notification(
+      String ruleId,
+      String runbook,
+      ActiveAlert alert,
+      AlertNotification.Status status,
+      Instant now) {
     Finding finding = alert.finding();
     return new AlertNotification(
-        rule.id(),
+        ruleId,
         alert.target(),
         alert.key(),
         alert.severity(),
@@ -266,7 +411,7 @@ public final class DetectionEngine implements AutoCloseable {
             : finding.summary(),
         finding.explanation(),
         finding.action(),
-        rule.runbook(),
+        runbook,
         finding.evidence(),
         Optional.ofNullable(alert.snapshot()));
   }

@@ -1,6 +1,7 @@
 package io.jvmsentinel.daemon.config;
 
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -21,6 +22,9 @@ import java.util.Optional;
  * @param slack a Slack incoming webhook
  * @param pagerduty a PagerDuty Events API v2 integration
  * @param alertmanager one or more Prometheus Alertmanagers (each gets every alert)
+ * @param stateFile where firing alerts are kept across daemon restarts (none: in memory only)
+ * @param restoreGrace how long a restored alert is held before it may resolve: the rules need that
+ *     much fresh history to tell whether its condition still holds
  */
 public record AlertsConfig(
     int queueSize,
@@ -30,8 +34,11 @@ public record AlertsConfig(
     Optional<Webhook> webhook,
     Optional<Slack> slack,
     Optional<PagerDuty> pagerduty,
-    Optional<Alertmanager> alertmanager) {
+    Optional<Alertmanager> alertmanager,
+    Optional<Path> stateFile,
+    Duration restoreGrace) {
   public static final int MIN_QUEUE_SIZE = 1;
+  public static final Duration DEFAULT_RESTORE_GRACE = Duration.ofSeconds(60);
   public static final int MAX_QUEUE_SIZE = 100_000;
   public static final URI DEFAULT_PAGERDUTY_URL =
       URI.create("https://events.pagerduty.com/v2/enqueue");
@@ -46,7 +53,9 @@ public record AlertsConfig(
           Optional.empty(),
           Optional.empty(),
           Optional.empty(),
-          Optional.empty());
+          Optional.empty(),
+          Optional.empty(),
+          DEFAULT_RESTORE_GRACE);
 
   public AlertsConfig {
     Objects.requireNonNull(retryInitialDelay, "retryInitialDelay");
@@ -56,6 +65,8 @@ public record AlertsConfig(
     Objects.requireNonNull(slack, "slack");
     Objects.requireNonNull(pagerduty, "pagerduty");
     Objects.requireNonNull(alertmanager, "alertmanager");
+    Objects.requireNonNull(stateFile, "stateFile");
+    Objects.requireNonNull(restoreGrace, "restoreGrace");
   }
 
   /**

@@ -2,6 +2,7 @@ package io.jvmsentinel.daemon.config;
 
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -64,17 +65,11 @@ final class AlertsValidator {
               + Durations.format(initial)
               + ")");
     }
+    Optional<Path> stateFile = stateFile(raw.stateFile());
+    Duration restoreGrace = raw.restoreGrace() == null ? d.restoreGrace() : raw.restoreGrace();
     ConfigDocument.Sinks sinks = raw.sinks();
     if (sinks == null) {
-      return new AlertsConfig(
-          queueSize,
-          initial,
-          max,
-          timeout,
-          Optional.empty(),
-          Optional.empty(),
-          Optional.empty(),
-          Optional.empty());
+      sinks = new ConfigDocument.Sinks(null, null, null, null);
     }
     return new AlertsConfig(
         queueSize,
@@ -84,7 +79,39 @@ final class AlertsValidator {
         Optional.ofNullable(sinks.webhook()).flatMap(this::webhook),
         Optional.ofNullable(sinks.slack()).flatMap(this::slack),
         Optional.ofNullable(sinks.pagerduty()).flatMap(this::pagerduty),
-        Optional.ofNullable(sinks.alertmanager()).flatMap(this::alertmanager));
+        Optional.ofNullable(sinks.alertmanager()).flatMap(this::alertmanager),
+        stateFile,
+        restoreGrace);
+  }
+
+  /** The state file, relative to the configuration file; its directory must exist already. */
+  private Optional<Path> stateFile(String text) {
+    if (text == null || problems.unreadable("alerts.stateFile")) {
+      return Optional.empty();
+    }
+    if (text.isBlank()) {
+      problems.add("'alerts.stateFile' is empty; leave it out to keep alerts in memory only");
+      return Optional.empty();
+    }
+    Optional<Path> resolved =
+        ConfigPaths.resolve(baseDir, text, m -> problems.add("'alerts.stateFile' " + m));
+    if (resolved.isEmpty()) {
+      return Optional.empty();
+    }
+    Path file = resolved.get();
+    Path parent = file.toAbsolutePath().getParent();
+    if (parent == null || !Files.isDirectory(parent)) {
+      problems.add(
+          "'alerts.stateFile': the directory of "
+              + file
+              + " does not exist (in Kubernetes, mount an emptyDir there)");
+      return Optional.empty();
+    }
+    if (Files.isDirectory(file)) {
+      problems.add("'alerts.stateFile': " + file + " is a directory, not a file");
+      return Optional.empty();
+    }
+    return Optional.of(file);
   }
 
   private Duration positive(String key, Duration value, Duration fallback) {

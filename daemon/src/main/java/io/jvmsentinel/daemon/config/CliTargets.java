@@ -55,21 +55,9 @@ final class CliTargets {
       return sources;
     }
     TargetSource source = sources.get(0);
-    ConfigDocument.Target raw = source.raw();
     return List.of(
         new TargetSource(
-            source.where(),
-            source.path(),
-            new ConfigDocument.Target(
-                name,
-                raw.jmx(),
-                raw.pid(),
-                raw.username(),
-                raw.passwordEnv(),
-                raw.passwordFile(),
-                raw.pollInterval(),
-                raw.tags()),
-            source.baseDir()));
+            source.where(), source.path(), source.raw().withName(name), source.baseDir()));
   }
 
   static Optional<HostPort> listen(CliOverrides cli, Problems problems) {

@@ -57,6 +57,8 @@ record ConfigDocument(
       Duration retryInitialDelay,
       Duration retryMaxDelay,
       Duration httpTimeout,
+      String stateFile,
+      Duration restoreGrace,
       Sinks sinks) {}
 
   record Sinks(Webhook webhook, Slack slack, PagerDuty pagerduty, Alertmanager alertmanager) {}
@@ -85,7 +87,12 @@ record ConfigDocument(
       String passwordFile,
       Duration pollInterval,
       Map<String, String> tags,
-      TargetTls tls) {}
+      TargetTls tls) {
+    Target withName(String newName) {
+      return new Target(
+          newName, jmx, pid, username, passwordEnv, passwordFile, pollInterval, tags, tls);
+    }
+  }
 
   record TargetTls(
       String trustStore,

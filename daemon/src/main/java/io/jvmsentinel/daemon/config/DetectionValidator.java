@@ -55,7 +55,10 @@ final class DetectionValidator {
         directory =
             snapshots.directory().isBlank()
                 ? Optional.empty()
-                : Optional.of(Path.of(snapshots.directory()));
+                : ConfigPaths.resolve(
+                    Path.of(""),
+                    snapshots.directory(),
+                    m -> problems.add("'detection.snapshots.directory' " + m));
       }
       if (snapshots.maxSizeMb() != null) {
         maxSizeMb = snapshots.maxSizeMb();

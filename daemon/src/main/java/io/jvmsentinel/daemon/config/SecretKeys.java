@@ -46,10 +46,11 @@ final class SecretKeys {
     Consumer<String> report = message -> problems.add("'" + path + "': " + message);
     return envVar != null
         ? secrets.fromEnv(envVar, envKey, report)
-        : secrets.fromFile(baseDir.resolve(file), fileKey, report);
+        : ConfigPaths.resolve(baseDir, file, m -> report.accept("'" + fileKey + "' " + m))
+            .flatMap(resolved -> secrets.fromFile(resolved, fileKey, report));
   }
 
-  Path resolve(String file) {
-    return baseDir.resolve(file);
+  Optional<Path> resolve(String file, Consumer<String> report) {
+    return ConfigPaths.resolve(baseDir, file, report);
   }
 }

@@ -40,7 +40,11 @@ final class StoreFiles {
       return Optional.empty();
     }
     Optional<Secret> password = secrets.read(path, key + "Password", passwordEnv, passwordFile);
-    Path resolved = secrets.resolve(file);
+    Optional<Path> filePath = secrets.resolve(file, m -> problems.add(where + " " + m));
+    if (filePath.isEmpty()) {
+      return Optional.empty();
+    }
+    Path resolved = filePath.get();
     if (!Files.isRegularFile(resolved)) {
       problems.add(where + ": " + resolved + " does not exist or is not a file");
       return Optional.empty();

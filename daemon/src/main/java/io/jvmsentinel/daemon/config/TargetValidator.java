@@ -1,6 +1,5 @@
 package io.jvmsentinel.daemon.config;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -124,8 +123,9 @@ final class TargetValidator {
     if (raw.passwordEnv() != null) {
       return passwords.fromEnv(raw.passwordEnv(), report);
     }
-    Path file = source.baseDir().resolve(raw.passwordFile());
-    return passwords.fromFile(file, report);
+    return ConfigPaths.resolve(
+            source.baseDir(), raw.passwordFile(), m -> report.accept("'passwordFile' " + m))
+        .flatMap(file -> passwords.fromFile(file, report));
   }
 
   /** Each target's own stores; opened now so a wrong password fails check-config. */

@@ -60,7 +60,9 @@ final class YamlReporter {
   private record Found(int line, int column, String path, String message) {}
 
   static String where(String file, JsonLocation at) {
-    return at.getLineNr() > 0
+    // Jackson has no location for some mapping errors (found by ConfigFuzzTest: a key repeated
+    // after a very long value).
+    return at != null && at.getLineNr() > 0
         ? file + ":" + at.getLineNr() + ":" + at.getColumnNr() + ": "
         : file + ": ";
   }

@@ -125,11 +125,7 @@ public final class TargetSession implements AutoCloseable {
           Metric.SENTINEL_CONNECTION_FAILURES.counter(registry, tags.and("reason", reason.tag())));
     }
     this.pollDuration = Metric.SENTINEL_POLL_DURATION.timer(registry, tags);
-    for (JmxPoller poller : pollers.all()) {
-      pollErrors.put(
-          poller.name(),
-          Metric.SENTINEL_POLL_ERRORS.counter(registry, tags.and("poller", poller.name())));
-    }
+    pollers.all().forEach(this::bindPollErrors);
     this.thread =
         Executors.newSingleThreadScheduledExecutor(
             runnable -> {
@@ -169,10 +165,17 @@ public final class TargetSession implements AutoCloseable {
    */
   public void addPoller(JmxPoller poller) {
     poller.bindTo(registry);
-    pollErrors.put(
-        poller.name(),
-        Metric.SENTINEL_POLL_ERRORS.counter(registry, tags.and("poller", poller.name())));
+    bindPollErrors(poller);
     extraPollers.add(poller);
+  }
+
+  private void bindPollErrors(JmxPoller poller) {
+    for (PollProblem reason : PollProblem.values()) {
+      pollErrors.put(
+          poller.name() + "|" + reason.tag(),
+          Metric.SENTINEL_POLL_ERRORS.counter(
+              registry, tags.and("poller", poller.name(), "reason", reason.tag())));
+    }
   }
 
   /** The standard pollers, then the added ones, in the order they run. */
@@ -307,13 +310,16 @@ public final class TargetSession implements AutoCloseable {
 
   /** A poller that cannot read what it wants: counted every time, logged once per connection. */
   private void pollProblem(JmxPoller poller, Exception e) {
-    pollErrors.get(poller.name()).increment();
-    if (loggedPollProblems.add(poller.name())) {
+    PollProblem reason = PollProblem.classify(e);
+    pollErrors.get(poller.name() + "|" + reason.tag()).increment();
+    if (loggedPollProblems.add(poller.name() + "|" + reason.tag())) {
       log.warn(
-          "target {}: poller '{}' cannot read the target (counted in"
-              + " jvm_sentinel_poll_errors_total, logged once per connection): {}",
+          "target {}: poller '{}' cannot read the target ({}; counted in"
+              + " jvm_sentinel_poll_errors_total, logged once per connection, the other pollers"
+              + " carry on): {}",
           name,
           poller.name(),
+          reason.tag(),
           ConnectFailure.describe(e));
     }
   }

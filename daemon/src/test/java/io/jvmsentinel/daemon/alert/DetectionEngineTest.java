@@ -110,7 +110,9 @@ class DetectionEngineTest {
             registry,
             clock,
             Duration.ofSeconds(2),
-            WarmUp.DEFAULT);
+            WarmUp.DEFAULT,
+            AlertStateFile.none(),
+            Duration.ZERO);
   }
 
   @AfterEach

@@ -643,7 +643,9 @@ class ConfigLoaderTest {
                   Optional.empty(),
                   Optional.empty(),
                   Optional.empty(),
-                  Optional.empty()));
+                  Optional.empty(),
+                  Optional.empty(),
+                  Duration.ofSeconds(60)));
     }
 
     @Test
@@ -658,6 +660,8 @@ class ConfigLoaderTest {
                 retryInitialDelay: 500ms
                 retryMaxDelay: 2m
                 httpTimeout: 3s
+                stateFile: alerts.json
+                restoreGrace: 30s
                 sinks:
                   webhook:
                     url: https://hooks.example.com/alerts?team=jvm
@@ -693,7 +697,9 @@ class ConfigLoaderTest {
                   Optional.of(
                       new AlertsConfig.Alertmanager(
                           List.of(
-                              URI.create("http://am-0:9093"), URI.create("http://am-1:9093/"))))));
+                              URI.create("http://am-0:9093"), URI.create("http://am-1:9093/")))),
+                  Optional.of(dir.resolve("alerts.json").toAbsolutePath()),
+                  Duration.ofSeconds(30)));
       assertThat(config.alerts().pagerduty().get().url())
           .hasToString("https://events.pagerduty.com/v2/enqueue");
     }

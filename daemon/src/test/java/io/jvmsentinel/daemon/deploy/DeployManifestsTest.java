@@ -178,7 +178,7 @@ class DeployManifestsTest {
     JsonNode sidecar = sidecar(file);
     String config = sidecarConfig(file, sidecar);
     List<String> passwordFiles =
-        DeployFiles.valuesOfKeysEndingWith(DeployFiles.YAML.readTree(config), "File");
+        DeployFiles.valuesOfKeysEndingWith(DeployFiles.YAML.readTree(config), "passwordFile");
     assertThat(passwordFiles).isNotEmpty();
     for (String passwordFile : passwordFiles) {
       JsonNode volume = volumeHolding(pod, sidecar, passwordFile);

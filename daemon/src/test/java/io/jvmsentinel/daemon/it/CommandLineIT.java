@@ -57,6 +57,59 @@ class CommandLineIT {
     assertThat(problems.stderr()).contains("polInterval").contains("color").contains("bad.yaml:4");
   }
 
+  /** Representative bad files: each command exits 2 naming the problem, and nothing starts. */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"binary junk", "truncated", "wrong types", "state file dir", "missing"})
+  void checkConfigAndRunExitTwoWithAClearMessageOnABadFile(String kind) throws Exception {
+    Path file = dir.resolve("bad.yaml");
+    String expected =
+        switch (kind) {
+          case "binary junk" -> {
+            byte[] junk = new byte[300];
+            new java.util.Random(8).nextBytes(junk);
+            Files.write(file, junk);
+            yield "it is not UTF-8 text";
+          }
+          case "truncated" -> {
+            Files.writeString(file, "targets:\n  - name: orders\n    jmx: \"127.0.0.1:9010\n");
+            yield "bad.yaml:4:1: malformed YAML: found unexpected end of stream";
+          }
+          case "wrong types" -> {
+            Files.writeString(
+                file,
+                "targets:\n  - name: orders\n    jmx: 127.0.0.1:9010\n    pollInterval: [1, 2]\n");
+            yield "'targets[0].pollInterval': expected a duration such as 10s, got a list";
+          }
+          case "state file dir" -> {
+            Files.writeString(
+                file,
+                "alerts:\n  stateFile: /nonexistent/alerts.json\n"
+                    + "targets:\n  - {name: a, jmx: \"127.0.0.1:9010\"}\n");
+            yield "'alerts.stateFile': the directory of /nonexistent/alerts.json does not exist";
+          }
+          default -> {
+            file = dir.resolve("missing.yaml");
+            yield "config file not found";
+          }
+        };
+    // `run` shares the loader with check-config: two of the kinds suffice to prove its exit code.
+    boolean alsoRun = kind.equals("truncated") || kind.equals("state file dir");
+    for (String command :
+        alsoRun ? new String[] {"check-config", "run"} : new String[] {"check-config"}) {
+      String[] args =
+          command.equals("run")
+              ? new String[] {"run", "--config", file.toString(), "--listen", "127.0.0.1:0"}
+              : new String[] {"check-config", file.toString()};
+      SentinelJar.Result result = SentinelJar.run(Jdks.jdk17(), Map.of(), dir, args);
+      assertThat(result.exitCode()).as(command + " exit code").isEqualTo(2);
+      assertThat(result.stderr())
+          .as(command)
+          .contains("invalid configuration")
+          .contains(expected)
+          .doesNotContain("Exception");
+    }
+  }
+
   @Test
   void runWithoutAnyTargetExitsTwoAndSaysHowToGiveOne() throws Exception {
     SentinelJar.Result result = SentinelJar.run(Jdks.jdk17(), Map.of(), dir, "run");

@@ -5,20 +5,17 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpServer;
 import io.jvmsentinel.daemon.SentinelDaemon;
 import io.jvmsentinel.daemon.lab.LabProcess;
 import io.jvmsentinel.daemon.lab.LabSpec;
 import io.jvmsentinel.daemon.testing.DaemonHttp;
 import io.jvmsentinel.daemon.testing.Jdks;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
+import io.jvmsentinel.daemon.testing.WebhookReceiver;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,27 +29,18 @@ class DetectionIT {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @TempDir Path dir;
-  private HttpServer receiver;
-  private final List<JsonNode> received = new CopyOnWriteArrayList<>();
+  private WebhookReceiver receiver;
+  private List<JsonNode> received;
 
   @BeforeEach
   void webhookReceiver() throws Exception {
-    receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    receiver.createContext(
-        "/hook",
-        exchange -> {
-          received.add(
-              JSON.readTree(
-                  new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8)));
-          exchange.sendResponseHeaders(204, -1);
-          exchange.close();
-        });
-    receiver.start();
+    receiver = WebhookReceiver.start();
+    received = receiver.received();
   }
 
   @AfterEach
   void stopReceiver() {
-    receiver.stop(0);
+    receiver.close();
   }
 
   private String config(String jmx) {
@@ -60,12 +48,12 @@ class DetectionIT {
         alerts:
           sinks:
             webhook:
-              url: http://127.0.0.1:%d/hook
+              url: %s
         detection:
           snapshots:
             directory: %s
         """
-            .formatted(receiver.getAddress().getPort(), dir.resolve("evidence"))
+            .formatted(receiver.url(), dir.resolve("evidence"))
         + Daemons.target("lab", jmx, "2s");
   }
 

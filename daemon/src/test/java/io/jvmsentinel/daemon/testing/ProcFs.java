@@ -47,7 +47,8 @@ public final class ProcFs {
     return ports;
   }
 
-  private static Set<String> socketInodes(Path fdDir) {
+  /** The inodes of the sockets among a process's open descriptors ({@code /proc/<pid>/fd}). */
+  static Set<String> socketInodes(Path fdDir) {
     Set<String> inodes = new HashSet<>();
     try (Stream<Path> fds = Files.list(fdDir)) {
       fds.forEach(

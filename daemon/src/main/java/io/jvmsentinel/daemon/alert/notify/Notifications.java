@@ -1,5 +1,6 @@
 package io.jvmsentinel.daemon.alert.notify;
 
+import io.jvmsentinel.daemon.alert.AlertListener;
 import io.jvmsentinel.daemon.alert.AlertNotification;
 import io.jvmsentinel.daemon.config.AlertsConfig;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -21,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * without ever blocking, and re-sends still-firing alerts to the sinks that forget them otherwise
  * (Alertmanager, see {@link AlertmanagerNotifier}), so the engine need not know about that.
  */
-public final class Notifications implements AutoCloseable {
+public final class Notifications implements AlertListener, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Notifications.class);
 
   private final List<Delivery> deliveries;
@@ -93,6 +94,25 @@ public final class Notifications implements AutoCloseable {
     }
     for (Delivery delivery : deliveries) {
       delivery.submit(notification);
+    }
+  }
+
+  @Override
+  public void notify(AlertNotification notification) {
+    submit(notification);
+  }
+
+  /**
+   * A firing alert a restarted daemon took back: no sink pages again, but the ones that resend
+   * firing alerts (Alertmanager) get it now and keep getting it, or they would let it expire.
+   */
+  @Override
+  public synchronized void continued(AlertNotification notification) {
+    firing.put(notification.dedupKey(), notification);
+    for (Delivery delivery : deliveries) {
+      if (delivery.resendsWhileFiring()) {
+        delivery.submit(notification);
+      }
     }
   }
 

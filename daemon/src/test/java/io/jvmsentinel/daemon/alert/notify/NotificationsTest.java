@@ -55,6 +55,28 @@ class NotificationsTest {
   }
 
   @Test
+  void anAlertContinuedAfterADaemonRestartPagesNobodyButKeepsAlertmanagerReminded()
+      throws Exception {
+    ScriptedNotifier plain = new ScriptedNotifier();
+    ScriptedNotifier alertmanager = new ScriptedNotifier();
+    alertmanager.resends = true;
+    AlertNotification restored = firing("A", "orders");
+    Delivery toPlain = delivery(plain);
+    Delivery toAlertmanager = delivery(alertmanager);
+    try (Notifications notifications =
+        new Notifications(List.of(toPlain, toAlertmanager), Duration.ofHours(1))) {
+      notifications.continued(restored);
+      notifications.resendFiring();
+      notifications.submit(resolved(restored));
+
+      assertThat(toPlain.awaitIdle(Duration.ofSeconds(10))).isTrue();
+      assertThat(toAlertmanager.awaitIdle(Duration.ofSeconds(10))).isTrue();
+      assertThat(plain.delivered).containsExactly(resolved(restored));
+      assertThat(alertmanager.delivered).containsExactly(restored, resolved(restored));
+    }
+  }
+
+  @Test
   void aSinkThatIsBehindGetsNoResends() throws Exception {
     ScriptedNotifier alertmanager = new ScriptedNotifier();
     alertmanager.resends = true;
@@ -98,7 +120,9 @@ class NotificationsTest {
             Optional.empty(),
             Optional.of(
                 new AlertsConfig.Alertmanager(
-                    List.of(URI.create("http://127.0.0.1:1"), URI.create("http://127.0.0.1:2")))));
+                    List.of(URI.create("http://127.0.0.1:1"), URI.create("http://127.0.0.1:2")))),
+            Optional.empty(),
+            AlertsConfig.DEFAULT_RESTORE_GRACE);
     try (Notifications notifications = Notifications.start(config, registry)) {
       assertThat(notifications.sinks())
           .containsExactly("log", "webhook", "alertmanager-1", "alertmanager-2");

@@ -1,0 +1,39 @@
+package io.jvmsentinel.daemon.alert;
+
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * A firing alert as the state file keeps it: enough to continue it under the same dedup key after a
+ * daemon restart, or to send its resolve.
+ *
+ * @param ruleId the rule's stable id
+ * @param target the target's configured name
+ * @param key what within the target the alert is about, or ""
+ * @param severity the rule's severity when it fired
+ * @param startedAt when it started firing (kept, so the resolve names the original start)
+ * @param summary the last summary, for a resolve sent without a fresh finding
+ * @param snapshot the JFR evidence snapshot path, or null
+ */
+public record FiringAlertRecord(
+    String ruleId,
+    String target,
+    String key,
+    Severity severity,
+    Instant startedAt,
+    String summary,
+    String snapshot) {
+  public FiringAlertRecord {
+    Objects.requireNonNull(ruleId, "ruleId");
+    Objects.requireNonNull(target, "target");
+    Objects.requireNonNull(key, "key");
+    Objects.requireNonNull(severity, "severity");
+    Objects.requireNonNull(startedAt, "startedAt");
+    summary = summary == null ? "" : summary;
+  }
+
+  /** The engine's id of the alert: rule, target and key. */
+  String id() {
+    return ruleId + "|" + target + "|" + key;
+  }
+}

@@ -1,0 +1,268 @@
+package io.jvmsentinel.daemon.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.jvmsentinel.daemon.testing.Jdks;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Generated configurations, mutated from the valid examples: wrong types, unknown keys, values out
+ * of range, truncated files and binary junk. Whatever the input, the loader either returns a
+ * configuration or throws the documented {@link ConfigException} with readable problems; nothing
+ * else escapes. Deterministic: each case's seed is in the failure message.
+ */
+class ConfigFuzzTest {
+  private static final int CASES_PER_SEED_FILE = 400;
+  private static final long SEED = 20261122L;
+  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+  /** A complete valid configuration, every section set, beside the deploy examples. */
+  private static final String EVERY_SECTION =
+      """
+      http:
+        listen: 127.0.0.1:9404
+      connection:
+        connectTimeout: 2s
+        callTimeout: 2s
+        reconnectInitialDelay: 300ms
+        reconnectMaxDelay: 30s
+      jfr:
+        enabled: true
+        maxAge: 5m
+        maxSizeMb: 32
+      alerts:
+        queueSize: 100
+        retryInitialDelay: 1s
+        retryMaxDelay: 1m
+        httpTimeout: 5s
+        stateFile: alerts.json
+        restoreGrace: 30s
+        sinks:
+          webhook:
+            url: https://hooks.example.com/a
+            headers: {X-Team: jvm}
+          alertmanager:
+            urls: [http://am-0:9093, http://am-1:9093]
+      targets:
+        - name: orders
+          jmx: 127.0.0.1:9010
+          pollInterval: 10s
+          tags: {app: orders}
+        - name: local
+          pid: 4242
+      """;
+
+  @TempDir Path dir;
+  private final ConfigLoader loader = new ConfigLoader(name -> "https://hooks.example.com/x");
+
+  @Test
+  void mutatedConfigurationsOnlyEverFailWithAConfigException() throws Exception {
+    List<String> seeds = seedFiles();
+    assertThat(seeds).hasSizeGreaterThanOrEqualTo(4);
+    int accepted = 0;
+    int rejected = 0;
+    for (int file = 0; file < seeds.size(); file++) {
+      for (int i = 0; i < CASES_PER_SEED_FILE; i++) {
+        long seed = SEED + file * 100_000L + i;
+        byte[] input = mutate(seeds.get(file), new Random(seed));
+        if (load(input, "file " + file + " seed " + seed)) {
+          accepted++;
+        } else {
+          rejected++;
+        }
+      }
+    }
+    System.out.printf("config fuzz: %d accepted, %d rejected%n", accepted, rejected);
+    // Both outcomes occur, so the mutations are neither all harmless nor all fatal.
+    assertThat(accepted).isPositive();
+    assertThat(rejected).isPositive();
+  }
+
+  @Test
+  void randomBytesAndEmptyFilesAreRejectedCleanly() throws Exception {
+    Random random = new Random(SEED);
+    for (int i = 0; i < 300; i++) {
+      byte[] junk = new byte[random.nextInt(2048)];
+      random.nextBytes(junk);
+      load(junk, "junk " + i);
+    }
+    load(new byte[0], "empty");
+    load("\uFEFF".getBytes(StandardCharsets.UTF_8), "byte order mark only");
+    load("---\n...\n".getBytes(StandardCharsets.UTF_8), "empty document");
+    load("a: &a [*a]\n".getBytes(StandardCharsets.UTF_8), "self-referencing alias");
+  }
+
+  /** Loads the bytes as a config file; true if accepted. Fails on any other exception. */
+  private boolean load(byte[] input, String label) throws Exception {
+    Path file = dir.resolve("fuzz.yaml");
+    Files.write(file, input);
+    try {
+      loader.load(file);
+      return true;
+    } catch (ConfigException e) {
+      assertThat(e.problems()).as(label).isNotEmpty().allSatisfy(p -> assertThat(p).isNotBlank());
+      return false;
+    } catch (Throwable t) {
+      String text = new String(input, StandardCharsets.UTF_8);
+      fail(
+          label
+              + ": "
+              + t
+              + " escaped the loader for input:\n"
+              + (text.length() > 4000 ? text.substring(0, 4000) + "..." : text),
+          t);
+      return false;
+    }
+  }
+
+  private static List<String> seedFiles() throws Exception {
+    List<String> seeds = new ArrayList<>();
+    seeds.add(EVERY_SECTION);
+    Path root = Jdks.repoRoot();
+    for (Path folder : List.of(root.resolve("deploy/config"), root.resolve("deploy/compose"))) {
+      try (Stream<Path> files = Files.list(folder)) {
+        List<Path> yamls =
+            files
+                .filter(p -> p.toString().endsWith(".yaml"))
+                .filter(p -> folder.endsWith("config") || p.endsWith("sentinel.yaml"))
+                .sorted()
+                .toList();
+        for (Path yaml : yamls) {
+          seeds.add(Files.readString(yaml));
+        }
+      }
+    }
+    return seeds;
+  }
+
+  /** One to three mutations, structural (on the YAML tree) or textual (on the bytes). */
+  static byte[] mutate(String valid, Random random) throws Exception {
+    String text = valid;
+    int rounds = 1 + random.nextInt(3);
+    for (int round = 0; round < rounds; round++) {
+      text =
+          switch (random.nextInt(4)) {
+            case 0, 1 -> mutateTree(text, random);
+            case 2 -> mutateText(text, random);
+            default -> mutateLines(text, random);
+          };
+    }
+    byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+    if (random.nextInt(10) == 0) {
+      // Truncated, as by a full disk or an interrupted copy.
+      return java.util.Arrays.copyOf(bytes, random.nextInt(bytes.length + 1));
+    }
+    return bytes;
+  }
+
+  private static String mutateTree(String text, Random random) throws Exception {
+    JsonNode root;
+    try {
+      root = YAML.readTree(text);
+    } catch (Exception e) {
+      return mutateText(text, random); // an earlier round broke the YAML already
+    }
+    if (!(root instanceof ObjectNode object)) {
+      return text;
+    }
+    List<ObjectNode> maps = new ArrayList<>();
+    collectMaps(object, maps);
+    ObjectNode target = maps.get(random.nextInt(maps.size()));
+    List<String> keys = new ArrayList<>();
+    target.fieldNames().forEachRemaining(keys::add);
+    switch (random.nextInt(4)) {
+      case 0 -> target.set("unknown" + random.nextInt(100), surprising(random));
+      case 1 -> {
+        if (!keys.isEmpty()) {
+          target.remove(keys.get(random.nextInt(keys.size())));
+        }
+      }
+      default -> {
+        if (!keys.isEmpty()) {
+          target.set(keys.get(random.nextInt(keys.size())), surprising(random));
+        }
+      }
+    }
+    return YAML.writeValueAsString(root);
+  }
+
+  private static void collectMaps(JsonNode node, List<ObjectNode> maps) {
+    if (node instanceof ObjectNode object) {
+      maps.add(object);
+    }
+    for (Iterator<JsonNode> children = node.elements(); children.hasNext(); ) {
+      collectMaps(children.next(), maps);
+    }
+  }
+
+  /** A value of a wrong type, out of range, or odd. */
+  private static JsonNode surprising(Random random) {
+    return switch (random.nextInt(16)) {
+      case 0 -> NODES.numberNode(-1);
+      case 1 -> NODES.numberNode(0);
+      case 2 -> NODES.numberNode(Long.MAX_VALUE);
+      case 3 -> NODES.numberNode(1e308);
+      case 4 -> NODES.textNode("");
+      case 5 -> NODES.textNode("-5s");
+      case 6 -> NODES.textNode("99999999999999999999d");
+      case 7 -> NODES.textNode("127.0.0.1:70000");
+      case 8 -> NODES.textNode("x".repeat(10_000));
+      case 9 -> NODES.textNode("\u0000\u202e\uD83D\uDE00 ../../etc/passwd");
+      case 10 -> NODES.booleanNode(random.nextBoolean());
+      case 11 -> NODES.nullNode();
+      case 12 -> {
+        ArrayNode list = NODES.arrayNode();
+        list.add(1).add("two").addNull();
+        yield list;
+      }
+      case 13 -> NODES.objectNode().put("nested", "map");
+      case 14 -> NODES.textNode("0.5ms");
+      default -> NODES.numberNode(random.nextInt(200_000) - 100_000);
+    };
+  }
+
+  private static String mutateText(String text, Random random) {
+    if (text.isEmpty()) {
+      return "\u0000";
+    }
+    StringBuilder out = new StringBuilder(text);
+    int at = random.nextInt(out.length());
+    String[] inserts = {
+      ":", "- ", "\t", "{", "[", "'", "\"", "&a ", "*a", "!!binary ", "\n  ", "%", "\u0000", "#"
+    };
+    switch (random.nextInt(3)) {
+      case 0 -> out.insert(at, inserts[random.nextInt(inserts.length)]);
+      case 1 -> out.deleteCharAt(at);
+      default -> out.setCharAt(at, (char) (32 + random.nextInt(95)));
+    }
+    return out.toString();
+  }
+
+  private static String mutateLines(String text, Random random) {
+    List<String> lines = new ArrayList<>(List.of(text.split("\n", -1)));
+    int at = random.nextInt(lines.size());
+    switch (random.nextInt(3)) {
+      case 0 -> lines.add(at, lines.get(random.nextInt(lines.size()))); // duplicate a line
+      case 1 -> lines.remove(at);
+      default -> lines.set(at, "  ".repeat(random.nextInt(4)) + lines.get(at).strip());
+    }
+    return String.join("\n", lines);
+  }
+}

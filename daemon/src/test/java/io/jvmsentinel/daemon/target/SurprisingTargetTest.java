@@ -1,0 +1,229 @@
+package io.jvmsentinel.daemon.target;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryType;
+import java.lang.management.MemoryUsage;
+import java.lang.management.RuntimeMXBean;
+import java.lang.management.ThreadMXBean;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import javax.management.AttributeNotFoundException;
+import javax.management.InstanceNotFoundException;
+import javax.management.JMException;
+import javax.management.MBeanServer;
+import javax.management.MBeanServerConnection;
+import javax.management.MBeanServerFactory;
+import javax.management.NotificationFilter;
+import javax.management.NotificationListener;
+import javax.management.ObjectName;
+import javax.management.ReflectionException;
+import javax.management.StandardMBean;
+import javax.management.remote.JMXConnector;
+import javax.security.auth.Subject;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A target that is not the HotSpot JVM the pollers expect: most platform MBeans missing, a memory
+ * pool under another vendor's name, no DiagnosticCommand, no FlightRecorder. The session still
+ * connects and says up, exports what exists, counts each poller's problem by reason and logs it
+ * once per connection.
+ */
+class SurprisingTargetTest {
+  private final MeterRegistry registry = new SimpleMeterRegistry();
+  private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
+  private final Logger sessionLog = (Logger) LoggerFactory.getLogger(TargetSession.class);
+  private TargetSession session;
+
+  /** The attributes of a memory pool the poller reads. */
+  public interface PoolMXBean {
+    String getName();
+
+    MemoryType getType();
+
+    MemoryUsage getUsage();
+
+    MemoryUsage getPeakUsage();
+  }
+
+  /** An OpenJ9-style code cache pool: 4 MiB used of 16 MiB. */
+  public record Pool(String name) implements PoolMXBean {
+    @Override
+    public String getName() {
+      return name;
+    }
+
+    @Override
+    public MemoryType getType() {
+      return MemoryType.NON_HEAP;
+    }
+
+    @Override
+    public MemoryUsage getUsage() {
+      return new MemoryUsage(0, 4 << 20, 8 << 20, 16 << 20);
+    }
+
+    @Override
+    public MemoryUsage getPeakUsage() {
+      return getUsage();
+    }
+  }
+
+  @AfterEach
+  void close() {
+    if (session != null) {
+      session.close();
+    }
+    sessionLog.detachAppender(logged);
+  }
+
+  @Test
+  void aJvmWithoutMostPlatformMBeansIsWatchedWithWhatItHasAndEachProblemIsLoggedOnce()
+      throws Exception {
+    MBeanServer target = MBeanServerFactory.newMBeanServer();
+    register(
+        target,
+        ManagementFactory.getRuntimeMXBean(),
+        RuntimeMXBean.class,
+        "java.lang:type=Runtime");
+    register(
+        target,
+        ManagementFactory.getThreadMXBean(),
+        ThreadMXBean.class,
+        "java.lang:type=Threading");
+    register(
+        target,
+        new Pool("JIT code cache"),
+        PoolMXBean.class,
+        "java.lang:type=MemoryPool,name=JIT code cache");
+    logged.start();
+    sessionLog.addAppender(logged);
+
+    session =
+        new TargetSession(
+            "odd",
+            new InProcessConnector(target),
+            Duration.ofMillis(100),
+            Duration.ofSeconds(2),
+            new Backoff(Duration.ofMillis(100), Duration.ofMillis(100), () -> 0.5),
+            registry,
+            Tags.of("target", "odd"),
+            Clock.systemUTC());
+    session.start();
+
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(
+            () -> {
+              assertThat(gauge("jvm.sentinel.target.up")).isEqualTo(1);
+              // Several polls have run: each counts its problem every time.
+              assertThat(errors("classes", "missing")).isGreaterThanOrEqualTo(5);
+            });
+    assertThat(gauge("jvm.threads.live")).isPositive();
+    assertThat(registry.get("jvm.memory.used").tags("id", "JIT code cache").gauge().value())
+        .isEqualTo(4 << 20);
+    assertThat(errors("codecache-state", "missing")).isPositive();
+    assertThat(errors("threads", "missing")).isZero();
+    assertThat(session.status().up()).isTrue();
+
+    long classWarnings =
+        logged.list.stream()
+            .filter(e -> e.getFormattedMessage().contains("poller 'classes'"))
+            .count();
+    assertThat(classWarnings).as("logged once per connection, counted every time").isEqualTo(1);
+    assertThat(logged.list)
+        .anySatisfy(e -> assertThat(e.getFormattedMessage()).contains("(missing;"));
+  }
+
+  @Test
+  void problemsAreClassifiedByWhatTheTargetLacksOrSent() {
+    assertThat(PollProblem.classify(new InstanceNotFoundException("x")))
+        .isEqualTo(PollProblem.MISSING);
+    assertThat(PollProblem.classify(new AttributeNotFoundException("x")))
+        .isEqualTo(PollProblem.MISSING);
+    assertThat(PollProblem.classify(new ReflectionException(new Exception("x"))))
+        .isEqualTo(PollProblem.ERROR);
+    assertThat(PollProblem.classify(new ClassCastException("x"))).isEqualTo(PollProblem.UNEXPECTED);
+    assertThat(PollProblem.classify(new NumberFormatException("x")))
+        .isEqualTo(PollProblem.UNEXPECTED);
+  }
+
+  private double gauge(String name) {
+    return registry.get(name).gauge().value();
+  }
+
+  private double errors(String poller, String reason) {
+    return registry
+        .get("jvm.sentinel.poll.errors")
+        .tags(Tags.of("poller", poller, "reason", reason))
+        .counter()
+        .count();
+  }
+
+  private static <T> void register(MBeanServer server, T impl, Class<T> type, String name)
+      throws JMException {
+    server.registerMBean(new StandardMBean(impl, type, true), new ObjectName(name));
+  }
+
+  /** Hands out a connector to an in-process MBean server, as if it were remote. */
+  private record InProcessConnector(MBeanServer server) implements Connector {
+    @Override
+    public JMXConnector connect() {
+      return new LocalJmxConnector(server);
+    }
+
+    @Override
+    public String describe() {
+      return "in-process test target";
+    }
+  }
+
+  /** A JMXConnector over a local MBean server: never fails, never sends notifications. */
+  private record LocalJmxConnector(MBeanServer server) implements JMXConnector {
+    @Override
+    public void connect() {}
+
+    @Override
+    public void connect(Map<String, ?> env) {}
+
+    @Override
+    public MBeanServerConnection getMBeanServerConnection() {
+      return server;
+    }
+
+    @Override
+    public MBeanServerConnection getMBeanServerConnection(Subject delegationSubject) {
+      return server;
+    }
+
+    @Override
+    public void close() {}
+
+    @Override
+    public void addConnectionNotificationListener(
+        NotificationListener listener, NotificationFilter filter, Object handback) {}
+
+    @Override
+    public void removeConnectionNotificationListener(NotificationListener listener) {}
+
+    @Override
+    public void removeConnectionNotificationListener(
+        NotificationListener l, NotificationFilter f, Object handback) {}
+
+    @Override
+    public String getConnectionId() {
+      return "local";
+    }
+  }
+}
