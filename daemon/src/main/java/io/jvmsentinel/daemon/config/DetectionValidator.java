@@ -97,7 +97,11 @@ final class DetectionValidator {
     List<String> disabled = new ArrayList<>();
     if (raw.disabled() != null) {
       for (String id : raw.disabled()) {
-        if (rules.containsKey(id)) {
+        if (id == null) {
+          // A YAML null or mapping entry (found by ConfigFuzzTest): not a rule name.
+          problems.add(
+              "'detection.disabled': entries must be rule names; rules: " + rules.keySet());
+        } else if (rules.containsKey(id)) {
           disabled.add(id);
         } else {
           problems.add("'detection.disabled': unknown rule '" + id + "'; rules: " + rules.keySet());
