@@ -448,6 +448,23 @@ public enum Metric {
       "JFR events received from the target, by event type",
       "event",
       "daemon"),
+  SENTINEL_JFR_EVENTS_DROPPED(
+      "jvm.sentinel.jfr.events.dropped",
+      MeterKind.COUNTER,
+      null,
+      "JFR events not fully processed, by event type and reason (lag: the event arrived later than"
+          + " jfr.maxLag, so only its count was kept); the start rate stays exact, creator sites"
+          + " become a sample. Logged at most once a minute",
+      "event, reason",
+      "daemon"),
+  SENTINEL_JFR_STACK_SAMPLING(
+      "jvm.sentinel.jfr.stack.sampling",
+      MeterKind.GAUGE,
+      null,
+      "1 while jdk.ThreadStart stack traces are recorded only in sampling windows (the start rate"
+          + " is above jfr.stackSamplingAboveRate), 0 while every start carries its stack",
+      "",
+      "daemon"),
   SENTINEL_JFR_HANDLER_ERRORS(
       "jvm.sentinel.jfr.handler.errors",
       MeterKind.COUNTER,
