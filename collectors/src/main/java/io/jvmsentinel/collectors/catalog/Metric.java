@@ -479,6 +479,14 @@ public enum Metric {
       "Time from the end of a JFR event on the target to its processing in the daemon",
       "",
       "daemon"),
+  SENTINEL_JFR_LAG_CURRENT(
+      "jvm.sentinel.jfr.lag.current",
+      MeterKind.GAUGE,
+      "seconds",
+      "Lag of the latest JFR event handled (end on the target to processing here): how far behind"
+          + " the daemon is now; above jfr.maxLag it sheds thread events until it has caught up",
+      "",
+      "daemon"),
   SENTINEL_JFR_STREAM_STARTS(
       "jvm.sentinel.jfr.stream.starts",
       MeterKind.COUNTER,

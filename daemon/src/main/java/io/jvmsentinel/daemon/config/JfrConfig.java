@@ -62,7 +62,7 @@ public record JfrConfig(
         maxAge,
         maxSizeMb,
         stallTimeout,
-        Duration.ofSeconds(5),
+        Duration.ofSeconds(4),
         200,
         Duration.ofSeconds(1),
         Duration.ofSeconds(10),

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import jdk.jfr.consumer.RecordedEvent;
 import org.slf4j.Logger;
@@ -40,6 +41,7 @@ final class EventDispatcher {
   private final long simulatedCostNanos;
   private final DropLog drops;
   private final Set<String> loggedFailures = ConcurrentHashMap.newKeySet();
+  private final AtomicLong currentLagMillis = new AtomicLong(-1);
 
   EventDispatcher(
       String target,
@@ -57,6 +59,9 @@ final class EventDispatcher {
     this.simulatedCostNanos = simulatedCost.toNanos();
     this.drops = drops;
     this.lag = Metric.SENTINEL_JFR_LAG.timer(registry, tags);
+    // A timer's max decays over minutes; operators and tests need how far behind it is now.
+    Metric.SENTINEL_JFR_LAG_CURRENT.gauge(
+        registry, tags, currentLagMillis, l -> l.get() < 0 ? Double.NaN : l.get() / 1000.0);
   }
 
   /** The stream callback for one handler; its counters are registered once, here. */
@@ -76,6 +81,7 @@ final class EventDispatcher {
       Duration behind = end == null ? Duration.ZERO : Duration.between(end, clock.instant());
       if (!behind.isNegative()) {
         lag.record(behind);
+        currentLagMillis.set(behind.toMillis());
       }
       try {
         if (dropped != null && behind.compareTo(maxLag) > 0) {

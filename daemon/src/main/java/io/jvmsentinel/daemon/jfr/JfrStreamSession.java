@@ -4,6 +4,7 @@ import io.jvmsentinel.collectors.catalog.Metric;
 import io.jvmsentinel.collectors.jfr.JfrEventHandler;
 import io.jvmsentinel.collectors.jfr.StackSampledHandler;
 import io.jvmsentinel.collectors.jmx.JvmIdentity;
+import io.jvmsentinel.daemon.config.Durations;
 import io.jvmsentinel.daemon.config.JfrConfig;
 import io.jvmsentinel.daemon.target.ConnectFailure;
 import io.jvmsentinel.daemon.target.TargetSession;
@@ -390,7 +391,7 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
                         + " reported at most once a minute): {}",
                     target,
                     counts.values().stream().mapToLong(Long::longValue).sum(),
-                    config.maxLag(),
+                    Durations.format(config.maxLag()),
                     counts));
   }
 

@@ -146,7 +146,7 @@ class ConfigLoaderTest {
 
     @Test
     void jfrOverloadAndStackSampling() throws Exception {
-      assertThat(JfrConfig.DEFAULT.maxLag()).isEqualTo(Duration.ofSeconds(5));
+      assertThat(JfrConfig.DEFAULT.maxLag()).isEqualTo(Duration.ofSeconds(4));
       assertThat(JfrConfig.DEFAULT.stackSamplingEnabled()).isTrue();
 
       SentinelConfig config =

@@ -114,6 +114,7 @@ class EventDispatcherTest {
     assertThat(handler.shed).isEqualTo(4);
     assertThat(handler.accepted).isEqualTo(6);
     assertThat(dropped()).isEqualTo(4);
+    assertThat(registry.get("jvm.sentinel.jfr.lag.current").gauge().value()).isEqualTo(1.0);
   }
 
   @Test
