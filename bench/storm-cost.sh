@@ -31,7 +31,7 @@ trap cleanup EXIT
 port() { python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])'; }
 cpu_ticks() { awk '{print $14+$15}' "/proc/$1/stat"; }
 rss_kb() { awk '/VmRSS/ {print $2}' "/proc/$1/status"; }
-metric() { curl -s -m 2 "http://127.0.0.1:$1/metrics" | awk -v m="$2" '$1 ~ "^"m {s+=$2} END {printf "%.1f", s+0}'; }
+metric() { { curl -s -m 10 "http://127.0.0.1:$1/metrics" || true; } | awk -v m="$2" '$1 ~ "^"m {s+=$2} END {printf "%.1f", s+0}'; }
 
 run() {
   local mode=$1 round=$2 jmx http lab daemon=""
