@@ -4,15 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jvmsentinel.collectors.jfr.EventSettings;
 import io.jvmsentinel.collectors.jfr.JfrEventHandler;
+import io.jvmsentinel.daemon.testing.MutableClock;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -41,7 +40,7 @@ class EventDispatcherTest {
   static final class HotEvent extends Event {}
 
   private final MeterRegistry registry = new SimpleMeterRegistry();
-  private final MutableClock clock = new MutableClock();
+  private final MutableClock clock = new MutableClock(Instant.EPOCH);
   private final DropLog drops = new DropLog(Duration.ofMinutes(1));
   private final EventDispatcher dispatcher =
       new EventDispatcher("t1", registry, TAGS, clock, MAX_LAG, Duration.ZERO, drops);
@@ -68,7 +67,7 @@ class EventDispatcherTest {
     Consumer<RecordedEvent> consumer = dispatcher.consumerFor(handler);
 
     for (RecordedEvent event : events) {
-      clock.now = event.getEndTime().plusSeconds(2);
+      clock.set(event.getEndTime().plusSeconds(2));
       consumer.accept(event);
     }
 
@@ -76,7 +75,7 @@ class EventDispatcherTest {
     assertThat(handler.shed).isZero();
     assertThat(dropped()).isZero();
     assertThat(count("jvm.sentinel.jfr.events")).isEqualTo(10);
-    assertThat(drops.due(clock.now)).isEmpty();
+    assertThat(drops.due(clock.instant())).isEmpty();
   }
 
   @Test
@@ -85,7 +84,7 @@ class EventDispatcherTest {
     Consumer<RecordedEvent> consumer = dispatcher.consumerFor(handler);
 
     for (RecordedEvent event : events) {
-      clock.now = event.getEndTime().plusSeconds(30);
+      clock.set(event.getEndTime().plusSeconds(30));
       consumer.accept(event);
     }
 
@@ -96,7 +95,7 @@ class EventDispatcherTest {
     assertThat(
             registry.get("jvm.sentinel.jfr.lag").timer().max(java.util.concurrent.TimeUnit.SECONDS))
         .isGreaterThanOrEqualTo(30);
-    assertThat(drops.due(clock.now)).contains(Map.of("test.Hot", 10L));
+    assertThat(drops.due(clock.instant())).contains(Map.of("test.Hot", 10L));
   }
 
   @Test
@@ -107,7 +106,7 @@ class EventDispatcherTest {
     // The lag shrinks as the cheap path drains the backlog: 20 s behind, then 1 s behind.
     for (int i = 0; i < events.size(); i++) {
       RecordedEvent event = events.get(i);
-      clock.now = event.getEndTime().plusSeconds(i < 4 ? 20 : 1);
+      clock.set(event.getEndTime().plusSeconds(i < 4 ? 20 : 1));
       consumer.accept(event);
     }
 
@@ -123,7 +122,7 @@ class EventDispatcherTest {
     Consumer<RecordedEvent> consumer = dispatcher.consumerFor(handler);
 
     for (RecordedEvent event : events) {
-      clock.now = event.getEndTime().plusSeconds(30);
+      clock.set(event.getEndTime().plusSeconds(30));
       consumer.accept(event);
     }
 
@@ -180,24 +179,5 @@ class EventDispatcherTest {
 
     @Override
     public void bindTo(MeterRegistry registry) {}
-  }
-
-  private static final class MutableClock extends Clock {
-    Instant now = Instant.EPOCH;
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-
-    @Override
-    public ZoneOffset getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(java.time.ZoneId zone) {
-      return this;
-    }
   }
 }
