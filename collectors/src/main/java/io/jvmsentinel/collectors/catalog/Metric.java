@@ -456,6 +456,23 @@ public enum Metric {
       "JFR events received from the target, by event type",
       "event",
       "daemon"),
+  SENTINEL_JFR_EVENTS_DROPPED(
+      "jvm.sentinel.jfr.events.dropped",
+      MeterKind.COUNTER,
+      null,
+      "JFR events not fully processed, by event type and reason (lag: the event arrived later than"
+          + " jfr.maxLag, so only its count was kept); the start rate stays exact, creator sites"
+          + " become a sample. Logged at most once a minute",
+      "event, reason",
+      "daemon"),
+  SENTINEL_JFR_STACK_SAMPLING(
+      "jvm.sentinel.jfr.stack.sampling",
+      MeterKind.GAUGE,
+      null,
+      "1 while jdk.ThreadStart stack traces are recorded only in sampling windows (the start rate"
+          + " is above jfr.stackSamplingAboveRate), 0 while every start carries its stack",
+      "",
+      "daemon"),
   SENTINEL_JFR_HANDLER_ERRORS(
       "jvm.sentinel.jfr.handler.errors",
       MeterKind.COUNTER,
@@ -468,6 +485,14 @@ public enum Metric {
       MeterKind.TIMER,
       "seconds",
       "Time from the end of a JFR event on the target to its processing in the daemon",
+      "",
+      "daemon"),
+  SENTINEL_JFR_LAG_CURRENT(
+      "jvm.sentinel.jfr.lag.current",
+      MeterKind.GAUGE,
+      "seconds",
+      "Lag of the latest JFR event handled (end on the target to processing here): how far behind"
+          + " the daemon is now; above jfr.maxLag it sheds thread events until it has caught up",
       "",
       "daemon"),
   SENTINEL_JFR_STREAM_STARTS(

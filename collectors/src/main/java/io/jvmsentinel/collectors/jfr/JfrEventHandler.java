@@ -21,6 +21,22 @@ public interface JfrEventHandler extends MeterBinder {
 
   void accept(RecordedEvent event);
 
+  /**
+   * Whether the stream may hand this handler events it is too far behind on to {@link #shed}
+   * instead of {@link #accept}. Hot events (thread starts and ends) say yes; rare events that
+   * detection needs in full (code cache full, statistics) keep the default no.
+   */
+  default boolean sheddable() {
+    return false;
+  }
+
+  /**
+   * The cheap path for an event that arrived later than the stream's lag bound: keep the exact
+   * counts that rates and detection read, skip everything costly (stack traces, per-site state).
+   * Only called when {@link #sheddable()}.
+   */
+  default void shed(RecordedEvent event) {}
+
   /** The stream stopped (target lost or restarted): drop per-stream state, keep meters. */
   default void streamStopped() {}
 }

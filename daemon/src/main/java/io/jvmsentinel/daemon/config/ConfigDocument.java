@@ -38,7 +38,16 @@ record ConfigDocument(
       Duration reconnectInitialDelay,
       Duration reconnectMaxDelay) {}
 
-  record Jfr(Boolean enabled, Duration maxAge, Long maxSizeMb, Duration stallTimeout) {}
+  record Jfr(
+      Boolean enabled,
+      Duration maxAge,
+      Long maxSizeMb,
+      Duration stallTimeout,
+      Duration maxLag,
+      Double stackSamplingAboveRate,
+      Duration stackSamplingWindow,
+      Duration stackSamplingEvery,
+      Duration simulatedEventCost) {}
 
   record Detection(
       Boolean enabled,

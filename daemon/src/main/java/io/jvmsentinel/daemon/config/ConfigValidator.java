@@ -107,7 +107,14 @@ final class ConfigValidator {
             raw.enabled() != null ? raw.enabled() : d.enabled(),
             or(raw.maxAge(), d.maxAge()),
             raw.maxSizeMb() != null ? raw.maxSizeMb() : d.maxSizeMb(),
-            or(raw.stallTimeout(), d.stallTimeout()));
+            or(raw.stallTimeout(), d.stallTimeout()),
+            or(raw.maxLag(), d.maxLag()),
+            raw.stackSamplingAboveRate() != null
+                ? raw.stackSamplingAboveRate()
+                : d.stackSamplingAboveRate(),
+            or(raw.stackSamplingWindow(), d.stackSamplingWindow()),
+            or(raw.stackSamplingEvery(), d.stackSamplingEvery()),
+            or(raw.simulatedEventCost(), d.simulatedEventCost()));
     if (c.maxAge().compareTo(JfrConfig.MIN_MAX_AGE) < 0) {
       problems.add(
           "'jfr.maxAge' ("
@@ -132,7 +139,50 @@ final class ConfigValidator {
               + Durations.format(JfrConfig.MIN_STALL_TIMEOUT)
               + " (the target flushes events about once a second)");
     }
+    overload(c);
     return c;
+  }
+
+  private void overload(JfrConfig c) {
+    if (c.maxLag().compareTo(JfrConfig.MIN_MAX_LAG) < 0) {
+      problems.add(
+          "'jfr.maxLag' ("
+              + Durations.format(c.maxLag())
+              + ") must be at least "
+              + Durations.format(JfrConfig.MIN_MAX_LAG)
+              + " (events reach a remote stream up to about 2.6 s after they happen, so a smaller"
+              + " bound would drop events even when the daemon keeps up)");
+    }
+    if (!(c.stackSamplingAboveRate() >= 0) || Double.isInfinite(c.stackSamplingAboveRate())) {
+      problems.add(
+          "'jfr.stackSamplingAboveRate' ("
+              + c.stackSamplingAboveRate()
+              + ") must be a thread start rate of 0 or more per second (0 records stacks always)");
+    }
+    if (c.stackSamplingWindow().compareTo(JfrConfig.MIN_SAMPLING_WINDOW) < 0) {
+      problems.add(
+          "'jfr.stackSamplingWindow' ("
+              + Durations.format(c.stackSamplingWindow())
+              + ") must be at least "
+              + Durations.format(JfrConfig.MIN_SAMPLING_WINDOW)
+              + " (the daemon switches settings once a second)");
+    }
+    if (c.stackSamplingEvery().compareTo(c.stackSamplingWindow().multipliedBy(2)) < 0) {
+      problems.add(
+          "'jfr.stackSamplingEvery' ("
+              + Durations.format(c.stackSamplingEvery())
+              + ") must be at least twice 'jfr.stackSamplingWindow' ("
+              + Durations.format(c.stackSamplingWindow())
+              + "), or sampling would save nothing");
+    }
+    if (c.simulatedEventCost().compareTo(JfrConfig.MAX_SIMULATED_EVENT_COST) > 0) {
+      problems.add(
+          "'jfr.simulatedEventCost' ("
+              + Durations.format(c.simulatedEventCost())
+              + ") must be at most "
+              + Durations.format(JfrConfig.MAX_SIMULATED_EVENT_COST)
+              + " (it exists only to measure overload behaviour)");
+    }
   }
 
   private void positive(String key, Duration value) {

@@ -9,15 +9,39 @@ import java.util.Objects;
  * @param enabled false to collect JMX metrics only
  * @param maxAge age limit of the daemon's recording in the target's repository: if the daemon dies
  *     without closing its stream, the target keeps recording, and only these limits bound its disk
- * @param maxSizeMb size limit of that recording, in megabytes
+ * @param maxSizeMb size limit of that recording, in megabytes; also bounds the daemon's local copy
+ *     while it keeps one for evidence snapshots
  * @param stallTimeout a stream that delivers no flush for this long is closed and started again (a
  *     target that dies does not close a remote stream: it just goes silent)
+ * @param maxLag an event of a hot type (thread starts and ends) that arrives later than this after
+ *     it happened is only counted, not processed, so the stream catches up after an overload
+ * @param stackSamplingAboveRate above this many thread starts/s, {@code jdk.ThreadStart} stack
+ *     traces are recorded only in sampling windows; 0 records them always
+ * @param stackSamplingWindow how long each sampling window lasts
+ * @param stackSamplingEvery one sampling window starts this often
+ * @param simulatedEventCost for tests and capacity measurements only: busy work added to each fully
+ *     processed event, to shrink the daemon's capacity; zero in production
  */
-public record JfrConfig(boolean enabled, Duration maxAge, long maxSizeMb, Duration stallTimeout) {
+public record JfrConfig(
+    boolean enabled,
+    Duration maxAge,
+    long maxSizeMb,
+    Duration stallTimeout,
+    Duration maxLag,
+    double stackSamplingAboveRate,
+    Duration stackSamplingWindow,
+    Duration stackSamplingEvery,
+    Duration simulatedEventCost) {
   public static final Duration MIN_MAX_AGE = Duration.ofMinutes(1);
   public static final long MIN_MAX_SIZE_MB = 4;
   public static final long MAX_MAX_SIZE_MB = 4096;
   public static final Duration MIN_STALL_TIMEOUT = Duration.ofSeconds(5);
+
+  /** Events reach a remote stream up to about 2.6 s after they happen even when all is well. */
+  public static final Duration MIN_MAX_LAG = Duration.ofSeconds(3);
+
+  public static final Duration MIN_SAMPLING_WINDOW = Duration.ofSeconds(1);
+  public static final Duration MAX_SIMULATED_EVENT_COST = Duration.ofMillis(100);
 
   public static final JfrConfig DEFAULT =
       new JfrConfig(true, Duration.ofMinutes(5), 32, Duration.ofSeconds(60));
@@ -25,5 +49,28 @@ public record JfrConfig(boolean enabled, Duration maxAge, long maxSizeMb, Durati
   public JfrConfig {
     Objects.requireNonNull(maxAge, "maxAge");
     Objects.requireNonNull(stallTimeout, "stallTimeout");
+    Objects.requireNonNull(maxLag, "maxLag");
+    Objects.requireNonNull(stackSamplingWindow, "stackSamplingWindow");
+    Objects.requireNonNull(stackSamplingEvery, "stackSamplingEvery");
+    Objects.requireNonNull(simulatedEventCost, "simulatedEventCost");
+  }
+
+  /** The stream and its limits, with overload handling and stack sampling at their defaults. */
+  public JfrConfig(boolean enabled, Duration maxAge, long maxSizeMb, Duration stallTimeout) {
+    this(
+        enabled,
+        maxAge,
+        maxSizeMb,
+        stallTimeout,
+        Duration.ofSeconds(4),
+        200,
+        Duration.ofSeconds(1),
+        Duration.ofSeconds(10),
+        Duration.ZERO);
+  }
+
+  /** Whether thread-start stack traces switch to sampling windows at high start rates. */
+  public boolean stackSamplingEnabled() {
+    return stackSamplingAboveRate > 0;
   }
 }

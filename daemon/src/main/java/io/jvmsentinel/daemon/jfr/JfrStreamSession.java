@@ -2,7 +2,9 @@ package io.jvmsentinel.daemon.jfr;
 
 import io.jvmsentinel.collectors.catalog.Metric;
 import io.jvmsentinel.collectors.jfr.JfrEventHandler;
+import io.jvmsentinel.collectors.jfr.StackSampledHandler;
 import io.jvmsentinel.collectors.jmx.JvmIdentity;
+import io.jvmsentinel.daemon.config.Durations;
 import io.jvmsentinel.daemon.config.JfrConfig;
 import io.jvmsentinel.daemon.target.ConnectFailure;
 import io.jvmsentinel.daemon.target.TargetSession;
@@ -13,6 +15,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -44,6 +47,12 @@ import org.slf4j.LoggerFactory;
  * setting), and the target-side recording gets {@code maxAge}/{@code maxSize} right after it is
  * created: the stream's own limits only bound the daemon's local copy, and a daemon killed without
  * closing its stream would otherwise leave the target recording without limit.
+ *
+ * <p>Overload: the dispatcher sheds hot events that arrive later than {@code jfr.maxLag} (counted
+ * in {@code jvm_sentinel_jfr_events_dropped_total}, logged here at most once a minute), and at high
+ * thread start rates this session switches {@code jdk.ThreadStart} stack traces to short sampling
+ * windows on the live stream ({@link StackSampling}): one {@code setSettings} call with the whole
+ * settings map, because a recording's {@code setSettings} replaces all of its settings.
  */
 public final class JfrStreamSession implements TargetSession.ConnectionListener, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(JfrStreamSession.class);
@@ -54,6 +63,7 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
   private static final long WATCHDOG_MILLIS = 1000;
   private static final long RETRY_MILLIS = 10_000;
   private static final long SIZE_CHECK_MILLIS = 10_000;
+  private static final Duration DROP_LOG_INTERVAL = Duration.ofMinutes(1);
 
   private final String target;
   private final List<JfrEventHandler> handlers;
@@ -63,6 +73,10 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
   private final String recordingName;
   private final Duration localRetention;
   private final EventDispatcher dispatcher;
+  private final DropLog drops = new DropLog(DROP_LOG_INTERVAL);
+  private final StackSampledHandler stackSampled;
+  private final StackSampling stackSampling;
+  private final AtomicInteger stacksSampledGauge = new AtomicInteger();
   private final ScheduledExecutorService thread;
   private final AtomicInteger available = new AtomicInteger();
   private final AtomicLong recordingSize = new AtomicLong(-1);
@@ -79,6 +93,8 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
   private long nextSizeCheck;
   private String lastFailure;
   private String unavailableReason;
+  private Map<String, String> liveSettings;
+  private boolean liveStacks;
   private volatile long lastFlushNanos;
 
   public JfrStreamSession(
@@ -98,7 +114,30 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
     this.directories = directories;
     this.recordingName = recordingName;
     this.localRetention = localRetention;
-    this.dispatcher = new EventDispatcher(target, registry, tags, Clock.systemUTC());
+    this.dispatcher =
+        new EventDispatcher(
+            target,
+            registry,
+            tags,
+            Clock.systemUTC(),
+            config.maxLag(),
+            config.simulatedEventCost(),
+            drops);
+    this.stackSampled =
+        this.handlers.stream()
+            .filter(StackSampledHandler.class::isInstance)
+            .map(StackSampledHandler.class::cast)
+            .findFirst()
+            .orElse(null);
+    this.stackSampling =
+        stackSampled != null && config.stackSamplingEnabled()
+            ? new StackSampling(
+                config.stackSamplingAboveRate(),
+                config.stackSamplingWindow(),
+                config.stackSamplingEvery())
+            : null;
+    Metric.SENTINEL_JFR_STACK_SAMPLING.gauge(
+        registry, tags, stacksSampledGauge, AtomicInteger::get);
     this.handlers.forEach(handler -> handler.bindTo(registry));
     Metric.SENTINEL_JFR_AVAILABLE.gauge(registry, tags, available, AtomicInteger::get);
     Metric.SENTINEL_JFR_TARGET_RECORDING_SIZE.gauge(
@@ -196,10 +235,14 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
         recorder.setOptions(recordingId, recordingOptions());
       }
       if (!localRetention.isZero()) {
-        // Keep the last minutes of chunks locally, so an alert can save them as evidence.
+        // Keep the last minutes of chunks locally, so an alert can save them as evidence; the
+        // size bound too, since minutes of a storm are hundreds of MB. (Without either, the JDK
+        // deletes each chunk once parsed; the dispatcher's shedding keeps parsing caught up.)
         opened.setMaxAge(localRetention);
+        opened.setMaxSize(config.maxSizeMb() * 1024 * 1024);
       }
-      opened.setSettings(settings(active));
+      Map<String, String> settings = settings(active);
+      opened.setSettings(settings);
       for (JfrEventHandler handler : active) {
         opened.onEvent(handler.eventName(), dispatcher.consumerFor(handler));
       }
@@ -210,6 +253,9 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
       opened.startAsync();
       stream = opened;
       directory = dir;
+      liveSettings = settings;
+      liveStacks = true;
+      resetStackSampling();
       unavailableReason = null;
       lastFailure = null;
       available.set(1);
@@ -251,6 +297,8 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
       StreamDirectories.deleteRecursively(directory);
       directory = null;
       recordingId = -1;
+      liveSettings = null;
+      resetStackSampling();
       handlers.forEach(JfrEventHandler::streamStopped);
     }
     available.set(0);
@@ -279,6 +327,8 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
         start(startsAfterStall);
         return;
       }
+      sampleStacks();
+      logDrops();
       if (now >= nextSizeCheck && recordingId >= 0) {
         nextSizeCheck = now + SIZE_CHECK_MILLIS;
         updateRecordingSize();
@@ -286,6 +336,63 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
     } catch (RuntimeException e) {
       log.warn("target {}: JFR watchdog failed: {}", target, e.toString(), e);
     }
+  }
+
+  /** Switches thread-start stack traces on the live stream when the sampling plan says so. */
+  private void sampleStacks() {
+    if (stackSampling == null || !liveSettings.containsKey(stackTraceKey())) {
+      return;
+    }
+    boolean wanted = stackSampling.update(Instant.now(), stackSampled.totalEvents());
+    boolean sampling = stackSampling.sampling();
+    if (sampling != (stacksSampledGauge.get() == 1)) {
+      log.info(
+          "target {}: {} stack traces {}",
+          target,
+          stackSampled.eventName(),
+          sampling
+              ? "now recorded only in sampling windows (start rate above "
+                  + config.stackSamplingAboveRate()
+                  + "/s)"
+              : "recorded on every event again");
+    }
+    stacksSampledGauge.set(sampling ? 1 : 0);
+    stackSampled.stacksSampled(sampling);
+    if (wanted != liveStacks) {
+      Map<String, String> changed = new LinkedHashMap<>(liveSettings);
+      changed.put(stackTraceKey(), Boolean.toString(wanted));
+      // One remote call; a failure closes the stream, which the watchdog then restarts.
+      stream.setSettings(changed);
+      liveSettings = changed;
+      liveStacks = wanted;
+    }
+  }
+
+  private String stackTraceKey() {
+    return stackSampled.eventName() + "#stackTrace";
+  }
+
+  private void resetStackSampling() {
+    if (stackSampling != null) {
+      stackSampling.reset();
+      stackSampled.stacksSampled(false);
+      stacksSampledGauge.set(0);
+    }
+  }
+
+  private void logDrops() {
+    drops
+        .due(Instant.now())
+        .ifPresent(
+            counts ->
+                log.warn(
+                    "target {}: overloaded: {} events arrived more than {} late and were only"
+                        + " counted since the last report (jvm_sentinel_jfr_events_dropped_total;"
+                        + " reported at most once a minute): {}",
+                    target,
+                    counts.values().stream().mapToLong(Long::longValue).sum(),
+                    Durations.format(config.maxLag()),
+                    counts));
   }
 
   private void updateRecordingSize() {

@@ -3,13 +3,11 @@ package io.jvmsentinel.daemon.alert;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jvmsentinel.daemon.WatchedTarget;
+import io.jvmsentinel.daemon.testing.MutableClock;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -67,33 +65,6 @@ class DetectionEngineTest {
       return keys.stream()
           .map(k -> new Finding(k, "trouble with " + k, "why", "what to do", Map.of("k", k)))
           .toList();
-    }
-  }
-
-  static final class MutableClock extends Clock {
-    private Instant now;
-
-    MutableClock(Instant now) {
-      this.now = now;
-    }
-
-    void advance(Duration duration) {
-      now = now.plus(duration);
-    }
-
-    @Override
-    public ZoneOffset getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(java.time.ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
     }
   }
 

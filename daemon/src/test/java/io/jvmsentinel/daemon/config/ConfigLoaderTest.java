@@ -145,6 +145,32 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void jfrOverloadAndStackSampling() throws Exception {
+      assertThat(JfrConfig.DEFAULT.maxLag()).isEqualTo(Duration.ofSeconds(4));
+      assertThat(JfrConfig.DEFAULT.stackSamplingEnabled()).isTrue();
+
+      SentinelConfig config =
+          load(
+              """
+              jfr:
+                maxLag: 8s
+                stackSamplingAboveRate: 0
+                stackSamplingWindow: 2s
+                stackSamplingEvery: 30s
+                simulatedEventCost: 1ms
+              targets:
+                - {name: a, pid: 1}
+              """);
+
+      JfrConfig jfr = config.jfr();
+      assertThat(jfr.maxLag()).isEqualTo(Duration.ofSeconds(8));
+      assertThat(jfr.stackSamplingEnabled()).isFalse();
+      assertThat(jfr.stackSamplingWindow()).isEqualTo(Duration.ofSeconds(2));
+      assertThat(jfr.stackSamplingEvery()).isEqualTo(Duration.ofSeconds(30));
+      assertThat(jfr.simulatedEventCost()).isEqualTo(Duration.ofMillis(1));
+    }
+
+    @Test
     void partlyWrittenSectionsKeepTheOtherDefaults() throws Exception {
       SentinelConfig config =
           load(
@@ -388,6 +414,34 @@ class ConfigLoaderTest {
               "'jfr.maxSizeMb' (1) must be between 4 and 4096",
               "'jfr.stallTimeout' (1s) must be at least 5s (the target flushes events about once a"
                   + " second)");
+    }
+
+    @Test
+    void overloadAndStackSamplingOutOfRange() throws Exception {
+      assertThat(
+              problems(
+                  """
+                  jfr:
+                    maxLag: 1s
+                    stackSamplingAboveRate: -5
+                    stackSamplingWindow: 500ms
+                    stackSamplingEvery: 900ms
+                    simulatedEventCost: 1s
+                  targets:
+                    - {name: a, pid: 1}
+                  """))
+          .containsExactly(
+              "'jfr.maxLag' (1s) must be at least 3s (events reach a remote stream up to about 2.6"
+                  + " s after they happen, so a smaller bound would drop events even when the"
+                  + " daemon keeps up)",
+              "'jfr.stackSamplingAboveRate' (-5.0) must be a thread start rate of 0 or more per"
+                  + " second (0 records stacks always)",
+              "'jfr.stackSamplingWindow' (500ms) must be at least 1s (the daemon switches"
+                  + " settings once a second)",
+              "'jfr.stackSamplingEvery' (900ms) must be at least twice 'jfr.stackSamplingWindow'"
+                  + " (500ms), or sampling would save nothing",
+              "'jfr.simulatedEventCost' (1s) must be at most 100ms (it exists only to measure"
+                  + " overload behaviour)");
     }
 
     @Test

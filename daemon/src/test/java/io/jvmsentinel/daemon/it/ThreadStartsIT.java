@@ -118,11 +118,30 @@ class ThreadStartsIT {
                       .isCloseTo(
                           (double) jmxDelta, org.assertj.core.data.Percentage.withPercentage(1)));
       long jfrDelta = handler.totalStarts() - jfrBefore;
+      // Stack sampling switched jdk.ThreadStart#stackTrace off on the live stream: most starts
+      // arrive without a stack (counted, not attributed), and were not merely shed as late.
+      var report = handler.snapshot(1);
+      double shed =
+          http.scrape()
+              .value(
+                  "jvm_sentinel_jfr_events_dropped_total",
+                  Map.of("target", "lab", "event", "jdk.ThreadStart", "reason", "lag"))
+              .orElse(0.0);
+      double stackless = report.totalStarts() - report.sampledStarts() - shed;
       System.out.printf(
-          "storm: target started %d threads (%.0f/s), daemon counted %d; test JVM heap after GC peaked"
-              + " at %d MB%n",
-          jmxDelta, jmxDelta / 30.0, jfrDelta, heapPeak / (1024 * 1024));
-      assertThat(jmxDelta).as("the lab really stormed").isGreaterThan(100_000);
+          "storm: target started %d threads (%.0f/s), daemon counted %d (%d with a stack, %.0f"
+              + " shed, %.0f without a stack); test JVM heap after GC peaked at %d MB%n",
+          jmxDelta,
+          jmxDelta / 30.0,
+          jfrDelta,
+          report.sampledStarts(),
+          shed,
+          stackless,
+          heapPeak / (1024 * 1024));
+      assertThat(stackless).as("starts recorded without a stack").isGreaterThan(0.5 * jfrDelta);
+      assertThat(report.sites().get(0).site()).isEqualTo(DISPATCH);
+      // 2,000 starts/s at least: the lab reaches 3,000 to 4,300/s on this shared machine.
+      assertThat(jmxDelta).as("the lab really stormed").isGreaterThan(60_000);
       assertThat(heapPeak).as("heap after GC during the storm").isLessThan(256L * 1024 * 1024);
     }
   }

@@ -132,7 +132,7 @@ final class CreatorSites {
     return List.copyOf(top);
   }
 
-  synchronized ThreadStartReport report(int topN, long shortLived) {
+  synchronized ThreadStartReport report(int topN, long unattributed, long shortLived) {
     long total = sites.total();
     List<ThreadStartReport.Site> report = new ArrayList<>();
     for (TopK.Entry<String, Sample> entry : sites.top(topN)) {
@@ -148,7 +148,7 @@ final class CreatorSites {
               names(sample.names),
               names(sample.parents)));
     }
-    return new ThreadStartReport(total, shortLived, report);
+    return new ThreadStartReport(total + unattributed, total, shortLived, report);
   }
 
   /**

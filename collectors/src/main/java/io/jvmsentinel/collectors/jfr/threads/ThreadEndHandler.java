@@ -54,6 +54,17 @@ public final class ThreadEndHandler implements JfrEventHandler {
     record(thread == null ? -1 : thread.getJavaThreadId(), event.getStartTime());
   }
 
+  @Override
+  public boolean sheddable() {
+    return true;
+  }
+
+  /** Too late to pair with its start: counted as an end only. */
+  @Override
+  public void shed(RecordedEvent event) {
+    increment(ended);
+  }
+
   /** Counts one end; package-private so tests can feed synthetic ends. */
   void record(long javaThreadId, Instant at) {
     boolean isShortLived = lifetimes.ended(javaThreadId, at);

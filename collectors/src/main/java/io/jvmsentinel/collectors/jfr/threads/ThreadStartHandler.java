@@ -2,14 +2,16 @@ package io.jvmsentinel.collectors.jfr.threads;
 
 import io.jvmsentinel.collectors.catalog.Metric;
 import io.jvmsentinel.collectors.jfr.EventSettings;
-import io.jvmsentinel.collectors.jfr.JfrEventHandler;
+import io.jvmsentinel.collectors.jfr.StackSampledHandler;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedThread;
 
 /**
  * Names the code that starts the target's threads: counts {@code jdk.ThreadStart} by creator site
@@ -20,9 +22,12 @@ import jdk.jfr.consumer.RecordedEvent;
  * sun.security.ssl.TransportContext.finishHandshake} starting a {@code
  * HandshakeCompletedNotify-Thread} per TLS handshake) gets its culprit named. Stack traces on
  * thread starts cost the target (throughput 0.75 to 0.80 of baseline in a thread storm, against
- * 0.88 without), which is the price of naming the creator.
+ * 0.88 without), which is the price of naming the creator. So at high start rates the stream
+ * records stacks only in short sampling windows ({@link #stacksSampled}): every start is still
+ * counted, exactly, but only starts with a stack are attributed, and site shares are shares of
+ * those sampled starts.
  */
-public final class ThreadStartHandler implements JfrEventHandler {
+public final class ThreadStartHandler implements StackSampledHandler {
   public static final String EVENT = "jdk.ThreadStart";
 
   /** Creator sites tracked at once (a bounded top-K; rarer sites are estimates). */
@@ -38,6 +43,9 @@ public final class ThreadStartHandler implements JfrEventHandler {
   private final ThreadLifetimes lifetimes;
   private final CreatorSites sites;
   private final Map<String, Counter> seriesBySite = new ConcurrentHashMap<>();
+  // Starts counted but not attributed: shed by the stream, or without a stack between windows.
+  private final AtomicLong unattributed = new AtomicLong();
+  private volatile boolean stacksSampled;
   private volatile MeterRegistry registry;
 
   public ThreadStartHandler(Tags tags, ThreadLifetimes lifetimes) {
@@ -69,7 +77,36 @@ public final class ThreadStartHandler implements JfrEventHandler {
 
   @Override
   public void accept(RecordedEvent event) {
+    if (stacksSampled && event.getStackTrace() == null) {
+      // Between sampling windows: count it and pair it with its end, but name no site (the
+      // JVM's own stackless starts are then counted here too, which is rare and harmless).
+      RecordedThread thread = StartedThread.thread(event, "thread");
+      lifetimes.started(thread == null ? -1 : thread.getJavaThreadId(), event.getStartTime());
+      unattributed.incrementAndGet();
+      return;
+    }
     record(StartedThread.of(event));
+  }
+
+  @Override
+  public boolean sheddable() {
+    return true;
+  }
+
+  /** Too late to attribute: counted only, so the start rate stays exact while the stream sheds. */
+  @Override
+  public void shed(RecordedEvent event) {
+    unattributed.incrementAndGet();
+  }
+
+  @Override
+  public void stacksSampled(boolean sampled) {
+    stacksSampled = sampled;
+  }
+
+  @Override
+  public long totalEvents() {
+    return totalStarts();
   }
 
   /** Counts one start; package-private so tests can feed synthetic starts. */
@@ -99,7 +136,7 @@ public final class ThreadStartHandler implements JfrEventHandler {
 
   /** The {@code topN} busiest creator sites with samples and names; thread-safe. */
   public ThreadStartReport snapshot(int topN) {
-    return sites.report(topN, lifetimes.shortLivedCount());
+    return sites.report(topN, unattributed.get(), lifetimes.shortLivedCount());
   }
 
   /**
@@ -110,9 +147,12 @@ public final class ThreadStartHandler implements JfrEventHandler {
     return sites.collapsed();
   }
 
-  /** Thread starts seen since the daemon started; thread-safe, for rate detection. */
+  /**
+   * Thread starts seen since the daemon started, attributed or not; thread-safe, for rate
+   * detection.
+   */
   public long totalStarts() {
-    return sites.total();
+    return sites.total() + unattributed.get();
   }
 
   /** The {@code n} busiest creator sites, highest count first; thread-safe. */

@@ -6,11 +6,15 @@ import java.util.List;
  * Who starts the target's threads, for {@code GET /api/v1/targets/{t}/thread-starts}: an immutable
  * snapshot, busiest creator sites first.
  *
- * @param totalStarts thread starts seen since the daemon started
+ * @param totalStarts thread starts seen since the daemon started (exact)
+ * @param sampledStarts the starts attributed to a site: all of them while every start carries its
+ *     stack; at high start rates stacks are recorded only in sampling windows (and late events are
+ *     shed), so the sites are a sample and their counts and shares are of the sampled starts
  * @param shortLivedThreads threads seen to end within 1 s of their start
  * @param sites the busiest creator sites, highest count first
  */
-public record ThreadStartReport(long totalStarts, long shortLivedThreads, List<Site> sites) {
+public record ThreadStartReport(
+    long totalStarts, long sampledStarts, long shortLivedThreads, List<Site> sites) {
   public ThreadStartReport {
     sites = List.copyOf(sites);
   }
@@ -19,9 +23,10 @@ public record ThreadStartReport(long totalStarts, long shortLivedThreads, List<S
    * One creator site.
    *
    * @param site {@code Class.method} of the code that started the threads, or {@code unknown}
-   * @param count starts counted for the site (an estimate once more sites were seen than tracked)
+   * @param count sampled starts counted for the site (an estimate once more sites were seen than
+   *     tracked)
    * @param maxOvercount how much {@code count} may exceed the true count (0 while exact)
-   * @param share {@code count} over all starts seen, 0..1
+   * @param share {@code count} over the sampled starts, 0..1
    * @param sampleStack the stack of one start, {@code Class.method:line}, top first
    * @param sampleTruncated whether that stack was cut (deeper than the recorded depth)
    * @param threadNames the most common names of the started threads, digits as {@code #}

@@ -89,7 +89,7 @@ class CreatorSitesTest {
     assertThat(sites.trackedSites()).isEqualTo(256);
     // One-off sites never win a series on a count inherited from an evicted site.
     assertThat(sites.seriesSites()).hasSize(10);
-    ThreadStartReport report = sites.report(Integer.MAX_VALUE, 0);
+    ThreadStartReport report = sites.report(Integer.MAX_VALUE, 0, 0);
     assertThat(report.sites()).hasSize(256);
     assertThat(report.sites())
         .allSatisfy(site -> assertThat(site.threadNames()).hasSizeLessThanOrEqualTo(5));
@@ -109,7 +109,7 @@ class CreatorSitesTest {
     List<StackFrame> cut = frames.subList(0, StartedThread.MAX_FRAMES);
     sites.add("com.acme.R.f0", new StartedThread(1, Starts.T0, "t", "p", cut, true));
 
-    ThreadStartReport.Site site = sites.report(1, 0).sites().get(0);
+    ThreadStartReport.Site site = sites.report(1, 0, 0).sites().get(0);
     assertThat(site.sampleStack()).hasSize(64);
     assertThat(site.sampleTruncated()).isTrue();
   }

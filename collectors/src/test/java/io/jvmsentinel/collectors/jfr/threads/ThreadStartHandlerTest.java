@@ -14,6 +14,7 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.Map;
 import java.util.stream.Collectors;
+import jdk.jfr.consumer.RecordedEvent;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -109,6 +110,42 @@ class ThreadStartHandlerTest {
     assertThat(starts.topSites(10)).containsExactly(new SiteCount("unknown", 33));
     assertThat(seriesCount("unknown")).isEqualTo(33);
     assertThat(starts.snapshot(1).sites().get(0).sampleStack()).isEmpty();
+  }
+
+  @Test
+  void betweenSamplingWindowsStackLessStartsAreCountedButNotAttributed() {
+    starts.stacksSampled(true);
+    JfrFixtures.replay(JfrFixtures.THREAD_STARTS_NO_STACK_17, starts, ends);
+
+    assertThat(starts.totalStarts()).isEqualTo(33);
+    assertThat(starts.topSites(10)).isEmpty();
+    assertThat(lifetimes.shortLivedCount()).isEqualTo(25);
+
+    // A sampling window: these starts carry stacks, and shares are of the sampled starts.
+    JfrFixtures.replay(JfrFixtures.THREAD_STARTS_17, starts, ends);
+
+    ThreadStartReport report = starts.snapshot(1);
+    assertThat(report.totalStarts()).isEqualTo(66);
+    // The recording's two stackless JVM starts (its "unknown" site) count as unsampled here.
+    assertThat(report.sampledStarts()).isEqualTo(31);
+    assertThat(report.sites().get(0).site()).isEqualTo(DIRECT_SITE);
+    assertThat(report.sites().get(0).share()).isCloseTo(25 / 31.0, within(1e-9));
+    assertThat(seriesCount(DIRECT_SITE)).isEqualTo(25);
+  }
+
+  @Test
+  void shedStartsKeepTheTotalExactAndAreNotAttributed() {
+    assertThat(starts.sheddable()).isTrue();
+    for (RecordedEvent event : JfrFixtures.events(JfrFixtures.THREAD_STARTS_17)) {
+      if (event.getEventType().getName().equals(starts.eventName())) {
+        starts.shed(event);
+      }
+    }
+
+    assertThat(starts.totalStarts()).isEqualTo(33);
+    assertThat(starts.totalEvents()).isEqualTo(33);
+    assertThat(starts.topSites(10)).isEmpty();
+    assertThat(starts.snapshot(5).sampledStarts()).isZero();
   }
 
   @Test
