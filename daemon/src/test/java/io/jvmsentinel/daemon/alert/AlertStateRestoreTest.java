@@ -3,8 +3,8 @@ package io.jvmsentinel.daemon.alert;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jvmsentinel.daemon.WatchedTarget;
-import io.jvmsentinel.daemon.alert.DetectionEngineTest.MutableClock;
 import io.jvmsentinel.daemon.alert.DetectionEngineTest.ScriptedRule;
+import io.jvmsentinel.daemon.testing.MutableClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
