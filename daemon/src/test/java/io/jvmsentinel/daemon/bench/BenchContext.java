@@ -111,11 +111,7 @@ final class BenchContext {
     command.addAll(daemonFlags());
     command.add("-Djava.io.tmpdir=" + Files.createDirectories(dir.resolve("tmp")));
     command.addAll(List.of("-jar", options.jar().toString(), "run", "--config", config.toString()));
-    Process process =
-        new ProcessBuilder(command)
-            .redirectErrorStream(true)
-            .redirectOutput(dir.resolve("daemon.log").toFile())
-            .start();
+    Process process = launch(command, dir.resolve("daemon.log"));
     DaemonProcess daemon = new DaemonProcess(process, "http://127.0.0.1:" + port, dir);
     daemon.awaitReady(this, Duration.ofSeconds(90));
     return daemon;
@@ -141,11 +137,7 @@ final class BenchContext {
             "127.0.0.1",
             Integer.toString(port),
             config.toString());
-    Process process =
-        new ProcessBuilder(command)
-            .redirectErrorStream(true)
-            .redirectOutput(dir.resolve("exporter.log").toFile())
-            .start();
+    Process process = launch(command, dir.resolve("exporter.log"));
     DaemonProcess exporter = new DaemonProcess(process, "http://127.0.0.1:" + port, dir);
     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
     while (!LoopbackPorts.accepts(port, 200)) {
@@ -156,6 +148,13 @@ final class BenchContext {
       Thread.sleep(100);
     }
     return exporter;
+  }
+
+  private static Process launch(List<String> command, Path log) throws IOException {
+    return new ProcessBuilder(command)
+        .redirectErrorStream(true)
+        .redirectOutput(log.toFile())
+        .start();
   }
 
   /** GET, returning status and body; empty on any failure. */
