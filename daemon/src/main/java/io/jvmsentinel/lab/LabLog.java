@@ -44,6 +44,19 @@ public final class LabLog {
     line("onset", all);
   }
 
+  /**
+   * A periodic measurement, e.g. {@code LAB throughput ops=812 interval_ms=1000 at=...}.
+   *
+   * @param attributes alternating keys and values
+   */
+  public void sample(String event, Object... attributes) {
+    Object[] all = new Object[attributes.length + 2];
+    System.arraycopy(attributes, 0, all, 0, attributes.length);
+    all[all.length - 2] = "at";
+    all[all.length - 1] = System.currentTimeMillis();
+    line(event, all);
+  }
+
   /** The scenario ended (its {@code --duration} elapsed); the JVM exits next. */
   public void done() {
     line("done", "at", System.currentTimeMillis());

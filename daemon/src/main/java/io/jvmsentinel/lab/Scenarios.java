@@ -27,6 +27,7 @@ public final class Scenarios {
     register("deopt-storm", DeoptStormScenario::new);
     register("gc-pressure", GcPressureScenario::new);
     register("mixed", MixedScenario::new);
+    register("bench", BenchScenario::new);
   }
 
   private Scenarios() {}

@@ -62,7 +62,8 @@ class LabOptionsTest {
             "codecache-full",
             "deopt-storm",
             "gc-pressure",
-            "mixed");
+            "mixed",
+            "bench");
     for (String name : Scenarios.names()) {
       assertThat(Scenarios.create(LabOptions.defaults(name)))
           .hasValueSatisfying(scenario -> assertThat(scenario.name()).isEqualTo(name));
