@@ -129,7 +129,9 @@ class OverloadIT {
           heapPeak / (1024 * 1024),
           firedAt - onset);
 
-      assertThat(jmxDelta).as("the lab really stormed").isGreaterThan(60_000);
+      // 1,000 starts/s at least (2,000 events/s, twice the simulated capacity): the lab reaches
+      // about 4,000/s alone on this 2-core machine, about 1,500/s beside a second IT fork.
+      assertThat(jmxDelta).as("the lab really stormed").isGreaterThan(30_000);
       assertThat(dropped).as("ThreadStart events shed and counted").isPositive();
       assertThat(heapPeak).as("heap after GC during the storm").isLessThan(256L * 1024 * 1024);
       assertThat(targetUpThroughout).as("target up at every sample").isTrue();

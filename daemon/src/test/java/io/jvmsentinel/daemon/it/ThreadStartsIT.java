@@ -140,8 +140,9 @@ class ThreadStartsIT {
           heapPeak / (1024 * 1024));
       assertThat(stackless).as("starts recorded without a stack").isGreaterThan(0.5 * jfrDelta);
       assertThat(report.sites().get(0).site()).isEqualTo(DISPATCH);
-      // 2,000 starts/s at least: the lab reaches 3,000 to 4,300/s on this shared machine.
-      assertThat(jmxDelta).as("the lab really stormed").isGreaterThan(60_000);
+      // 1,000 starts/s at least, five times the sampling threshold: the lab reaches 3,000 to
+      // 4,300/s alone on this 2-core machine, about 1,500/s beside a second IT fork.
+      assertThat(jmxDelta).as("the lab really stormed").isGreaterThan(30_000);
       assertThat(heapPeak).as("heap after GC during the storm").isLessThan(256L * 1024 * 1024);
     }
   }
