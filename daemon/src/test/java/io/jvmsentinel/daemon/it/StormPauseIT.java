@@ -93,7 +93,7 @@ class StormPauseIT {
       PrometheusText paused = http.scrape();
       assertThat(paused.value("jvm_sentinel_jfr_available", LAB)).contains(0.0);
       assertThat(targetJfrState(http)).startsWith("paused during a thread storm of");
-      double startedAtPause = paused.value("jvm_threads_started_total", LAB).orElseThrow();
+      double startedAtPause = paused.value("jvm_threads_started_threads_total", LAB).orElseThrow();
 
       // Still firing on the JMX count, with the creator captured before the pause.
       await()
@@ -106,7 +106,8 @@ class StormPauseIT {
                     .startsWith("JMX TotalStartedThreadCount; creator sites from JFR");
                 assertThat(alert.at("/evidence/topCreatorSites/0/site").asText())
                     .isEqualTo(DISPATCH);
-                assertThat(http.scrape().value("jvm_threads_started_total", LAB).orElseThrow())
+                assertThat(
+                        http.scrape().value("jvm_threads_started_threads_total", LAB).orElseThrow())
                     .as("JMX thread starts go on while paused")
                     .isGreaterThan(startedAtPause + 1000);
               });
