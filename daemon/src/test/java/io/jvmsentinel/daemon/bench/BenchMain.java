@@ -21,9 +21,14 @@ import java.util.stream.Stream;
  */
 public final class BenchMain {
 
-  /** The one explicit list of sections, in run order. The storm cost (item 2) goes here. */
+  /** The one explicit list of sections, in run order. */
   static final List<BenchSection> SECTIONS =
-      List.of(new OverheadSection(), new FootprintSection(), new DetectionSection());
+      List.of(
+          new OverheadSection(),
+          new FootprintSection(),
+          new DetectionSection(),
+          new StormCostSection(),
+          new EventCapacitySection());
 
   private BenchMain() {}
 

@@ -30,12 +30,12 @@ class BenchSmokeIT {
             .redirectErrorStream(true)
             .redirectOutput(out.resolve("run.log").toFile())
             .start();
-    boolean finished = run.waitFor(6, TimeUnit.MINUTES);
+    boolean finished = run.waitFor(8, TimeUnit.MINUTES);
     if (!finished) {
       run.destroyForcibly();
     }
     String log = Files.readString(out.resolve("run.log"));
-    assertThat(finished).as("bench/run --quick finished in 6 minutes:\n" + log).isTrue();
+    assertThat(finished).as("bench/run --quick finished in 8 minutes:\n" + log).isTrue();
     assertThat(run.exitValue()).as(log).isZero();
 
     List<Path> results;
@@ -50,7 +50,7 @@ class BenchSmokeIT {
 
     assertThat(json.path("mode").asText()).isEqualTo("quick");
     assertThat(json.path("machine").path("cpus").asInt()).isPositive();
-    for (String section : List.of("overhead", "footprint", "detection")) {
+    for (String section : List.of("overhead", "footprint", "detection", "storm", "events")) {
       assertThat(json.has(section)).as(section).isTrue();
       assertThat(json.path(section).has("error")).as(section + ": " + json.path(section)).isFalse();
     }
@@ -87,7 +87,22 @@ class BenchSmokeIT {
     // scrape interval 15 s (deploy/compose) + `for: 1m` of JvmThreadStorm
     assertThat(storm.path("prometheus_lower_bound_s").asDouble()).isEqualTo(75.0);
 
-    assertThat(json.path("targets").size()).isGreaterThanOrEqualTo(5);
+    JsonNode stormCost = json.path("storm").path("medians");
+    assertThat(stormCost.path("none").path("starts_per_s").asDouble())
+        .as("the lab stormed: " + stormCost)
+        .isGreaterThan(500.0);
+    assertThat(stormCost.path("sampled").path("ratio_to_none").asDouble())
+        .as("storm throughput ratio at default settings")
+        .isBetween(0.01, 100.0);
+    assertThat(stormCost.path("sampled").path("daemon_rss_mb").asDouble()).isBetween(16.0, 1024.0);
+    JsonNode events = json.path("events").path("medians");
+    for (String mode : List.of("parse", "full", "shed")) {
+      assertThat(events.path(mode).path("events_per_s").asDouble())
+          .as("events/s replayed, " + mode)
+          .isPositive();
+    }
+
+    assertThat(json.path("targets").size()).isGreaterThanOrEqualTo(7);
     for (JsonNode target : json.path("targets")) {
       assertThat(target.path("measured").asText()).isNotBlank();
     }
