@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Storm cost (issue 7): what watching a thread storm costs the target, side by side in one run.
 # Modes, interleaved in every round (order rotated per round); MODES (default
-# "none stacks sampled") picks them:
+# "none stacks sampled default") picks them:
 #   none       the lab alone
-#   stacks     the daemon with jdk.ThreadStart stack traces on every start (the old design;
-#              jfr.stackSamplingAboveRate: 0)
-#   sampled    the daemon with default settings: stacks only in 1 s windows every 10 s while the
-#              start rate is above 200/s, the rate from counting every start
+#   stacks     the daemon with jdk.ThreadStart stack traces on every start and no storm pause (the
+#              first design; jfr.stackSamplingAboveRate: 0, jfr.stormPauseAboveRate: 0)
+#   sampled    stacks only in 1 s windows every 10 s while the start rate is above 200/s, the rate
+#              from counting every start; no storm pause (jfr.stormPauseAboveRate: 0)
+#   default    the daemon with default settings: as sampled, and above 2,000 starts/s the JFR
+#              stream closes once it has captured 15 s of the storm (measure after WARM >= 20 s to
+#              see a long storm's steady state)
 #   jmx-only   the daemon with jfr.enabled: false (what its JMX polling costs)
 #   jfr-floor  no daemon; the lab runs a local JFR recording with no event enabled (what a running
 #              recording costs a storm before any event is written)
@@ -17,7 +20,8 @@
 # compare modes within one run, read medians).
 # The daemon runs on DAEMON_JAVA (default: java on the PATH) with the container image's flags
 # (DAEMON_JAVA_OPTS; deploy/Dockerfile, heap capped as in a 256Mi sidecar).
-# WARM (default 5) is the seconds of storm before the measurement starts.
+# WARM (default 5) is the seconds of storm before the measurement starts; POLL_INTERVAL (default
+# 10s, the daemon's default) the target's JMX poll interval.
 # Usage: [MODES="..."] [WARM=s] [BENCH_OUT=dir] bench/storm-cost.sh [rounds] [rate] [measure-seconds]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -34,7 +38,7 @@ stamp=$(date -u +%Y%m%dT%H%M%SZ)
 results="${BENCH_OUT:-$root/bench/results}"
 out="$results/storm-cost-$stamp.txt"
 mkdir -p "$results"
-read -r -a modes <<<"${MODES:-none stacks sampled}"
+read -r -a modes <<<"${MODES:-none stacks sampled default}"
 javac -d "$tmp/cls" "$root/bench/storm-cost/JmxRead.java"
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null || true; done; rm -rf "$tmp"; }
@@ -56,11 +60,12 @@ run() {
   lab=$!; pids+=("$lab")
   sleep 2
   if [ "$mode" != none ] && [ "$mode" != jfr-floor ]; then
-    local jfr_settings="stackSamplingAboveRate: 200"
-    [ "$mode" = stacks ] && jfr_settings="stackSamplingAboveRate: 0"
+    local jfr_settings="enabled: true"
+    [ "$mode" = stacks ] && jfr_settings="stackSamplingAboveRate: 0\n  stormPauseAboveRate: 0"
+    [ "$mode" = sampled ] && jfr_settings="stormPauseAboveRate: 0"
     [ "$mode" = jmx-only ] && jfr_settings="enabled: false"
-    printf 'http:\n  listen: 127.0.0.1:%s\njfr:\n  %s\ntargets:\n  - name: lab\n    jmx: 127.0.0.1:%s\n' \
-      "$http" "$jfr_settings" "$jmx" >"$tmp/sentinel.yaml"
+    printf "http:\n  listen: 127.0.0.1:%s\njfr:\n  $jfr_settings\ntargets:\n  - name: lab\n    jmx: 127.0.0.1:%s\n    pollInterval: %s\n" \
+      "$http" "$jmx" "${POLL_INTERVAL:-10s}" >"$tmp/sentinel.yaml"
     taskset -c 1 "$daemon_java" "${daemon_opts[@]}" -jar "$jar" run --config "$tmp/sentinel.yaml" >"$tmp/daemon-$mode-$round.log" 2>&1 &
     daemon=$!; pids+=("$daemon")
   fi
@@ -76,21 +81,22 @@ run() {
   local reader_pid=$reader_PID
   exec {reader[1]}>&-
   wait "$reader_pid" 2>/dev/null || true
-  local starts cpu drop lag samp rss="-"
+  local starts cpu drop lag samp paused rss="-"
   starts=$(awk -v a="$s1" -v b="$s2" -v m="$measure" 'BEGIN {split(a,x," "); split(b,y," "); printf "%.0f", (y[1]-x[1])/m}')
   cpu=$(awk -v a="$s1" -v b="$s2" -v m="$measure" 'BEGIN {split(a,x," "); split(b,y," "); printf "%.2f", (y[2]-x[2])/1e9/m}')
-  drop="-"; lag="-"; samp="-"; local dcpu="-"
+  drop="-"; lag="-"; samp="-"; paused="-"; local dcpu="-"
   if [ -n "$daemon" ]; then
     dcpu=$(awk -v a="$d1" -v b="$d2" -v m="$measure" 'BEGIN {printf "%.2f", (b-a)/100/m}')
     drop=$(metric "$http" 'jvm_sentinel_jfr_events_dropped_total')
     lag=$(metric "$http" 'jvm_sentinel_jfr_lag_current_seconds')
     samp=$(metric "$http" 'jvm_sentinel_jfr_stack_sampling')
+    paused=$(metric "$http" 'jvm_sentinel_jfr_storm_paused')
     rss=$(( $(rss_kb "$daemon") / 1024 ))
   fi
   local per_k
   per_k=$(awk -v c="$cpu" -v s="$starts" 'BEGIN {printf "%.1f", (s > 0 ? c * 1e6 / s : 0)}')
-  printf '%-9s round=%d starts_per_s=%-6s target_cpu_cores=%-5s cpu_ms_per_1k_starts=%-6s daemon_cpu_cores=%-5s daemon_rss_mb=%-4s lag_s=%-5s dropped=%-8s stack_sampling=%s\n' \
-    "$mode" "$round" "$starts" "$cpu" "$per_k" "$dcpu" "$rss" "$lag" "$drop" "$samp" | tee -a "$out"
+  printf '%-9s round=%d starts_per_s=%-6s target_cpu_cores=%-5s cpu_ms_per_1k_starts=%-6s daemon_cpu_cores=%-5s daemon_rss_mb=%-4s lag_s=%-5s dropped=%-8s stack_sampling=%-3s storm_paused=%s\n' \
+    "$mode" "$round" "$starts" "$cpu" "$per_k" "$dcpu" "$rss" "$lag" "$drop" "$samp" "$paused" | tee -a "$out"
   kill -9 "$lab" ${daemon:+"$daemon"} 2>/dev/null || true
   wait "$lab" ${daemon:+"$daemon"} 2>/dev/null || true
 }

@@ -473,6 +473,15 @@ public enum Metric {
           + " is above jfr.stackSamplingAboveRate), 0 while every start carries its stack",
       "",
       "daemon"),
+  SENTINEL_JFR_STORM_PAUSED(
+      "jvm.sentinel.jfr.storm.paused",
+      MeterKind.GAUGE,
+      null,
+      "1 while the JFR stream is closed because the target starts threads faster than"
+          + " jfr.stormPauseAboveRate (a running recording alone costs such a target about a tenth"
+          + " of its throughput); JMX metrics continue, JFR-only alerts hold their state",
+      "",
+      "daemon"),
   SENTINEL_JFR_HANDLER_ERRORS(
       "jvm.sentinel.jfr.handler.errors",
       MeterKind.COUNTER,
@@ -499,7 +508,8 @@ public enum Metric {
       "jvm.sentinel.jfr.stream.starts",
       MeterKind.COUNTER,
       null,
-      "JFR streams started for the target, by cause (connect, stalled)",
+      "JFR streams started for the target, by cause (connect, stalled, retry; storm-over and"
+          + " storm-probe after a storm pause)",
       "cause",
       "daemon"),
   SENTINEL_JFR_TARGET_RECORDING_SIZE(

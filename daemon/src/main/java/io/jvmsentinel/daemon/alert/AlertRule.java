@@ -31,6 +31,16 @@ public interface AlertRule {
     return Duration.ofSeconds(30);
   }
 
+  /**
+   * Whether the rule reads signals only a JFR stream gives. While the daemon has closed the stream
+   * itself during a heavy thread storm ({@code jfr.stormPauseAboveRate}), such a rule is not
+   * evaluated: its alerts neither fire nor resolve for lack of data, and pick up when the stream
+   * reopens.
+   */
+  default boolean needsJfr() {
+    return false;
+  }
+
   /** The keys whose condition holds now. {@code context} knows which keys are already firing. */
   List<Finding> evaluate(RuleContext context);
 

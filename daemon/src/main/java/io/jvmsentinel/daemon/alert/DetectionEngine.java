@@ -251,6 +251,9 @@ public final class DetectionEngine implements AutoCloseable {
 
   private void evaluate(
       AlertRule rule, WatchedTarget target, SignalHistory history, boolean warming, Instant now) {
+    if (heldDuringStormPause(rule, history)) {
+      return;
+    }
     String prefix = rule.id() + "|" + target.name() + "|";
     Set<String> firing =
         alerts.entrySet().stream()
@@ -292,6 +295,14 @@ public final class DetectionEngine implements AutoCloseable {
                 .filter(e -> e.getKey().startsWith(prefix))
                 .filter(e -> e.getValue().alert.state() == ActiveAlert.State.FIRING)
                 .count());
+  }
+
+  /**
+   * A rule that needs JFR is not evaluated while the daemon has paused the stream for a heavy
+   * thread storm: no data then is not a resolve, and an alert firing at the pause picks up after.
+   */
+  static boolean heldDuringStormPause(AlertRule rule, SignalHistory history) {
+    return rule.needsJfr() && history.latest().map(SignalSample::jfrStormPaused).orElse(false);
   }
 
   private void holds(AlertRule rule, String target, Finding finding, Instant now) {

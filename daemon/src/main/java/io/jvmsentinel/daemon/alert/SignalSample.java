@@ -14,6 +14,8 @@ import java.util.Map;
  * @param uptimeSeconds the target JVM's uptime
  * @param jfr whether the JFR stream is active (JFR-sourced counters are only comparable between
  *     samples that both have it)
+ * @param jfrStormPaused whether the daemon closed the stream itself during a heavy thread storm
+ *     (JFR-only rules then hold their state instead of resolving for lack of data)
  * @param threadStarts thread starts: from JFR while streaming, else the JMX total
  * @param shortLivedThreads threads that ended within 1 s of starting (JFR)
  * @param codeHeaps code cache segments with use and maximum (JMX memory pools)
@@ -35,6 +37,7 @@ public record SignalSample(
     double downSeconds,
     double uptimeSeconds,
     boolean jfr,
+    boolean jfrStormPaused,
     double threadStarts,
     double shortLivedThreads,
     List<CodeHeap> codeHeaps,

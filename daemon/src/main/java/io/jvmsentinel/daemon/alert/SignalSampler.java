@@ -28,7 +28,12 @@ final class SignalSampler {
     JfrHandlers jfr = target.jfr();
     boolean streaming = target.stream().streaming();
     Attributes threads = pollers.threads().current();
-    double jmxStarts = threads == null ? Double.NaN : threads.number("TotalStartedThreadCount");
+    // While the stream is paused for a storm, the count its guard reads every second is fresher.
+    long pausedStarts = target.stream().stormStartedThreads();
+    double jmxStarts =
+        pausedStarts >= 0
+            ? pausedStarts
+            : threads == null ? Double.NaN : threads.number("TotalStartedThreadCount");
     CodeSweeperStatisticsHandler.Sweeper sweeper = jfr.sweeper().latest();
     CodeCacheStateParser.CodeCacheState state = pollers.codeCacheState().state();
     double enabled =
@@ -44,6 +49,7 @@ final class SignalSampler {
         status.up() ? 0 : Duration.between(status.since(), now).toMillis() / 1000.0,
         uptimeSeconds(pollers),
         streaming,
+        target.stream().stormPaused(),
         streaming ? jfr.threadStarts().totalStarts() : jmxStarts,
         streaming ? jfr.threadLifetimes().shortLivedCount() : Double.NaN,
         codeHeaps(pollers.memory()),

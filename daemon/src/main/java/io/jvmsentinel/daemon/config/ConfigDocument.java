@@ -47,6 +47,9 @@ record ConfigDocument(
       Double stackSamplingAboveRate,
       Duration stackSamplingWindow,
       Duration stackSamplingEvery,
+      Double stormPauseAboveRate,
+      Duration stormPauseCapture,
+      Duration stormPauseProbeEvery,
       Duration simulatedEventCost) {}
 
   record Detection(

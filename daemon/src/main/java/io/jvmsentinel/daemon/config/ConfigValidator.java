@@ -114,6 +114,9 @@ final class ConfigValidator {
                 : d.stackSamplingAboveRate(),
             or(raw.stackSamplingWindow(), d.stackSamplingWindow()),
             or(raw.stackSamplingEvery(), d.stackSamplingEvery()),
+            raw.stormPauseAboveRate() != null ? raw.stormPauseAboveRate() : d.stormPauseAboveRate(),
+            or(raw.stormPauseCapture(), d.stormPauseCapture()),
+            or(raw.stormPauseProbeEvery(), d.stormPauseProbeEvery()),
             or(raw.simulatedEventCost(), d.simulatedEventCost()));
     if (c.maxAge().compareTo(JfrConfig.MIN_MAX_AGE) < 0) {
       problems.add(
@@ -140,7 +143,34 @@ final class ConfigValidator {
               + " (the target flushes events about once a second)");
     }
     overload(c);
+    stormPause(c);
     return c;
+  }
+
+  private void stormPause(JfrConfig c) {
+    if (!(c.stormPauseAboveRate() >= 0) || Double.isInfinite(c.stormPauseAboveRate())) {
+      problems.add(
+          "'jfr.stormPauseAboveRate' ("
+              + c.stormPauseAboveRate()
+              + ") must be a thread start rate of 0 or more per second (0 never pauses)");
+    }
+    if (c.stormPauseCapture().compareTo(JfrConfig.MIN_STORM_PAUSE_CAPTURE) < 0) {
+      problems.add(
+          "'jfr.stormPauseCapture' ("
+              + Durations.format(c.stormPauseCapture())
+              + ") must be at least "
+              + Durations.format(JfrConfig.MIN_STORM_PAUSE_CAPTURE)
+              + " (the stream must run long enough for the storm to be detected and its creator"
+              + " named)");
+    }
+    if (c.stormPauseProbeEvery().compareTo(c.stormPauseCapture().multipliedBy(4)) < 0) {
+      problems.add(
+          "'jfr.stormPauseProbeEvery' ("
+              + Durations.format(c.stormPauseProbeEvery())
+              + ") must be at least four times 'jfr.stormPauseCapture' ("
+              + Durations.format(c.stormPauseCapture())
+              + "), or the pause would spare the target little");
+    }
   }
 
   private void overload(JfrConfig c) {

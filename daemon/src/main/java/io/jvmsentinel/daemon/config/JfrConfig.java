@@ -19,6 +19,13 @@ import java.util.Objects;
  *     traces are recorded only in sampling windows; 0 records them always
  * @param stackSamplingWindow how long each sampling window lasts
  * @param stackSamplingEvery one sampling window starts this often
+ * @param stormPauseAboveRate above this many thread starts/s (measured through JMX), the stream is
+ *     closed once it has captured {@code stormPauseCapture} of the storm, because a running JFR
+ *     recording alone costs such a target about a tenth of its throughput; 0 never pauses
+ * @param stormPauseCapture how long the stream runs into a heavy storm (and after it) before it
+ *     pauses (resumes)
+ * @param stormPauseProbeEvery while a paused storm lasts, the stream reopens for one capture this
+ *     often, so its evidence stays current
  * @param simulatedEventCost for tests and capacity measurements only: busy work added to each fully
  *     processed event, to shrink the daemon's capacity; zero in production
  */
@@ -31,6 +38,9 @@ public record JfrConfig(
     double stackSamplingAboveRate,
     Duration stackSamplingWindow,
     Duration stackSamplingEvery,
+    double stormPauseAboveRate,
+    Duration stormPauseCapture,
+    Duration stormPauseProbeEvery,
     Duration simulatedEventCost) {
   public static final Duration MIN_MAX_AGE = Duration.ofMinutes(1);
   public static final long MIN_MAX_SIZE_MB = 4;
@@ -43,6 +53,11 @@ public record JfrConfig(
   public static final Duration MIN_SAMPLING_WINDOW = Duration.ofSeconds(1);
   public static final Duration MAX_SIMULATED_EVENT_COST = Duration.ofMillis(100);
 
+  /**
+   * ThreadStorm fires about 4 to 7 s after onset; the capture must cover it and the stream start.
+   */
+  public static final Duration MIN_STORM_PAUSE_CAPTURE = Duration.ofSeconds(10);
+
   public static final JfrConfig DEFAULT =
       new JfrConfig(true, Duration.ofMinutes(5), 32, Duration.ofSeconds(60));
 
@@ -52,10 +67,12 @@ public record JfrConfig(
     Objects.requireNonNull(maxLag, "maxLag");
     Objects.requireNonNull(stackSamplingWindow, "stackSamplingWindow");
     Objects.requireNonNull(stackSamplingEvery, "stackSamplingEvery");
+    Objects.requireNonNull(stormPauseCapture, "stormPauseCapture");
+    Objects.requireNonNull(stormPauseProbeEvery, "stormPauseProbeEvery");
     Objects.requireNonNull(simulatedEventCost, "simulatedEventCost");
   }
 
-  /** The stream and its limits, with overload handling and stack sampling at their defaults. */
+  /** The stream and its limits; overload handling, stack sampling, storm pause at defaults. */
   public JfrConfig(boolean enabled, Duration maxAge, long maxSizeMb, Duration stallTimeout) {
     this(
         enabled,
@@ -66,11 +83,19 @@ public record JfrConfig(
         200,
         Duration.ofSeconds(1),
         Duration.ofSeconds(10),
+        2000,
+        Duration.ofSeconds(15),
+        Duration.ofMinutes(10),
         Duration.ZERO);
   }
 
   /** Whether thread-start stack traces switch to sampling windows at high start rates. */
   public boolean stackSamplingEnabled() {
     return stackSamplingAboveRate > 0;
+  }
+
+  /** Whether a heavy thread storm closes the stream for a while. */
+  public boolean stormPauseEnabled() {
+    return stormPauseAboveRate > 0;
   }
 }

@@ -4,6 +4,7 @@ import io.jvmsentinel.collectors.catalog.Metric;
 import io.jvmsentinel.collectors.jfr.JfrEventHandler;
 import io.jvmsentinel.collectors.jfr.StackSampledHandler;
 import io.jvmsentinel.collectors.jmx.JvmIdentity;
+import io.jvmsentinel.collectors.jmx.ObjectNames;
 import io.jvmsentinel.daemon.config.Durations;
 import io.jvmsentinel.daemon.config.JfrConfig;
 import io.jvmsentinel.daemon.target.ConnectFailure;
@@ -53,6 +54,11 @@ import org.slf4j.LoggerFactory;
  * thread start rates this session switches {@code jdk.ThreadStart} stack traces to short sampling
  * windows on the live stream ({@link StackSampling}): one {@code setSettings} call with the whole
  * settings map, because a recording's {@code setSettings} replaces all of its settings.
+ *
+ * <p>Heavy storms: above {@code jfr.stormPauseAboveRate} thread starts/s, read once a second from
+ * the target's JMX {@code TotalStartedThreadCount}, the stream is closed once it has captured the
+ * storm's onset, and opened again when the storm is over or for a periodic probe ({@link
+ * StormPause}): a running recording alone costs such a target about a tenth of its throughput.
  */
 public final class JfrStreamSession implements TargetSession.ConnectionListener, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(JfrStreamSession.class);
@@ -77,12 +83,17 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
   private final StackSampledHandler stackSampled;
   private final StackSampling stackSampling;
   private final AtomicInteger stacksSampledGauge = new AtomicInteger();
+  private final StormPause stormPause;
+  private final AtomicInteger stormPausedGauge = new AtomicInteger();
+  private final AtomicLong startedThreads = new AtomicLong(-1);
   private final ScheduledExecutorService thread;
   private final AtomicInteger available = new AtomicInteger();
   private final AtomicLong recordingSize = new AtomicLong(-1);
   private final Counter startsOnConnect;
   private final Counter startsAfterStall;
   private final Counter startsOnRetry;
+  private final Counter startsAfterStorm;
+  private final Counter startsForProbe;
 
   // Confined to the session thread.
   private MBeanServerConnection mbeans;
@@ -138,6 +149,14 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
             : null;
     Metric.SENTINEL_JFR_STACK_SAMPLING.gauge(
         registry, tags, stacksSampledGauge, AtomicInteger::get);
+    this.stormPause =
+        config.stormPauseEnabled()
+            ? new StormPause(
+                config.stormPauseAboveRate(),
+                config.stormPauseCapture(),
+                config.stormPauseProbeEvery())
+            : null;
+    Metric.SENTINEL_JFR_STORM_PAUSED.gauge(registry, tags, stormPausedGauge, AtomicInteger::get);
     this.handlers.forEach(handler -> handler.bindTo(registry));
     Metric.SENTINEL_JFR_AVAILABLE.gauge(registry, tags, available, AtomicInteger::get);
     Metric.SENTINEL_JFR_TARGET_RECORDING_SIZE.gauge(
@@ -148,6 +167,10 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
         Metric.SENTINEL_JFR_STREAM_STARTS.counter(registry, tags.and("cause", "stalled"));
     this.startsOnRetry =
         Metric.SENTINEL_JFR_STREAM_STARTS.counter(registry, tags.and("cause", "retry"));
+    this.startsAfterStorm =
+        Metric.SENTINEL_JFR_STREAM_STARTS.counter(registry, tags.and("cause", "storm-over"));
+    this.startsForProbe =
+        Metric.SENTINEL_JFR_STREAM_STARTS.counter(registry, tags.and("cause", "storm-probe"));
     this.thread =
         Executors.newSingleThreadScheduledExecutor(
             runnable -> {
@@ -168,6 +191,19 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
     return available.get() == 1;
   }
 
+  /** Whether the stream is closed because of a heavy thread storm (JFR-only alerts then hold). */
+  public boolean stormPaused() {
+    return stormPausedGauge.get() == 1;
+  }
+
+  /**
+   * The target's {@code TotalStartedThreadCount} as read in the last second while the stream was
+   * paused for a storm (fresher than the JMX poll), or -1.
+   */
+  public long stormStartedThreads() {
+    return stormPaused() ? startedThreads.get() : -1;
+  }
+
   /** Whether events are flowing, or why not; for the API. */
   public String state() {
     String reason = unavailableReason;
@@ -180,6 +216,7 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
         () -> {
           mbeans = connection;
           nextRetry = 0;
+          resetStormPause();
           if (config.enabled()) {
             start(startsOnConnect);
           }
@@ -192,6 +229,7 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
         () -> {
           mbeans = null;
           stop();
+          resetStormPause();
         });
   }
 
@@ -310,6 +348,9 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
       if (mbeans == null) {
         return;
       }
+      if (guardAgainstStorm()) {
+        return;
+      }
       long now = System.currentTimeMillis();
       if (stream == null) {
         if (unavailableReason != null && nextRetry > 0 && now >= nextRetry) {
@@ -336,6 +377,85 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
     } catch (RuntimeException e) {
       log.warn("target {}: JFR watchdog failed: {}", target, e.toString(), e);
     }
+  }
+
+  /**
+   * While a stream runs or is paused for a storm, reads the target's started-thread count and
+   * pauses or resumes the stream as {@link StormPause} says; true while the stream is paused (the
+   * watchdog then leaves it closed).
+   */
+  private boolean guardAgainstStorm() {
+    if (stormPause == null || (stream == null && !stormPause.paused())) {
+      if (stormPause != null) {
+        stormPause.idle();
+      }
+      return false;
+    }
+    long started;
+    try {
+      started =
+          ((Number) mbeans.getAttribute(ObjectNames.THREADING, "TotalStartedThreadCount"))
+              .longValue();
+    } catch (IOException | JMException | RuntimeException e) {
+      // The JMX session notices a broken connection on its own; the next tick tries again.
+      return stormPause.paused();
+    }
+    startedThreads.set(started);
+    switch (stormPause.update(Instant.now(), started, stream != null)) {
+      case PAUSE -> pauseForStorm();
+      case RESUME -> resumeAfterStorm(startsAfterStorm, "the storm is over");
+      case PROBE ->
+          resumeAfterStorm(
+              startsForProbe,
+              "the storm goes on; capturing it again for "
+                  + Durations.format(config.stormPauseCapture()));
+      case NONE -> {
+        // Nothing changes.
+      }
+    }
+    return stormPause.paused();
+  }
+
+  private void pauseForStorm() {
+    stop();
+    stormPausedGauge.set(1);
+    nextRetry = 0;
+    unavailableReason =
+        String.format(
+            java.util.Locale.ROOT,
+            "paused during a thread storm of %.0f starts/s (above jfr.stormPauseAboveRate %.0f):"
+                + " a running recording alone would cost the target about a tenth of its"
+                + " throughput; JMX metrics continue",
+            stormPause.rate(),
+            config.stormPauseAboveRate());
+    log.warn(
+        "target {}: JFR stream {}; it reopens once the rate stays under {}/s for {}, and for {}"
+            + " every {} while the storm lasts",
+        target,
+        unavailableReason,
+        Math.round(config.stormPauseAboveRate() / 2),
+        Durations.format(config.stormPauseCapture()),
+        Durations.format(config.stormPauseCapture()),
+        Durations.format(config.stormPauseProbeEvery()));
+  }
+
+  private void resumeAfterStorm(Counter cause, String why) {
+    stormPausedGauge.set(0);
+    unavailableReason = null;
+    log.info(
+        "target {}: reopening the JFR stream: {} ({} starts/s)",
+        target,
+        why,
+        Math.round(stormPause.rate()));
+    start(cause);
+  }
+
+  private void resetStormPause() {
+    if (stormPause != null) {
+      stormPause.reset();
+    }
+    stormPausedGauge.set(0);
+    startedThreads.set(-1);
   }
 
   /** Switches thread-start stack traces on the live stream when the sampling plan says so. */

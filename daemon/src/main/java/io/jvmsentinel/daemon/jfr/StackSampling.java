@@ -2,8 +2,6 @@ package io.jvmsentinel.daemon.jfr;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
-import java.util.Deque;
 
 /**
  * Decides, once a second, whether {@code jdk.ThreadStart} should carry stack traces now.
@@ -25,10 +23,8 @@ final class StackSampling {
   private final double aboveRate;
   private final Duration window;
   private final Duration every;
-  private final Deque<Point> points = new ArrayDeque<>();
+  private final RunningRate rate = new RunningRate(RATE_WINDOW);
   private Instant sampledSince;
-
-  private record Point(Instant at, long total) {}
 
   StackSampling(double aboveRate, Duration window, Duration every) {
     if (aboveRate <= 0 || window.isNegative() || every.compareTo(window) <= 0) {
@@ -55,16 +51,11 @@ final class StackSampling {
    * traces from now on.
    */
   boolean update(Instant now, long totalStarts) {
-    points.addLast(new Point(now, totalStarts));
-    while (points.size() > 2
-        && Duration.between(points.peekFirst().at(), now).compareTo(RATE_WINDOW) > 0
-        && Duration.between(second(), now).compareTo(RATE_WINDOW) >= 0) {
-      points.removeFirst();
-    }
-    double rate = rate(now, totalStarts);
-    if (sampledSince == null && rate >= aboveRate) {
+    // Too short to judge (just started, or restarted): keep the current mode.
+    double measured = rate.update(now, totalStarts);
+    if (sampledSince == null && measured >= aboveRate) {
       sampledSince = now;
-    } else if (sampledSince != null && rate < aboveRate / 2) {
+    } else if (sampledSince != null && measured < aboveRate / 2) {
       sampledSince = null;
     }
     if (sampledSince == null) {
@@ -74,26 +65,9 @@ final class StackSampling {
     return into >= every.toMillis() - window.toMillis();
   }
 
-  private Instant second() {
-    var it = points.iterator();
-    it.next();
-    return it.next().at();
-  }
-
-  /** Starts per second since the oldest point kept; NaN-free: 0 until two points exist. */
-  private double rate(Instant now, long totalStarts) {
-    Point oldest = points.peekFirst();
-    long millis = Duration.between(oldest.at(), now).toMillis();
-    if (millis < RATE_WINDOW.toMillis() / 2) {
-      // Too short to judge (just started, or restarted): keep the current mode.
-      return sampledSince == null ? 0 : aboveRate;
-    }
-    return Math.max(0, totalStarts - oldest.total()) * 1000.0 / millis;
-  }
-
   /** Forgets the rate history, e.g. when the stream restarts and stacks are on again. */
   void reset() {
-    points.clear();
+    rate.reset();
     sampledSince = null;
   }
 }

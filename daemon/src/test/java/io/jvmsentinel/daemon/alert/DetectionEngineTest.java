@@ -170,6 +170,23 @@ class DetectionEngineTest {
     assertThat(gauge()).isEqualTo(2);
   }
 
+  @Test
+  void rulesThatNeedJfrHoldWhileTheStreamIsPausedForAStorm() {
+    SignalHistory streaming = Samples.history(20, (s, t) -> s.threadStarts(100.0 * t));
+    SignalHistory paused = Samples.history(20, (s, t) -> s.stormPaused().threadStarts(100.0 * t));
+    SignalHistory jmxOnly = Samples.history(20, (s, t) -> s.jmxOnly().threadStarts(100.0 * t));
+    AlertRule deopt = new io.jvmsentinel.daemon.alert.rules.DeoptimizationStormRule();
+    AlertRule threads = new io.jvmsentinel.daemon.alert.rules.ThreadStormRule();
+
+    assertThat(DetectionEngine.heldDuringStormPause(deopt, paused)).isTrue();
+    assertThat(DetectionEngine.heldDuringStormPause(deopt, streaming)).isFalse();
+    // A target without JFR at all is not paused: its JFR rules simply never fire.
+    assertThat(DetectionEngine.heldDuringStormPause(deopt, jmxOnly)).isFalse();
+    // ThreadStorm goes on with the JMX count.
+    assertThat(DetectionEngine.heldDuringStormPause(threads, paused)).isFalse();
+    assertThat(DetectionEngine.heldDuringStormPause(rule, paused)).isFalse();
+  }
+
   private void tick() {
     engine.tick();
     clock.advance(Duration.ofSeconds(2));

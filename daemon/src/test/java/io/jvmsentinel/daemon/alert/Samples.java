@@ -15,6 +15,7 @@ final class Samples {
   private double downSeconds = 0;
   private double uptime = 3600;
   private boolean jfr = true;
+  private boolean stormPaused = false;
   private double threadStarts = 0;
   private double shortLived = 0;
   private List<SignalSample.CodeHeap> heaps =
@@ -49,6 +50,13 @@ final class Samples {
 
   Samples jmxOnly() {
     jfr = false;
+    return this;
+  }
+
+  /** The daemon closed the JFR stream itself during a heavy thread storm. */
+  Samples stormPaused() {
+    jfr = false;
+    stormPaused = true;
     return this;
   }
 
@@ -115,6 +123,7 @@ final class Samples {
         downSeconds,
         uptime,
         jfr,
+        stormPaused,
         threadStarts,
         shortLived,
         heaps,

@@ -105,6 +105,32 @@ class ThreadStormRuleTest {
   }
 
   @Test
+  void aStormThatPausedTheStreamStaysFiringOnTheJmxCountAndKeepsItsJfrEvidence() {
+    // JFR counts for 20 s, then the stream pauses and the JMX count (another counter) takes over.
+    SignalHistory history =
+        Samples.history(
+            40,
+            (s, t) -> {
+              if (t < 20) {
+                s.threadStarts(5000.0 * t);
+              } else {
+                s.stormPaused().threadStarts(1_000_000 + 5000.0 * t);
+              }
+            });
+
+    assertThat(rule.evaluate(context(history, Set.of(""), false)))
+        .singleElement()
+        .satisfies(
+            f -> {
+              assertThat(f.evidence()).containsEntry("startsPerSecond", 5000.0);
+              assertThat((String) f.evidence().get("source"))
+                  .startsWith("JMX TotalStartedThreadCount; creator sites from JFR");
+              assertThat(f.explanation()).doesNotContain("no JFR stream");
+              assertThat(f.evidence()).containsKey("topCreatorSites");
+            });
+  }
+
+  @Test
   void aDownTargetHasNoStorm() {
     SignalHistory history = Samples.history(20, (s, t) -> s.threadStarts(100.0 * t).down(3));
 

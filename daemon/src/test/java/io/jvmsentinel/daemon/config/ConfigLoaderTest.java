@@ -171,6 +171,28 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void jfrStormPause() throws Exception {
+      assertThat(JfrConfig.DEFAULT.stormPauseEnabled()).isTrue();
+      assertThat(JfrConfig.DEFAULT.stormPauseAboveRate()).isEqualTo(2000.0);
+      assertThat(JfrConfig.DEFAULT.stormPauseCapture()).isEqualTo(Duration.ofSeconds(15));
+      assertThat(JfrConfig.DEFAULT.stormPauseProbeEvery()).isEqualTo(Duration.ofMinutes(10));
+
+      JfrConfig jfr =
+          load("""
+                  jfr:
+                    stormPauseAboveRate: 0
+                    stormPauseCapture: 20s
+                    stormPauseProbeEvery: 30m
+                  targets:
+                    - {name: a, pid: 1}
+                  """)
+              .jfr();
+      assertThat(jfr.stormPauseEnabled()).isFalse();
+      assertThat(jfr.stormPauseCapture()).isEqualTo(Duration.ofSeconds(20));
+      assertThat(jfr.stormPauseProbeEvery()).isEqualTo(Duration.ofMinutes(30));
+    }
+
+    @Test
     void partlyWrittenSectionsKeepTheOtherDefaults() throws Exception {
       SentinelConfig config =
           load(
@@ -442,6 +464,27 @@ class ConfigLoaderTest {
                   + " (500ms), or sampling would save nothing",
               "'jfr.simulatedEventCost' (1s) must be at most 100ms (it exists only to measure"
                   + " overload behaviour)");
+    }
+
+    @Test
+    void stormPauseOutOfRange() throws Exception {
+      assertThat(
+              problems(
+                  """
+                  jfr:
+                    stormPauseAboveRate: -1
+                    stormPauseCapture: 5s
+                    stormPauseProbeEvery: 10s
+                  targets:
+                    - {name: a, pid: 1}
+                  """))
+          .containsExactly(
+              "'jfr.stormPauseAboveRate' (-1.0) must be a thread start rate of 0 or more per"
+                  + " second (0 never pauses)",
+              "'jfr.stormPauseCapture' (5s) must be at least 10s (the stream must run long enough"
+                  + " for the storm to be detected and its creator named)",
+              "'jfr.stormPauseProbeEvery' (10s) must be at least four times"
+                  + " 'jfr.stormPauseCapture' (5s), or the pause would spare the target little");
     }
 
     @Test

@@ -91,10 +91,13 @@ class BenchSmokeIT {
     assertThat(stormCost.path("none").path("starts_per_s").asDouble())
         .as("the lab stormed: " + stormCost)
         .isGreaterThan(500.0);
-    assertThat(stormCost.path("sampled").path("ratio_to_none").asDouble())
+    assertThat(stormCost.path("default").path("ratio_to_none").asDouble())
         .as("storm throughput ratio at default settings")
         .isBetween(0.01, 100.0);
-    assertThat(stormCost.path("sampled").path("daemon_rss_mb").asDouble()).isBetween(16.0, 1024.0);
+    assertThat(stormCost.path("default").path("cpu_per_start_ratio").asDouble())
+        .as("target CPU per thread start, ratio to none")
+        .isBetween(0.01, 100.0);
+    assertThat(stormCost.path("default").path("daemon_rss_mb").asDouble()).isBetween(16.0, 1024.0);
     JsonNode events = json.path("events").path("medians");
     for (String mode : List.of("parse", "full", "shed")) {
       assertThat(events.path(mode).path("events_per_s").asDouble())

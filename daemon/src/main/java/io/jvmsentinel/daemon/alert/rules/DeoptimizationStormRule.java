@@ -40,6 +40,11 @@ public final class DeoptimizationStormRule implements AlertRule {
   }
 
   @Override
+  public boolean needsJfr() {
+    return true;
+  }
+
+  @Override
   public List<Finding> evaluate(RuleContext context) {
     if (!Rates.up(context) || context.warmingUp()) {
       return List.of();

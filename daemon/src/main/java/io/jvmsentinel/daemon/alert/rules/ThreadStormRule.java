@@ -100,16 +100,24 @@ public final class ThreadStormRule implements AlertRule {
     if (!storming) {
       return List.of();
     }
-    return List.of(finding(context, jfr, rate, baseline, window));
+    return List.of(finding(context, latest.get(), rate, baseline, window));
   }
 
   private Finding finding(
-      RuleContext context, boolean jfr, double rate, double baseline, Duration window) {
+      RuleContext context, SignalSample latest, double rate, double baseline, Duration window) {
+    boolean jfr = latest.jfr();
     Map<String, Object> evidence = new LinkedHashMap<>();
     evidence.put("startsPerSecond", round(rate));
     evidence.put("baselinePerSecond", Double.isNaN(baseline) ? null : round(baseline));
     evidence.put("window", window.toSeconds() + "s");
-    evidence.put("source", jfr ? "JFR jdk.ThreadStart" : "JMX TotalStartedThreadCount");
+    evidence.put(
+        "source",
+        jfr
+            ? "JFR jdk.ThreadStart"
+            : latest.jfrStormPaused()
+                ? "JMX TotalStartedThreadCount; creator sites from JFR before the stream was paused"
+                    + " to spare the target (jfr.stormPauseAboveRate)"
+                : "JMX TotalStartedThreadCount");
     double shortLived =
         context.history().rate(window, SignalSample::shortLivedThreads, s -> s.jfr());
     if (!Double.isNaN(shortLived) && rate > 0) {
@@ -119,7 +127,7 @@ public final class ThreadStormRule implements AlertRule {
         "Thread storm on " + context.target() + ": " + Rates.format(rate) + " thread starts/s";
     String explanation;
     String action;
-    if (!jfr) {
+    if (!jfr && !latest.jfrStormPaused()) {
       explanation =
           "The target starts "
               + Rates.format(rate)

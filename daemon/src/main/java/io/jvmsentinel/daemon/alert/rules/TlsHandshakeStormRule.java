@@ -48,6 +48,11 @@ public final class TlsHandshakeStormRule implements AlertRule {
   }
 
   @Override
+  public boolean needsJfr() {
+    return true;
+  }
+
+  @Override
   public List<Finding> evaluate(RuleContext context) {
     if (!Rates.up(context)) {
       return List.of();
