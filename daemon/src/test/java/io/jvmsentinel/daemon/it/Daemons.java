@@ -1,11 +1,17 @@
 package io.jvmsentinel.daemon.it;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import io.jvmsentinel.daemon.SentinelDaemon;
 import io.jvmsentinel.daemon.config.CliOverrides;
 import io.jvmsentinel.daemon.config.ConfigLoader;
+import io.jvmsentinel.daemon.testing.DaemonHttp;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** Starts an in-process daemon from a YAML configuration, listening on a free loopback port. */
@@ -34,6 +40,17 @@ final class Daemons {
     return SentinelDaemon.start(
         new ConfigLoader()
             .load(Optional.of(file), new CliOverrides(List.of(), List.of(), Optional.empty())));
+  }
+
+  /** Waits (up to 30 s) until the daemon streams JFR from the target {@code name}. */
+  static void awaitJfrStreaming(DaemonHttp http, String name) {
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () ->
+                assertThat(
+                        http.scrape().value("jvm_sentinel_jfr_available", Map.of("target", name)))
+                    .contains(1.0));
   }
 
   static String target(String name, String hostPort, String pollInterval) {

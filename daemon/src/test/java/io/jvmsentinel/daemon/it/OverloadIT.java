@@ -62,11 +62,7 @@ class OverloadIT {
         SentinelDaemon daemon =
             Daemons.start(dir, yaml + Daemons.target("lab", lab.jmxHostPort(), "2s"))) {
       DaemonHttp http = new DaemonHttp(daemon.httpPort());
-      await()
-          .atMost(Duration.ofSeconds(30))
-          .untilAsserted(
-              () ->
-                  assertThat(http.scrape().value("jvm_sentinel_jfr_available", LAB)).contains(1.0));
+      Daemons.awaitJfrStreaming(http, "lab");
       var handler = daemon.targets().get(0).jfr().threadStarts();
       long jmxBefore = jmx.startedThreads();
       long jfrBefore = handler.totalStarts();

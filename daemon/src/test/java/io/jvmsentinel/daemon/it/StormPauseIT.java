@@ -64,11 +64,7 @@ class StormPauseIT {
                         .formatted(webhook.url())
                     + Daemons.target("lab", lab.jmxHostPort(), "2s"))) {
       DaemonHttp http = new DaemonHttp(daemon.httpPort());
-      await()
-          .atMost(Duration.ofSeconds(30))
-          .untilAsserted(
-              () ->
-                  assertThat(http.scrape().value("jvm_sentinel_jfr_available", LAB)).contains(1.0));
+      Daemons.awaitJfrStreaming(http, "lab");
 
       long onset = lab.awaitOnset("storm", Duration.ofSeconds(30)).atEpochMillis();
       // Fires from JFR, creator named, before the stream pauses.

@@ -95,11 +95,7 @@ class ThreadStartsIT {
                 "jfr:\n  stormPauseAboveRate: 0\n"
                     + Daemons.target("lab", lab.jmxHostPort(), "2s"))) {
       DaemonHttp http = new DaemonHttp(daemon.httpPort());
-      await()
-          .atMost(Duration.ofSeconds(30))
-          .untilAsserted(
-              () ->
-                  assertThat(http.scrape().value("jvm_sentinel_jfr_available", LAB)).contains(1.0));
+      Daemons.awaitJfrStreaming(http, "lab");
       var handler = daemon.targets().get(0).jfr().threadStarts();
       // Quiet before the storm: take both baselines.
       long jmxBefore = jmx.startedThreads();
