@@ -55,10 +55,11 @@ import org.slf4j.LoggerFactory;
  * windows on the live stream ({@link StackSampling}): one {@code setSettings} call with the whole
  * settings map, because a recording's {@code setSettings} replaces all of its settings.
  *
- * <p>Heavy storms: above {@code jfr.stormPauseAboveRate} thread starts/s, read once a second from
- * the target's JMX {@code TotalStartedThreadCount}, the stream is closed once it has captured the
- * storm's onset, and opened again when the storm is over or for a periodic probe ({@link
- * StormPause}): a running recording alone costs such a target about a tenth of its throughput.
+ * <p>Heavy storms: above {@code jfr.stormPauseAboveRate} thread starts/s (counted from the stream
+ * while it runs, read once a second from the target's JMX {@code TotalStartedThreadCount} while it
+ * is paused), the stream is closed once it has captured the storm's onset, and opened again when
+ * the storm is over or for a periodic probe ({@link StormPause}): a running recording alone costs
+ * such a target about a tenth of its throughput.
  */
 public final class JfrStreamSession implements TargetSession.ConnectionListener, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(JfrStreamSession.class);
@@ -86,6 +87,7 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
   private final StormPause stormPause;
   private final AtomicInteger stormPausedGauge = new AtomicInteger();
   private final AtomicLong startedThreads = new AtomicLong(-1);
+  private boolean startsFromStream;
   private final ScheduledExecutorService thread;
   private final AtomicInteger available = new AtomicInteger();
   private final AtomicLong recordingSize = new AtomicLong(-1);
@@ -391,16 +393,28 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
       }
       return false;
     }
-    long started;
-    try {
-      started =
-          ((Number) mbeans.getAttribute(ObjectNames.THREADING, "TotalStartedThreadCount"))
-              .longValue();
-    } catch (IOException | JMException | RuntimeException e) {
-      // The JMX session notices a broken connection on its own; the next tick tries again.
-      return stormPause.paused();
+    // While the stream runs, its own count of starts is the rate (no remote call); while it is
+    // paused, the target's JMX counter, read once a second. Two counters: a switch restarts the
+    // rate.
+    boolean fromStream = stream != null && stackSampled != null;
+    if (fromStream != startsFromStream) {
+      startsFromStream = fromStream;
+      stormPause.restartRate();
     }
-    startedThreads.set(started);
+    long started;
+    if (fromStream) {
+      started = stackSampled.totalEvents();
+    } else {
+      try {
+        started =
+            ((Number) mbeans.getAttribute(ObjectNames.THREADING, "TotalStartedThreadCount"))
+                .longValue();
+      } catch (IOException | JMException | RuntimeException e) {
+        // The JMX session notices a broken connection on its own; the next tick tries again.
+        return stormPause.paused();
+      }
+      startedThreads.set(started);
+    }
     switch (stormPause.update(Instant.now(), started, stream != null)) {
       case PAUSE -> pauseForStorm();
       case RESUME -> resumeAfterStorm(startsAfterStorm, "the storm is over");

@@ -5,7 +5,9 @@ import java.time.Instant;
 
 /**
  * Decides, once a second, whether a thread storm is heavy enough to close the JFR stream for a
- * while, from the target's cheap JMX counter {@code TotalStartedThreadCount}.
+ * while, from a running count of thread starts (the stream's own count while it runs, the target's
+ * JMX {@code TotalStartedThreadCount} while it is paused; the caller restarts the rate on a
+ * switch).
  *
  * <p>Why: a running JFR recording alone, with no event enabled, costs a target that starts 10,000
  * threads/s about a tenth of its throughput (JFR sets up and tears down per-thread state for every
@@ -104,6 +106,12 @@ final class StormPause {
     pausedAt = null;
     calmSince = null;
     streamingSince = null;
+  }
+
+  /** The caller now counts starts from another counter: the rate starts again from it. */
+  void restartRate() {
+    rate.reset();
+    lastRate = Double.NaN;
   }
 
   /**

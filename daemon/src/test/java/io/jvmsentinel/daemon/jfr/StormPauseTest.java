@@ -99,6 +99,18 @@ class StormPauseTest {
   }
 
   @Test
+  void aSwitchOfCounterRestartsTheRateButKeepsThePause() {
+    secondsUntil(Action.PAUSE, 60, 10_000);
+    // Paused: the caller now reads another counter, far above the stream's count.
+    pause.restartRate();
+    started += 50_000_000;
+    assertThat(pause.rate()).isNaN();
+    assertThat(ticks(30, 10_000)).containsOnly(Action.NONE);
+    assertThat(pause.paused()).isTrue();
+    assertThat(pause.rate()).isEqualTo(10_000.0);
+  }
+
+  @Test
   void resetForgetsAPauseAndTheRate() {
     secondsUntil(Action.PAUSE, 60, 10_000);
     pause.reset();
