@@ -478,8 +478,8 @@ public enum Metric {
       MeterKind.GAUGE,
       null,
       "1 while the JFR stream is closed because the target starts threads faster than"
-          + " jfr.stormPauseAboveRate (a running recording alone costs such a target about a tenth"
-          + " of its throughput); JMX metrics continue, JFR-only alerts hold their state",
+          + " jfr.stormPauseAboveRate (a running recording alone costs such a target much of its"
+          + " CPU); JMX metrics continue, JFR-only alerts hold their state",
       "",
       "daemon"),
   SENTINEL_JFR_HANDLER_ERRORS(

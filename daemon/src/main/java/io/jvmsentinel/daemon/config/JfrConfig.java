@@ -21,7 +21,7 @@ import java.util.Objects;
  * @param stackSamplingEvery one sampling window starts this often
  * @param stormPauseAboveRate above this many thread starts/s, the stream is closed once it has
  *     captured {@code stormPauseCapture} of the storm, because a running JFR recording alone costs
- *     such a target about a tenth of its throughput; 0 never pauses
+ *     such a target much of its CPU; 0 never pauses
  * @param stormPauseCapture how long the stream runs into a heavy storm (and after it) before it
  *     pauses (resumes)
  * @param stormPauseProbeEvery while a paused storm lasts, the stream reopens for one capture this
