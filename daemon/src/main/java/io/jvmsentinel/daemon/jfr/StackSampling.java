@@ -51,7 +51,7 @@ final class StackSampling {
    * traces from now on.
    */
   boolean update(Instant now, long totalStarts) {
-    // Too short to judge (just started, or restarted): keep the current mode.
+    // NaN while too short to judge (just started, or restarted): the current mode stays.
     double measured = rate.update(now, totalStarts);
     if (sampledSince == null && measured >= aboveRate) {
       sampledSince = now;

@@ -108,6 +108,12 @@ final class BenchScript {
     }
   }
 
+  /** A figure as the script wrote it, "-" when it wrote nothing. */
+  static String text(Map<String, Object> figures, String key) {
+    Object value = figures == null ? null : figures.get(key);
+    return value == null ? "-" : String.valueOf(value);
+  }
+
   /** A figure as a number, or NaN when the script wrote "-" or nothing. */
   static double number(Map<String, Object> figures, String key) {
     Object value = figures == null ? null : figures.get(key);

@@ -53,12 +53,12 @@ final class StormCostSection implements BenchSection {
           mode,
           BenchScript.number(m, "starts_per_s"),
           BenchScript.number(m, "ratio_to_none"),
-          m == null ? "-" : m.get("target_cpu_cores"),
-          m == null ? "-" : m.get("cpu_ms_per_1k_starts"),
+          BenchScript.text(m, "target_cpu_cores"),
+          BenchScript.text(m, "cpu_ms_per_1k_starts"),
           BenchScript.number(m, "cpu_per_start_ratio"),
-          m == null ? "-" : m.get("daemon_cpu_cores"),
-          m == null ? "-" : m.get("daemon_rss_mb"),
-          m == null ? "-" : m.get("dropped"));
+          BenchScript.text(m, "daemon_cpu_cores"),
+          BenchScript.text(m, "daemon_rss_mb"),
+          BenchScript.text(m, "dropped"));
     }
     // The overhead is the extra target CPU per thread start: the storm is rate-limited, so a target
     // that keeps up pays in CPU, one that cannot in throughput, and CPU per start shows both.
