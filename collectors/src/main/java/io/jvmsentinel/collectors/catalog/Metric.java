@@ -434,6 +434,15 @@ public enum Metric {
           + " fire at once)",
       "alert, severity",
       "daemon (detection engine)"),
+  SENTINEL_TARGET_WARMING_UP(
+      "jvm.sentinel.target.warming.up",
+      MeterKind.GAUGE,
+      null,
+      "1 while the target's JIT is warming up (its first minutes, longer while the compile rate"
+          + " keeps falling): compilation bursts then are expected, and JIT rules fire only on"
+          + " unambiguous churn; 0 after",
+      "",
+      "daemon (detection engine)"),
   SENTINEL_GC_NOTIFICATIONS_MISSED(
       "jvm.sentinel.gc.notifications.missed",
       MeterKind.COUNTER,

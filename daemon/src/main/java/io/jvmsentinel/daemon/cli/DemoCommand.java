@@ -107,6 +107,7 @@ public final class DemoCommand implements Callable<Integer> {
         d.snapshotDirectory(),
         d.snapshotMaxSizeMb(),
         d.snapshotWindow(),
+        d.recordDirectory(),
         d.rules(),
         d.targets(),
         d.disabled());
