@@ -282,6 +282,16 @@ public enum Metric {
       "JIT compilations by compiler, tier, on-stack replacement and outcome",
       "compiler (c1, c2, jvmci), tier (0-4), osr (true, false), outcome (success, failure)",
       "JFR `jdk.Compilation` (JDK 16+ targets)"),
+  JVM_JIT_RECOMPILATIONS(
+      "jvm.jit.recompilations",
+      MeterKind.COUNTER,
+      null,
+      "Standard (non-OSR) compilations of a method already compiled at the same tier on this"
+          + " stream: the same code compiled again after it was made not entrant, flushed or"
+          + " unloaded. Sustained, with code cache pressure, this is codecache churn; first-time"
+          + " compilation of new code never counts",
+      "",
+      "JFR `jdk.Compilation` (JDK 16+ targets)"),
   JVM_JIT_COMPILATION_DURATION(
       "jvm.jit.compilation.duration",
       MeterKind.TIMER,

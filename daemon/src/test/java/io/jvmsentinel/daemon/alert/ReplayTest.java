@@ -45,4 +45,32 @@ class ReplayTest {
         .containsExactlyInAnyOrder(
             "ThreadStorm", "ThreadStorm", "GcOverhead", "DeoptimizationStorm");
   }
+
+  @Test
+  void churnFromBootPagesWithinAMinuteEvenDuringWarmUp() throws IOException {
+    // codecache-churn on JDK 17 with a 4 MB cache: classes copied, made hot and unloaded from the
+    // first second; the default three-minute warm-up covers the whole recording.
+    List<SignalSample> samples =
+        SignalRecorder.read(FIXTURES.resolve("codecache-churn-4m-jdk17.signals.jsonl.gz"));
+    List<Replay.Page> pages = Replay.run(samples, WarmUp.DEFAULT);
+
+    assertThat(pages)
+        .as("pages: %s", pages)
+        .filteredOn(p -> p.status() == AlertNotification.Status.FIRING)
+        .extracting(Replay.Page::rule)
+        .contains("CodeCacheChurn", "CompilerCpuHigh")
+        .doesNotContain("ThreadStorm", "GcOverhead", "TlsHandshakeStorm", "DeoptimizationStorm");
+    Replay.Page churn =
+        pages.stream().filter(p -> p.rule().equals("CodeCacheChurn")).findFirst().orElseThrow();
+    double churnStartsAt = firstSecondWith(samples, s -> s.recompilations() > 0);
+    assertThat(churn.atSecond() - churnStartsAt).isLessThan(60);
+    assertThat(churn.summary()).contains("compiled again").contains("being flushed");
+  }
+
+  /** Seconds from the first sample to the first one matching {@code condition}. */
+  private static double firstSecondWith(
+      List<SignalSample> samples, java.util.function.Predicate<SignalSample> condition) {
+    SignalSample match = samples.stream().filter(condition).findFirst().orElseThrow();
+    return Duration.between(samples.get(0).at(), match.at()).toMillis() / 1000.0;
+  }
 }

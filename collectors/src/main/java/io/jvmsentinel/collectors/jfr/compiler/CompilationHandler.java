@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import jdk.jfr.consumer.RecordedEvent;
 
 /**
@@ -31,8 +32,7 @@ public final class CompilationHandler implements JfrEventHandler {
   private final Map<String, Counter> code = new ConcurrentHashMap<>();
   private final java.util.concurrent.atomic.AtomicLong total =
       new java.util.concurrent.atomic.AtomicLong();
-  private final java.util.concurrent.atomic.AtomicLong recompilations =
-      new java.util.concurrent.atomic.AtomicLong();
+  private final AtomicLong recompilations = new AtomicLong();
   // Owned by the stream thread.
   private final CompiledMethods compiled = new CompiledMethods();
   private final IntervalCounts recompiled = new IntervalCounts();
@@ -55,6 +55,7 @@ public final class CompilationHandler implements JfrEventHandler {
   @Override
   public void bindTo(MeterRegistry registry) {
     this.registry = registry;
+    Metric.JVM_JIT_RECOMPILATIONS.functionCounter(registry, tags, recompilations, AtomicLong::get);
   }
 
   @Override
