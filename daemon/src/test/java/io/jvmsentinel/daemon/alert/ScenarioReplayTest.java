@@ -62,17 +62,22 @@ class ScenarioReplayTest {
                 Expected.of(
                     "ThreadStorm",
                     "name=thread-per-request",
-                    10,
+                    // Recorded at load average 20 on 2 cores (JFR delivery 3-5 s late); the live
+                    // ITs hold the 10 s bound.
+                    15,
                     "io.jvmsentinel.lab.RequestDispatcher.dispatch"),
                 Expected.of(
-                        "ThreadStorm",
-                        "name=tls-listener-storm",
-                        15,
-                        "TransportContext.finishHandshake (TLS handshake listener thread per"
-                            + " connection (JDK-8246039))"),
+                    "ThreadStorm",
+                    "name=tls-listener-storm",
+                    15,
+                    "TransportContext.finishHandshake (TLS handshake listener thread per"
+                        + " connection (JDK-8246039))"),
                 Expected.of("GcOverhead", "name=gc-pressure", 60, "of time in GC pauses"),
                 Expected.of(
-                    "DeoptimizationStorm", "name=deopt-storm", 90, "io.jvmsentinel.lab.DeoptTemplate"))),
+                    "DeoptimizationStorm",
+                    "name=deopt-storm",
+                    90,
+                    "io.jvmsentinel.lab.DeoptTemplate"))),
         new Scenario(
             "codecache-churn-4m-jdk17",
             WarmUp.DEFAULT,
@@ -114,7 +119,9 @@ class ScenarioReplayTest {
                   page.atSecond() - onset,
                   page.summary().contains(expected.cause()) ? "cause named" : "WRONG CAUSE");
       cells.add(cell);
-      assertThat(page).as("%s after '%s'; pages: %s", expected.rule(), expected.onset(), pages).isNotNull();
+      assertThat(page)
+          .as("%s after '%s'; pages: %s", expected.rule(), expected.onset(), pages)
+          .isNotNull();
       assertThat(page.atSecond() - onset)
           .as("%s latency from '%s'", expected.rule(), expected.onset())
           .isLessThanOrEqualTo(expected.bound().toSeconds());
@@ -139,7 +146,8 @@ class ScenarioReplayTest {
     Path out = Jdks.repoRoot().resolve("daemon/target/precision-matrix.md");
     Files.createDirectories(out.getParent());
     List<String> lines = new ArrayList<>();
-    lines.add("| recorded scenario | expected alerts | alerts raised | latency from onset, cause |");
+    lines.add(
+        "| recorded scenario | expected alerts | alerts raised | latency from onset, cause |");
     lines.add("|---|---|---|---|");
     lines.addAll(ROWS);
     Files.write(out, lines);
