@@ -346,6 +346,15 @@ public enum Metric {
       "JFR `jdk.ThreadCPULoad` of the `C1 CompilerThread*`, `C2 CompilerThread*` and `Sweeper"
           + " thread` threads; on targets without JFR (JDK 15 and older), the `cpu=` of those"
           + " threads in two DiagnosticCommand `threadPrint` dumps a poll apart"),
+  JVM_JIT_COMPILER_CPU_TIME(
+      "jvm.jit.compiler.cpu.time",
+      MeterKind.COUNTER,
+      "seconds",
+      "CPU time used by the JIT compiler threads since the daemon started watching the target:"
+          + " rate() gives their average CPU (in cores) over any window, at any scrape interval",
+      "compiler (c1, c2, sweeper)",
+      "JFR `jdk.ThreadCPULoad` of the compiler threads x `AvailableProcessors` x the 1 s period;"
+          + " on targets without JFR, the growth of their `cpu=` between two `threadPrint` dumps"),
   JVM_JIT_COMPILER_CPU_SHARE(
       "jvm.jit.compiler.cpu.share",
       MeterKind.GAUGE,

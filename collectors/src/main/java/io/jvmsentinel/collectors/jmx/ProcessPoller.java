@@ -69,6 +69,11 @@ public final class ProcessPoller implements JmxPoller {
     return os.gauge(a -> a.number(PROCESS_CPU_TIME));
   }
 
+  /** The target's available processors, or NaN before the first poll. */
+  public double availableProcessors() {
+    return os.gauge(a -> a.number(PROCESSORS));
+  }
+
   private static double systemCpuLoad(Attributes a) {
     return a.has(CPU_LOAD) ? a.number(CPU_LOAD) : a.number(SYSTEM_CPU_LOAD);
   }

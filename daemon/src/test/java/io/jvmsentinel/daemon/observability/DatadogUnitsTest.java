@@ -33,6 +33,8 @@ class DatadogUnitsTest {
   private static final Pattern TO_MILLIS = Pattern.compile("q(\\d+) \\* 1000");
   private static final Pattern TO_DAYS = Pattern.compile("q(\\d+) / 86400");
   private static final Pattern RATIO = Pattern.compile("q(\\d+) / q(\\d+)");
+  private static final Pattern SHARE_OF_NANOS =
+      Pattern.compile("q(\\d+) / \\(q(\\d+) / 1000000000\\)");
 
   private static final Set<String> TIME_UNITS =
       Set.of("nanosecond", "millisecond", "second", "day");
@@ -189,6 +191,14 @@ class DatadogUnitsTest {
     }
     if ((m = TO_DAYS.matcher(formula)).matches()) {
       return scaled(queries.get("q" + m.group(1)), "day", problems, where);
+    }
+    if ((m = SHARE_OF_NANOS.matcher(formula)).matches()) {
+      Unit a = queries.get("q" + m.group(1));
+      Unit b = queries.get("q" + m.group(2));
+      if (!a.equals(Unit.FRACTION) || !b.equals(new Unit("nanosecond", "second"))) {
+        problems.add(where + ": divides " + a + " by " + b + " as if seconds/s over ns/s");
+      }
+      return Unit.FRACTION;
     }
     if ((m = RATIO.matcher(formula)).matches()) {
       Unit a = queries.get("q" + m.group(1));
