@@ -12,6 +12,9 @@ import io.jvmsentinel.daemon.lab.LabSpec;
 import io.jvmsentinel.daemon.lab.LoopbackPorts;
 import io.jvmsentinel.daemon.testing.Jdks;
 import java.lang.management.ManagementFactory;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -25,6 +28,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import javax.management.ObjectName;
 import javax.management.remote.JMXConnector;
@@ -36,7 +40,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Grafana's "JVM (Micrometer)" dashboard (id 4701) against a real lab target: a real Prometheus
  * scrapes the daemon, every panel's queries run with the dashboard's variables filled in as Grafana
  * would, and a panel shows data when one of its queries returns a series. Every panel on JVM
- * metrics must show data; the count is printed for docs/dashboards.md.
+ * metrics must show data; the count is printed for docs/dashboards.md. The same daemon's DogStatsD
+ * export must deliver every metric of Datadog's JVM dashboard that the daemon can produce.
  */
 class StockDashboardsIT {
   private final HttpClient http =
@@ -55,8 +60,9 @@ class StockDashboardsIT {
     int prometheusPort = LoopbackPorts.freePort();
     LabSpec spec = LabSpec.builder("healthy").javaHome(Jdks.jdk17()).jvmArgs("-Xmx128m").build();
     Process prometheus = null;
-    try (LabProcess lab = spec.startReady(Duration.ofSeconds(30));
-        SentinelDaemon daemon = startDaemon(lab.jmxHostPort())) {
+    try (DatagramSocket agent = new DatagramSocket(0, InetAddress.getLoopbackAddress());
+        LabProcess lab = spec.startReady(Duration.ofSeconds(30));
+        SentinelDaemon daemon = startDaemon(lab.jmxHostPort(), agent.getLocalPort())) {
       String instance = "127.0.0.1:" + daemon.httpPort();
       Path config =
           Files.writeString(
@@ -98,6 +104,7 @@ class StockDashboardsIT {
               + " %d panels on JVM metrics; the rest read the application's own HTTP, Tomcat/Jetty,"
               + " Logback and micrometer-jvm-extras metrics); with data: %s%n",
           withData.size(), panels.size(), jvmPanels.size(), jvmPanels.size(), withData);
+      datadogMetricsArrive(agent);
     } finally {
       if (prometheus != null) {
         prometheus.destroy();
@@ -106,6 +113,48 @@ class StockDashboardsIT {
         }
       }
     }
+  }
+
+  /**
+   * Datadog's JVM dashboard and monitors: every metric the fixture lists (less those it says are
+   * not sent) reaches a DogStatsD agent, here a UDP socket reading the daemon's datagrams.
+   */
+  private void datadogMetricsArrive(DatagramSocket agent) throws Exception {
+    JsonNode fixture =
+        ObservabilityFiles.read(
+            Jdks.repoRoot()
+                .resolve(
+                    "daemon/src/test/resources/stock-dashboards/datadog-jvm-runtime-metrics.yml"));
+    Set<String> listed = new TreeSet<>();
+    fixture.path("metrics").forEach(m -> listed.add(m.asText()));
+    Set<String> expected = new TreeSet<>(listed);
+    fixture.path("not_sent").fieldNames().forEachRemaining(expected::remove);
+    Set<String> received = new TreeSet<>();
+    agent.setSoTimeout(2000);
+    byte[] buffer = new byte[65536];
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (!received.containsAll(expected) && System.nanoTime() < deadline) {
+      DatagramPacket packet = new DatagramPacket(buffer, buffer.length);
+      try {
+        agent.receive(packet);
+      } catch (java.net.SocketTimeoutException e) {
+        continue;
+      }
+      String text = new String(packet.getData(), 0, packet.getLength(), StandardCharsets.UTF_8);
+      for (String line : text.split("\n")) {
+        int colon = line.indexOf(':');
+        if (colon > 0 && line.contains("target:lab")) {
+          received.add(line.substring(0, colon));
+        }
+      }
+    }
+    Set<String> arrived = new TreeSet<>(listed);
+    arrived.retainAll(received);
+    System.out.printf(
+        "StockDashboardsIT: Datadog JVM dashboard/monitor metrics: %d of %d arrive over DogStatsD"
+            + " (not sent: %s)%n",
+        arrived.size(), listed.size(), fixture.path("not_sent").toString());
+    assertThat(received).containsAll(expected);
   }
 
   /** Grafana's variables as a user would pick them: this application, this daemon, all pools. */
@@ -136,7 +185,7 @@ class StockDashboardsIT {
     return false;
   }
 
-  private SentinelDaemon startDaemon(String jmx) throws Exception {
+  private SentinelDaemon startDaemon(String jmx, int dogStatsdPort) throws Exception {
     Path file =
         Files.writeString(
             dir.resolve("sentinel.yaml"),
@@ -145,6 +194,11 @@ class StockDashboardsIT {
               listen: 127.0.0.1:0
             detection:
               enabled: false
+            datadog:
+              enabled: true
+              address: udp://127.0.0.1:%d
+              step: 1s
+              alerts: false
             targets:
               - name: lab
                 jmx: %s
@@ -152,7 +206,7 @@ class StockDashboardsIT {
                 tags:
                   application: lab
             """
-                .formatted(jmx));
+                .formatted(dogStatsdPort, jmx));
     return SentinelDaemon.start(new ConfigLoader().load(Optional.of(file), CliOverrides.NONE));
   }
 }
