@@ -15,6 +15,10 @@ record Promtool(String version, Path path) {
   /** Where .ci/install-test-deps links the Prometheus 3 promtool it built. */
   static final String PROMETHEUS3_LINK = ".ci/tools/promtool3";
 
+  static Promtool of(int prometheusVersion) {
+    return prometheusVersion == 3 ? prometheus3() : prometheus2();
+  }
+
   /** {@code -Dpromtool=...}, else promtool on the PATH. */
   static Promtool prometheus2() {
     String configured = configured("promtool");
