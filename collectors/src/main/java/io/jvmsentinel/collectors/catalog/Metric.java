@@ -357,6 +357,16 @@ public enum Metric {
       "JIT compilations by compiler, tier, on-stack replacement and outcome",
       "compiler (c1, c2, jvmci), tier (0-4), osr (true, false), outcome (success, failure)",
       "JFR `jdk.Compilation` (JDK 16+ targets)"),
+  JVM_JIT_RECOMPILATIONS(
+      "jvm.jit.recompilations",
+      MeterKind.COUNTER,
+      null,
+      "Standard (non-OSR) compilations of a method already compiled at the same tier on this"
+          + " stream: the same code compiled again after it was made not entrant, flushed or"
+          + " unloaded. Sustained, with code cache pressure, this is codecache churn; first-time"
+          + " compilation of new code never counts",
+      "",
+      "JFR `jdk.Compilation` (JDK 16+ targets)"),
   JVM_JIT_COMPILATION_DURATION(
       "jvm.jit.compilation.duration",
       MeterKind.TIMER,
@@ -517,6 +527,15 @@ public enum Metric {
       "Alerts of a rule firing for the target now (0 when none; several keys, e.g. segments, can"
           + " fire at once)",
       "alert, severity",
+      "daemon (detection engine)"),
+  SENTINEL_TARGET_WARMING_UP(
+      "jvm.sentinel.target.warming.up",
+      MeterKind.GAUGE,
+      null,
+      "1 while the target's JIT is warming up (its first minutes, longer while the compile rate"
+          + " keeps falling): compilation bursts then are expected, and JIT rules fire only on"
+          + " unambiguous churn; 0 after",
+      "",
       "daemon (detection engine)"),
   SENTINEL_GC_NOTIFICATIONS_MISSED(
       "jvm.sentinel.gc.notifications.missed",
