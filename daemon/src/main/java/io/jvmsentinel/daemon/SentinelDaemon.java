@@ -210,6 +210,8 @@ public final class SentinelDaemon implements AutoCloseable {
             recordingName,
             localRetention);
     session.addListener(stream);
+    // Compiler CPU seconds: jdk.ThreadCPULoad is a fraction of all the target's processors.
+    handlers.compilerCpu().processors(session.pollers().process()::availableProcessors);
     // Compiler-thread CPU from thread dumps, only while the target has no JFR stream.
     session.addPoller(
         new CompilerThreadCpuPoller(
