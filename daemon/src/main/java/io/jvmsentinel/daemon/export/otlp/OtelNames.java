@@ -15,8 +15,8 @@ import java.util.Optional;
 /**
  * The one table from our meters to the OpenTelemetry JVM semantic conventions (semconv {@code
  * runtime/jvm-metrics}): a meter listed here is pushed over OTLP under the convention's name, unit
- * and attributes; every other meter keeps its Micrometer name, tags and unit (in UCUM).
- * docs/opentelemetry.md is generated from this table (OpenTelemetryDocTest).
+ * and attributes; every other meter keeps its Micrometer name, tags and unit (the unit in UCUM, see
+ * {@link UcumUnits}). docs/opentelemetry.md is generated from this table (OpenTelemetryDocTest).
  */
 public final class OtelNames {
   private static final OtelName MEMORY_POOL =
@@ -87,11 +87,11 @@ public final class OtelNames {
     return Optional.ofNullable(BY_METER_NAME.get(meterName));
   }
 
-  /** The OTLP identity of {@code id}: renamed per the table, or ours with the unit in UCUM. */
+  /** The OTLP identity of {@code id}: renamed per the table, else unchanged. */
   static Meter.Id translate(Meter.Id id) {
     Optional<OtelName> otel = of(id.getName());
     if (otel.isEmpty()) {
-      return id.withBaseUnit(ucum(id.getBaseUnit()));
+      return id;
     }
     OtelName n = otel.get();
     List<Tag> tags = new ArrayList<>();

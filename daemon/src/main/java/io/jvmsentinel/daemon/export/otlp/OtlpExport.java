@@ -2,9 +2,7 @@ package io.jvmsentinel.daemon.export.otlp;
 
 import io.jvmsentinel.daemon.config.OtlpConfig;
 import io.micrometer.core.instrument.Clock;
-import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.core.ipc.http.HttpUrlConnectionSender;
 import io.micrometer.registry.otlp.OtlpHttpMetricsSender;
 import io.micrometer.registry.otlp.OtlpMeterRegistry;
@@ -37,19 +35,11 @@ public final class OtlpExport implements AutoCloseable {
         OtlpMeterRegistry.builder(new OtlpSettings(config))
             .clock(Clock.SYSTEM)
             .metricsSender(
-                new OtlpHttpMetricsSender(
-                    new HttpUrlConnectionSender(config.connectTimeout(), config.readTimeout())))
+                new UcumUnits(
+                    new OtlpHttpMetricsSender(
+                        new HttpUrlConnectionSender(
+                            config.connectTimeout(), config.readTimeout()))))
             .build();
-    // Registries set the unit of function timers themselves ("seconds"); OTLP wants UCUM ("s").
-    registry
-        .config()
-        .meterFilter(
-            new MeterFilter() {
-              @Override
-              public Meter.Id map(Meter.Id id) {
-                return id.withBaseUnit(OtelNames.ucum(id.getBaseUnit()));
-              }
-            });
     OtlpMirror mirror = OtlpMirror.of(source, registry);
     log.info(
         "OTLP: {} meters every {} s to {}",
