@@ -1,14 +1,9 @@
 package io.jvmsentinel.daemon.docs;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.jvmsentinel.collectors.catalog.Metric;
 import io.jvmsentinel.daemon.export.otlp.OtelName;
 import io.jvmsentinel.daemon.export.otlp.OtelNames;
-import io.jvmsentinel.daemon.testing.Jdks;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -22,15 +17,7 @@ class OpenTelemetryDocTest {
 
   @Test
   void openTelemetryReferenceMatchesTheTable() throws IOException {
-    Path doc = Jdks.repoRoot().resolve("docs/opentelemetry.md");
-    String expected = render();
-    if (Boolean.getBoolean("update.docs")) {
-      Files.writeString(doc, expected);
-    }
-    assertThat(doc).exists();
-    assertThat(Files.readString(doc))
-        .as("docs/opentelemetry.md is out of date; regenerate it (see OpenTelemetryDocTest)")
-        .isEqualTo(expected);
+    GeneratedDoc.check("docs/opentelemetry.md", render(), "OpenTelemetryDocTest");
   }
 
   static String render() {
