@@ -24,6 +24,7 @@ import io.jvmsentinel.daemon.export.PrometheusRoute;
 import io.jvmsentinel.daemon.export.StatusRoutes;
 import io.jvmsentinel.daemon.export.TargetReportRoutes;
 import io.jvmsentinel.daemon.export.datadog.DatadogExport;
+import io.jvmsentinel.daemon.export.otlp.OtlpExport;
 import io.jvmsentinel.daemon.jfr.JfrStreamSession;
 import io.jvmsentinel.daemon.jfr.RecordingNames;
 import io.jvmsentinel.daemon.jfr.StreamDirectories;
@@ -66,6 +67,7 @@ public final class SentinelDaemon implements AutoCloseable {
   private final DetectionEngine detection;
   private final HttpEndpoint http;
   private final DatadogExport datadog;
+  private final OtlpExport otlp;
 
   private SentinelDaemon(
       PrometheusMeterRegistry registry,
@@ -74,7 +76,8 @@ public final class SentinelDaemon implements AutoCloseable {
       EvidenceSnapshots snapshots,
       DetectionEngine detection,
       HttpEndpoint http,
-      DatadogExport datadog) {
+      DatadogExport datadog,
+      OtlpExport otlp) {
     this.registry = registry;
     this.targets = targets;
     this.notifications = notifications;
@@ -82,6 +85,7 @@ public final class SentinelDaemon implements AutoCloseable {
     this.detection = detection;
     this.http = http;
     this.datadog = datadog;
+    this.otlp = otlp;
   }
 
   /** Starts watching every configured target and serving HTTP; returns once the port is bound. */
@@ -173,6 +177,7 @@ public final class SentinelDaemon implements AutoCloseable {
     targets.forEach(WatchedTarget::start);
     detection.start();
     datadog.start();
+    OtlpExport otlp = OtlpExport.start(config.otlp(), registry);
     log.info(
         "jvm-sentinel serving {}://{}:{}/metrics ({}) for {} target(s): {}",
         config.http().tls().isPresent() ? "https" : "http",
@@ -182,7 +187,7 @@ public final class SentinelDaemon implements AutoCloseable {
         targets.size(),
         targets.stream().map(WatchedTarget::name).toList());
     return new SentinelDaemon(
-        registry, List.copyOf(targets), notifications, snapshots, detection, http, datadog);
+        registry, List.copyOf(targets), notifications, snapshots, detection, http, datadog, otlp);
   }
 
   private static WatchedTarget watch(
@@ -301,6 +306,7 @@ public final class SentinelDaemon implements AutoCloseable {
     snapshots.close();
     notifications.close();
     datadog.close(); // after the notifications: the Datadog sink drains into its client
+    otlp.close(); // pushes the last values while the targets' meters still read them
     targets.forEach(WatchedTarget::close);
     registry.close();
   }

@@ -9,6 +9,7 @@ import io.jvmsentinel.daemon.config.HostPort;
 import io.jvmsentinel.daemon.config.HttpConfig;
 import io.jvmsentinel.daemon.config.JfrConfig;
 import io.jvmsentinel.daemon.config.JmxAddress;
+import io.jvmsentinel.daemon.config.OtlpConfig;
 import io.jvmsentinel.daemon.config.SentinelConfig;
 import io.jvmsentinel.daemon.config.TargetConfig;
 import io.jvmsentinel.daemon.lab.LabProcess;
@@ -101,6 +102,7 @@ public final class DemoCommand implements Callable<Integer> {
         AlertsConfig.DEFAULT,
         demoDetection(),
         DatadogConfig.DISABLED,
+        OtlpConfig.DISABLED,
         List.of(target));
   }
 
