@@ -20,6 +20,7 @@ import io.jvmsentinel.daemon.export.AlertsRoute;
 import io.jvmsentinel.daemon.export.HttpAccess;
 import io.jvmsentinel.daemon.export.HttpEndpoint;
 import io.jvmsentinel.daemon.export.PrometheusRoute;
+import io.jvmsentinel.daemon.export.RedactedArguments;
 import io.jvmsentinel.daemon.export.StatusRoutes;
 import io.jvmsentinel.daemon.export.TargetReportRoutes;
 import io.jvmsentinel.daemon.export.datadog.DatadogExport;
@@ -134,7 +135,8 @@ public final class SentinelDaemon implements AutoCloseable {
             new WarmUp(detectionConfig.warmup(), detectionConfig.warmupMax()),
             config.alerts().stateFile().map(AlertStateFile::at).orElseGet(AlertStateFile::none),
             config.alerts().restoreGrace());
-    StatusRoutes status = new StatusRoutes(() -> targets);
+    StatusRoutes status =
+        new StatusRoutes(() -> targets, new RedactedArguments(config.http().maskArguments()));
     HttpEndpoint http;
     try {
       http =

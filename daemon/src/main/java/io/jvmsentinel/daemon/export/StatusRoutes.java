@@ -11,9 +11,11 @@ import java.util.function.Supplier;
 /** {@code /health}, {@code /ready} and {@code /api/v1/targets}, from the sessions' status. */
 public final class StatusRoutes {
   private final Supplier<List<WatchedTarget>> targets;
+  private final RedactedArguments masking;
 
-  public StatusRoutes(Supplier<List<WatchedTarget>> targets) {
+  public StatusRoutes(Supplier<List<WatchedTarget>> targets, RedactedArguments masking) {
     this.targets = targets;
+    this.masking = masking;
   }
 
   private List<TargetStatus> statuses() {
@@ -43,7 +45,7 @@ public final class StatusRoutes {
   public HttpEndpoint.Route targets() {
     return exchange ->
         HttpEndpoint.Response.json(
-            200, Map.of("targets", targets.get().stream().map(StatusRoutes::full).toList()));
+            200, Map.of("targets", targets.get().stream().map(this::full).toList()));
   }
 
   private static Map<String, Object> brief(TargetStatus status) {
@@ -55,7 +57,7 @@ public final class StatusRoutes {
     return map;
   }
 
-  private static Map<String, Object> full(WatchedTarget target) {
+  private Map<String, Object> full(WatchedTarget target) {
     TargetStatus status = target.session().status();
     Map<String, Object> map = brief(status);
     map.put("jfr", target.stream().state());
@@ -77,7 +79,7 @@ public final class StatusRoutes {
       jvm.put("featureVersion", identity.featureVersion());
       jvm.put("pid", identity.pid());
       jvm.put("startTimeMillis", identity.startTimeMillis());
-      jvm.put("inputArguments", RedactedArguments.of(identity.inputArguments()));
+      jvm.put("inputArguments", masking.of(identity.inputArguments()));
       jvm.put("vmOptions", identity.vmOptions());
       map.put("jvm", jvm);
     }
