@@ -24,12 +24,12 @@ public final class StatusRoutes {
 
   /** The daemon process is alive and serving. */
   public HttpEndpoint.Route health() {
-    return exchange -> HttpEndpoint.Response.json(200, Map.of("status", "UP"));
+    return request -> HttpEndpoint.Response.json(200, Map.of("status", "UP"));
   }
 
   /** 200 only when every target is connected; otherwise 503 naming the targets that are down. */
   public HttpEndpoint.Route ready() {
-    return exchange -> {
+    return request -> {
       List<TargetStatus> all = statuses();
       List<Map<String, Object>> down =
           all.stream().filter(t -> !t.up()).map(StatusRoutes::brief).toList();
@@ -43,7 +43,7 @@ public final class StatusRoutes {
 
   /** Every target with its state, last error and identity. */
   public HttpEndpoint.Route targets() {
-    return exchange ->
+    return request ->
         HttpEndpoint.Response.json(
             200, Map.of("targets", targets.get().stream().map(this::full).toList()));
   }

@@ -1,6 +1,5 @@
 package io.jvmsentinel.daemon.export;
 
-import com.sun.net.httpserver.HttpExchange;
 import io.jvmsentinel.daemon.WatchedTarget;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -45,8 +44,8 @@ public final class TargetReportRoutes implements HttpEndpoint.Route {
   }
 
   @Override
-  public HttpEndpoint.Response get(HttpExchange exchange) {
-    String rest = exchange.getRequestURI().getPath().substring(PREFIX.length());
+  public HttpEndpoint.Response get(HttpEndpoint.Request request) {
+    String rest = request.path().substring(PREFIX.length());
     int slash = rest.indexOf('/');
     if (slash <= 0) {
       throw new HttpEndpoint.NotFound(
@@ -58,12 +57,14 @@ public final class TargetReportRoutes implements HttpEndpoint.Route {
         targets.get().stream()
             .filter(t -> t.name().equals(name))
             .findFirst()
-            .orElseThrow(() -> new HttpEndpoint.NotFound("no target named '" + name + "'"));
+            // Never the name as sent: a 404 body must not carry what the client sent.
+            .orElseThrow(
+                () -> new HttpEndpoint.NotFound("no such target; GET /api/v1/targets lists them"));
     BiFunction<WatchedTarget, Integer, HttpEndpoint.Response> render = reports.get(report);
     if (render == null) {
-      throw new HttpEndpoint.NotFound("no report '" + report + "'; reports: " + reports.keySet());
+      throw new HttpEndpoint.NotFound("no such report; reports: " + reports.keySet());
     }
-    return render.apply(target, top(exchange.getRequestURI().getQuery()));
+    return render.apply(target, top(request.rawQuery()));
   }
 
   private static int top(String query) {
