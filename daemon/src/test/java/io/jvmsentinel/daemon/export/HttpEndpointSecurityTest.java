@@ -34,10 +34,16 @@ import org.junit.jupiter.api.io.TempDir;
 class HttpEndpointSecurityTest {
   private static final Map<String, HttpEndpoint.Route> ROUTES =
       Map.of(
-          "/metrics", request -> HttpEndpoint.Response.text(200, "up 1\n"),
-          "/health", request -> HttpEndpoint.Response.text(200, "UP\n"),
-          "/ready", request -> HttpEndpoint.Response.text(200, "READY\n"),
-          "/api/v1/targets", request -> HttpEndpoint.Response.text(200, "{}\n"));
+          "/metrics",
+          request -> HttpEndpoint.Response.text(200, "up 1\n"),
+          "/health",
+          request -> HttpEndpoint.Response.text(200, "UP\n"),
+          "/ready",
+          request -> HttpEndpoint.Response.text(200, "READY\n"),
+          "/api/v1/targets",
+          request -> HttpEndpoint.Response.text(200, "{}\n"),
+          TargetReportRoutes.PREFIX,
+          new TargetReportRoutes(java.util.List::of));
 
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
   private HttpEndpoint endpoint;
@@ -161,7 +167,8 @@ class HttpEndpointSecurityTest {
           new String[] {
             "/%3Cscript%3Ealert(1)%3C/script%3E",
             "/no-such-%E2%80%AEtxt.exe",
-            "/x%0d%0aSet-Cookie:a"
+            "/x%0d%0aSet-Cookie:a",
+            "/api/v1/targets/no-such-%3Cscript%3E/tls"
           }) {
         String response = getWhole(port, path);
         assertThat(response).as(path).startsWith("HTTP/1.1 4");
