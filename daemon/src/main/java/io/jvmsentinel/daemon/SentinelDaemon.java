@@ -21,6 +21,7 @@ import io.jvmsentinel.daemon.export.AlertsRoute;
 import io.jvmsentinel.daemon.export.HttpAccess;
 import io.jvmsentinel.daemon.export.HttpEndpoint;
 import io.jvmsentinel.daemon.export.PrometheusRoute;
+import io.jvmsentinel.daemon.export.RedactedArguments;
 import io.jvmsentinel.daemon.export.StatusRoutes;
 import io.jvmsentinel.daemon.export.TargetReportRoutes;
 import io.jvmsentinel.daemon.export.datadog.DatadogExport;
@@ -144,7 +145,11 @@ public final class SentinelDaemon implements AutoCloseable {
                 .recordDirectory()
                 .map(SignalRecorder::to)
                 .orElseGet(SignalRecorder::none));
-    StatusRoutes status = new StatusRoutes(() -> targets, detection::warmingUp);
+    StatusRoutes status =
+        new StatusRoutes(
+            () -> targets,
+            detection::warmingUp,
+            new RedactedArguments(config.http().maskArguments()));
     HttpEndpoint http;
     try {
       http =
@@ -162,7 +167,7 @@ public final class SentinelDaemon implements AutoCloseable {
                   "/api/v1/alerts",
                   new AlertsRoute(detection),
                   TargetReportRoutes.PREFIX,
-                  new TargetReportRoutes(() -> targets, detection)),
+                  new TargetReportRoutes(() -> targets, detection::history)),
               serverTls(config),
               HttpAccess.of(config.http().auth(), registry));
     } catch (IOException e) {

@@ -3,6 +3,7 @@ package io.jvmsentinel.daemon.config;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * The YAML file as written, before defaults and validation: every key is optional here (null when
@@ -23,7 +24,7 @@ record ConfigDocument(
   static final Target EMPTY_TARGET =
       new Target(null, null, null, null, null, null, null, null, null);
 
-  record Http(HostPort listen, HttpTls tls, HttpAuth auth) {}
+  record Http(HostPort listen, HttpTls tls, HttpAuth auth, List<Pattern> maskArguments) {}
 
   record HttpTls(String keyStore, String keyStorePasswordEnv, String keyStorePasswordFile) {}
 

@@ -1,7 +1,9 @@
 package io.jvmsentinel.daemon.config;
 
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * The HTTP endpoint that serves {@code /metrics}, the probes and the API.
@@ -10,8 +12,11 @@ import java.util.Optional;
  * @param tls the server key store for HTTPS; default none (plain HTTP)
  * @param auth the credential {@code /metrics} and {@code /api/} require; default none. The probes
  *     {@code /health} and {@code /ready} stay open: kubelet probes cannot send credentials.
+ * @param maskArguments the operator's patterns of secrets in target JVM arguments, masked in the
+ *     API beyond the built-in rules; default none
  */
-public record HttpConfig(HostPort listen, Optional<StoreFile> tls, HttpAuth auth) {
+public record HttpConfig(
+    HostPort listen, Optional<StoreFile> tls, HttpAuth auth, List<Pattern> maskArguments) {
   public static final HostPort DEFAULT_LISTEN = new HostPort("0.0.0.0", 9404);
   public static final HttpConfig DEFAULT = new HttpConfig(DEFAULT_LISTEN);
 
@@ -19,10 +24,11 @@ public record HttpConfig(HostPort listen, Optional<StoreFile> tls, HttpAuth auth
     Objects.requireNonNull(listen, "listen");
     Objects.requireNonNull(tls, "tls");
     Objects.requireNonNull(auth, "auth");
+    maskArguments = List.copyOf(maskArguments);
   }
 
   /** Plain HTTP without authentication, the compatible default. */
   public HttpConfig(HostPort listen) {
-    this(listen, Optional.empty(), HttpAuth.NONE);
+    this(listen, Optional.empty(), HttpAuth.NONE, List.of());
   }
 }

@@ -1,5 +1,7 @@
 package io.jvmsentinel.daemon.config;
 
+import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /** Checks the {@code http} section's TLS and authentication and builds its {@link HttpConfig}. */
@@ -29,7 +31,14 @@ final class HttpValidator {
                   t.keyStorePasswordFile(),
                   StoreFiles.Kind.KEY_STORE);
     }
-    return new HttpConfig(listen, tls, auth(raw.auth()));
+    return new HttpConfig(
+        listen,
+        tls,
+        auth(raw.auth()),
+        raw.maskArguments() == null
+            ? List.of()
+            // An unreadable pattern is null here; its problem is already reported.
+            : raw.maskArguments().stream().filter(Objects::nonNull).toList());
   }
 
   private HttpAuth auth(ConfigDocument.HttpAuth raw) {

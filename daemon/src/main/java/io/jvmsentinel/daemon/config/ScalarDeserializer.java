@@ -8,6 +8,8 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
 
 /**
  * Reads one scalar value, or records why it cannot and returns null so reading goes on.
@@ -56,6 +58,26 @@ final class ScalarDeserializer<T> extends StdDeserializer<T> {
   static ScalarDeserializer<DogStatsdAddress> dogStatsdAddress() {
     return parsed(
         DogStatsdAddress.class, "udp://host:port or unix:///path", DogStatsdAddress::parse);
+  }
+
+  static ScalarDeserializer<Pattern> pattern() {
+    return parsed(Pattern.class, "a regular expression", ScalarDeserializer::toPattern);
+  }
+
+  private static Pattern toPattern(String text) {
+    try {
+      return Pattern.compile(text);
+    } catch (PatternSyntaxException e) {
+      throw new IllegalArgumentException(
+          "not a regular expression: "
+              + e.getDescription()
+              + " at index "
+              + e.getIndex()
+              + " of \""
+              + text
+              + "\"",
+          e);
+    }
   }
 
   // Any scalar: "pollInterval: 10" then fails in the parser with the accepted forms.

@@ -18,6 +18,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.regex.Pattern;
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 
@@ -35,7 +36,8 @@ final class YamlConfigReader {
                   .addDeserializer(Duration.class, ScalarDeserializer.duration())
                   .addDeserializer(HostPort.class, ScalarDeserializer.hostPort())
                   .addDeserializer(JmxAddress.class, ScalarDeserializer.jmxAddress())
-                  .addDeserializer(DogStatsdAddress.class, ScalarDeserializer.dogStatsdAddress()))
+                  .addDeserializer(DogStatsdAddress.class, ScalarDeserializer.dogStatsdAddress())
+                  .addDeserializer(Pattern.class, ScalarDeserializer.pattern()))
           .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
           .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
           .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)

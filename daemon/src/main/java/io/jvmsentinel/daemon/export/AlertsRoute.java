@@ -1,6 +1,5 @@
 package io.jvmsentinel.daemon.export;
 
-import com.sun.net.httpserver.HttpExchange;
 import io.jvmsentinel.daemon.alert.ActiveAlert;
 import io.jvmsentinel.daemon.alert.DetectionEngine;
 import java.util.LinkedHashMap;
@@ -16,7 +15,7 @@ public final class AlertsRoute implements HttpEndpoint.Route {
   }
 
   @Override
-  public HttpEndpoint.Response get(HttpExchange exchange) {
+  public HttpEndpoint.Response get(HttpEndpoint.Request request) {
     List<Map<String, Object>> alerts = engine.active().stream().map(AlertsRoute::render).toList();
     return HttpEndpoint.Response.json(200, Map.of("alerts", alerts));
   }

@@ -1,6 +1,5 @@
 package io.jvmsentinel.daemon.export;
 
-import com.sun.net.httpserver.HttpExchange;
 import io.jvmsentinel.collectors.catalog.Metric;
 import io.jvmsentinel.daemon.config.HttpAuth;
 import io.micrometer.core.instrument.Counter;
@@ -40,30 +39,49 @@ public final class HttpAccess {
     return new HttpAccess(auth, registry);
   }
 
-  /** A 401 response if the request lacks the credential this path needs, else empty. */
-  Optional<HttpEndpoint.Response> check(HttpExchange exchange, String path) {
-    if (auth instanceof HttpAuth.None || OPEN_PATHS.contains(path)) {
+  /** A 401 response if the request lacks the credential its path needs, else empty. */
+  Optional<HttpEndpoint.Response> check(HttpEndpoint.Request request) {
+    if (auth instanceof HttpAuth.None || OPEN_PATHS.contains(request.path())) {
       return Optional.empty();
     }
-    String given = exchange.getRequestHeaders().getFirst("Authorization");
+    String given = request.header("Authorization");
     if (given == null || given.isBlank()) {
       missing.increment();
-      return Optional.of(unauthorized(exchange));
+      return Optional.of(unauthorized());
     }
     // Digests first: equal lengths, so neither the length nor the content leaks through timing.
-    if (!MessageDigest.isEqual(expected, digest(given.trim()))) {
+    if (!MessageDigest.isEqual(expected, digest(normalized(given)))) {
       invalid.increment();
-      return Optional.of(unauthorized(exchange));
+      return Optional.of(unauthorized());
     }
     return Optional.empty();
   }
 
-  private HttpEndpoint.Response unauthorized(HttpExchange exchange) {
+  /**
+   * The header with its scheme in one spelling: RFC 9110 section 11.1 makes the scheme
+   * case-insensitive ({@code bearer}, {@code BASIC}), and one or more spaces may follow it. The
+   * credential itself stays exact.
+   */
+  private static String normalized(String header) {
+    String trimmed = header.trim();
+    int space = trimmed.indexOf(' ');
+    if (space < 0) {
+      return trimmed;
+    }
+    String scheme = trimmed.substring(0, space);
+    String credential = trimmed.substring(space).stripLeading();
+    for (String known : new String[] {"Basic", "Bearer"}) {
+      if (known.equalsIgnoreCase(scheme)) {
+        return known + " " + credential;
+      }
+    }
+    return trimmed;
+  }
+
+  private HttpEndpoint.Response unauthorized() {
     String scheme = auth instanceof HttpAuth.Basic ? "Basic" : "Bearer";
-    exchange
-        .getResponseHeaders()
-        .set("WWW-Authenticate", scheme + " realm=\"jvm-sentinel\", charset=\"UTF-8\"");
-    return HttpEndpoint.Response.text(401, "authentication required\n");
+    return HttpEndpoint.Response.text(401, "authentication required\n")
+        .withHeader("WWW-Authenticate", scheme + " realm=\"jvm-sentinel\", charset=\"UTF-8\"");
   }
 
   /** The whole Authorization header a client must send. */

@@ -1,6 +1,5 @@
 package io.jvmsentinel.daemon.export;
 
-import com.sun.net.httpserver.HttpExchange;
 import io.micrometer.prometheus.PrometheusMeterRegistry;
 import io.prometheus.client.exporter.common.TextFormat;
 import java.nio.charset.StandardCharsets;
@@ -15,9 +14,8 @@ public final class PrometheusRoute implements HttpEndpoint.Route {
   }
 
   @Override
-  public HttpEndpoint.Response get(HttpExchange exchange) {
-    String contentType =
-        TextFormat.chooseContentType(exchange.getRequestHeaders().getFirst("Accept"));
+  public HttpEndpoint.Response get(HttpEndpoint.Request request) {
+    String contentType = TextFormat.chooseContentType(request.header("Accept"));
     return new HttpEndpoint.Response(
         200, contentType, registry.scrape(contentType).getBytes(StandardCharsets.UTF_8));
   }

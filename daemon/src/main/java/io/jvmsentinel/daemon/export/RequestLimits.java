@@ -1,7 +1,6 @@
 package io.jvmsentinel.daemon.export;
 
-import com.sun.net.httpserver.Headers;
-import com.sun.net.httpserver.HttpExchange;
+import io.jvmsentinel.collectors.text.SafeText;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -9,8 +8,8 @@ import java.util.Optional;
 /**
  * Rejects requests a read-only metrics endpoint never needs, before any route sees them: long URIs,
  * large headers, a body, and paths that are not plain ({@code ..}, encoded slashes, control
- * characters). The JDK server has already refused malformed request lines and more than 200 headers
- * ({@code sun.net.httpserver.maxReqHeaders}).
+ * characters, also percent-encoded ones such as {@code %0a}). Jetty has already refused malformed
+ * request lines, ambiguous URIs and heads larger than the two limits together.
  */
 final class RequestLimits {
   static final int MAX_URI_LENGTH = 2048;
@@ -20,26 +19,28 @@ final class RequestLimits {
   private RequestLimits() {}
 
   /** A 4xx response for a request outside the limits, else empty. */
-  static Optional<HttpEndpoint.Response> check(HttpExchange exchange) {
-    String rawUri = exchange.getRequestURI().toString();
+  static Optional<HttpEndpoint.Response> check(HttpEndpoint.Request request) {
+    String rawUri =
+        request.rawPath() + (request.rawQuery() == null ? "" : "?" + request.rawQuery());
     if (rawUri.length() > MAX_URI_LENGTH) {
       return reject(414, "URI longer than " + MAX_URI_LENGTH + " characters");
     }
-    if (headerBytes(exchange.getRequestHeaders()) > MAX_HEADER_BYTES) {
+    if (headerBytes(request.headers()) > MAX_HEADER_BYTES) {
       return reject(431, "request headers larger than " + MAX_HEADER_BYTES + " bytes");
     }
-    long count = exchange.getRequestHeaders().values().stream().mapToLong(List::size).sum();
+    long count = request.headers().values().stream().mapToLong(List::size).sum();
     if (count > MAX_HEADERS) {
       return reject(431, "more than " + MAX_HEADERS + " request headers");
     }
-    Headers headers = exchange.getRequestHeaders();
-    String length = headers.getFirst("Content-Length");
-    if (headers.containsKey("Transfer-Encoding")
+    String length = request.header("Content-Length");
+    if (request.header("Transfer-Encoding") != null
         || (length != null && !"0".equals(length.trim()))) {
       return reject(400, "a GET request has no body");
     }
-    String rawPath = exchange.getRequestURI().getRawPath();
-    if (rawPath == null || !plainPath(rawPath)) {
+    String rawPath = request.rawPath();
+    if (rawPath == null
+        || !plainPath(rawPath)
+        || !SafeText.of(request.path()).equals(request.path())) {
       return reject(400, "malformed path");
     }
     return Optional.empty();
@@ -65,7 +66,7 @@ final class RequestLimits {
     return rawPath.chars().noneMatch(c -> c < 0x20 || c == 0x7f);
   }
 
-  private static long headerBytes(Headers headers) {
+  private static long headerBytes(Map<String, List<String>> headers) {
     long total = 0;
     for (Map.Entry<String, List<String>> header : headers.entrySet()) {
       for (String value : header.getValue()) {

@@ -13,13 +13,19 @@ import java.util.function.Supplier;
 public final class StatusRoutes {
   private final Supplier<List<WatchedTarget>> targets;
   private final Predicate<String> warmingUp;
+  private final RedactedArguments masking;
 
   /**
    * @param warmingUp whether a target (by name) is still in its JIT warm-up, as detection judges
+   * @param masking how secrets in the targets' JVM arguments are hidden
    */
-  public StatusRoutes(Supplier<List<WatchedTarget>> targets, Predicate<String> warmingUp) {
+  public StatusRoutes(
+      Supplier<List<WatchedTarget>> targets,
+      Predicate<String> warmingUp,
+      RedactedArguments masking) {
     this.targets = targets;
     this.warmingUp = warmingUp;
+    this.masking = masking;
   }
 
   private List<TargetStatus> statuses() {
@@ -28,12 +34,12 @@ public final class StatusRoutes {
 
   /** The daemon process is alive and serving. */
   public HttpEndpoint.Route health() {
-    return exchange -> HttpEndpoint.Response.json(200, Map.of("status", "UP"));
+    return request -> HttpEndpoint.Response.json(200, Map.of("status", "UP"));
   }
 
   /** 200 only when every target is connected; otherwise 503 naming the targets that are down. */
   public HttpEndpoint.Route ready() {
-    return exchange -> {
+    return request -> {
       List<TargetStatus> all = statuses();
       List<Map<String, Object>> down =
           all.stream().filter(t -> !t.up()).map(StatusRoutes::brief).toList();
@@ -47,7 +53,7 @@ public final class StatusRoutes {
 
   /** Every target with its state, last error and identity. */
   public HttpEndpoint.Route targets() {
-    return exchange ->
+    return request ->
         HttpEndpoint.Response.json(
             200, Map.of("targets", targets.get().stream().map(this::full).toList()));
   }
@@ -85,7 +91,7 @@ public final class StatusRoutes {
       jvm.put("featureVersion", identity.featureVersion());
       jvm.put("pid", identity.pid());
       jvm.put("startTimeMillis", identity.startTimeMillis());
-      jvm.put("inputArguments", RedactedArguments.of(identity.inputArguments()));
+      jvm.put("inputArguments", masking.of(identity.inputArguments()));
       jvm.put("vmOptions", identity.vmOptions());
       map.put("jvm", jvm);
     }

@@ -1,9 +1,8 @@
 package io.jvmsentinel.daemon.export;
 
-import com.sun.net.httpserver.HttpExchange;
 import io.jvmsentinel.collectors.jfr.threads.ThreadStartReport;
 import io.jvmsentinel.daemon.WatchedTarget;
-import io.jvmsentinel.daemon.alert.DetectionEngine;
+import io.jvmsentinel.daemon.alert.SignalHistory;
 import io.jvmsentinel.daemon.alert.SignalSample;
 import io.jvmsentinel.daemon.alert.WindowedEvidence;
 import io.jvmsentinel.daemon.config.Durations;
@@ -13,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.BiFunction;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -29,16 +29,20 @@ public final class TargetReportRoutes implements HttpEndpoint.Route {
   private static final Duration MAX_WINDOW = Duration.ofMinutes(15);
 
   private final Supplier<List<WatchedTarget>> targets;
-  private final DetectionEngine detection;
+  private final Function<String, Optional<SignalHistory>> histories;
   private final Map<String, BiFunction<WatchedTarget, Query, HttpEndpoint.Response>> reports =
       new LinkedHashMap<>();
 
   /** What a report is asked for: how many entries, and over which recent window (or all). */
   private record Query(int top, Optional<Duration> window) {}
 
-  public TargetReportRoutes(Supplier<List<WatchedTarget>> targets, DetectionEngine detection) {
+  /**
+   * @param histories each target's detection history by name (the windowed reports read it)
+   */
+  public TargetReportRoutes(
+      Supplier<List<WatchedTarget>> targets, Function<String, Optional<SignalHistory>> histories) {
     this.targets = targets;
-    this.detection = detection;
+    this.histories = histories;
     reports.put(
         "thread-starts",
         (target, query) -> HttpEndpoint.Response.json(200, threadStarts(target, query)));
@@ -69,16 +73,16 @@ public final class TargetReportRoutes implements HttpEndpoint.Route {
       return target.jfr().threadStarts().snapshot(query.top());
     }
     List<SignalSample> samples =
-        detection
-            .history(target.name())
+        histories
+            .apply(target.name())
             .map(history -> history.window(query.window().get()))
             .orElse(List.of());
     return WindowedEvidence.creatorSites(samples, query.top());
   }
 
   @Override
-  public HttpEndpoint.Response get(HttpExchange exchange) {
-    String rest = exchange.getRequestURI().getPath().substring(PREFIX.length());
+  public HttpEndpoint.Response get(HttpEndpoint.Request request) {
+    String rest = request.path().substring(PREFIX.length());
     int slash = rest.indexOf('/');
     if (slash <= 0) {
       throw new HttpEndpoint.NotFound(
@@ -90,12 +94,14 @@ public final class TargetReportRoutes implements HttpEndpoint.Route {
         targets.get().stream()
             .filter(t -> t.name().equals(name))
             .findFirst()
-            .orElseThrow(() -> new HttpEndpoint.NotFound("no target named '" + name + "'"));
+            // Never the name as sent: a 404 body must not carry what the client sent.
+            .orElseThrow(
+                () -> new HttpEndpoint.NotFound("no such target; GET /api/v1/targets lists them"));
     BiFunction<WatchedTarget, Query, HttpEndpoint.Response> render = reports.get(report);
     if (render == null) {
-      throw new HttpEndpoint.NotFound("no report '" + report + "'; reports: " + reports.keySet());
+      throw new HttpEndpoint.NotFound("no such report; reports: " + reports.keySet());
     }
-    String query = exchange.getRequestURI().getQuery();
+    String query = request.rawQuery();
     Optional<Duration> window;
     try {
       window = window(query);

@@ -222,6 +222,22 @@ class ConfigLoaderTest {
 
       assertThat(config.http().listen().port()).isZero();
     }
+
+    @Test
+    void maskArgumentsAreRegularExpressions() throws Exception {
+      SentinelConfig config =
+          load(
+              """
+              http:
+                maskArguments: ['ghp_[A-Za-z0-9]+', '(?<=-Dlicence=).*']
+              targets:
+                - {name: a, pid: 1}
+              """);
+
+      assertThat(config.http().maskArguments())
+          .extracting(java.util.regex.Pattern::pattern)
+          .containsExactly("ghp_[A-Za-z0-9]+", "(?<=-Dlicence=).*");
+    }
   }
 
   @Nested
@@ -371,6 +387,22 @@ class ConfigLoaderTest {
           .containsExactly(
               "config.yaml:2:11: 'http.listen': port 99999 in \"0.0.0.0:99999\" is out of range"
                   + " 0..65535");
+    }
+
+    @Test
+    void badMaskPatternNamesItsPosition() throws Exception {
+      assertThat(
+              problems(
+                  """
+                  http:
+                    maskArguments: ['ok', 'tok(en']
+                  targets:
+                    - {name: a, pid: 1}
+                  """))
+          .singleElement()
+          .asString()
+          .startsWith("config.yaml:2:25: 'http.maskArguments[1]': not a regular expression:")
+          .contains("tok(en");
     }
 
     @Test

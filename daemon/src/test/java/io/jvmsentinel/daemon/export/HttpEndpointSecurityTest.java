@@ -34,10 +34,16 @@ import org.junit.jupiter.api.io.TempDir;
 class HttpEndpointSecurityTest {
   private static final Map<String, HttpEndpoint.Route> ROUTES =
       Map.of(
-          "/metrics", exchange -> HttpEndpoint.Response.text(200, "up 1\n"),
-          "/health", exchange -> HttpEndpoint.Response.text(200, "UP\n"),
-          "/ready", exchange -> HttpEndpoint.Response.text(200, "READY\n"),
-          "/api/v1/targets", exchange -> HttpEndpoint.Response.text(200, "{}\n"));
+          "/metrics",
+          request -> HttpEndpoint.Response.text(200, "up 1\n"),
+          "/health",
+          request -> HttpEndpoint.Response.text(200, "UP\n"),
+          "/ready",
+          request -> HttpEndpoint.Response.text(200, "READY\n"),
+          "/api/v1/targets",
+          request -> HttpEndpoint.Response.text(200, "{}\n"),
+          TargetReportRoutes.PREFIX,
+          new TargetReportRoutes(java.util.List::of, name -> java.util.Optional.empty()));
 
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
   private HttpEndpoint endpoint;
@@ -75,6 +81,19 @@ class HttpEndpointSecurityTest {
     } catch (java.net.SocketException e) {
       return ""; // reset by the server: refused, which is fine
     }
+  }
+
+  /** Sends raw bytes and returns the whole response, head and body. */
+  private static String whole(int port, String request) throws IOException {
+    try (Socket socket = new Socket("127.0.0.1", port)) {
+      socket.setSoTimeout(5000);
+      socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
+      return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+
+  private static String getWhole(int port, String path) throws IOException {
+    return whole(port, "GET " + path + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
   }
 
   private static String get(int port, String path, String... headers) throws IOException {
@@ -140,6 +159,127 @@ class HttpEndpointSecurityTest {
   }
 
   @Nested
+  class NothingEchoedNothingSniffed {
+    @Test
+    void notFoundNeverEchoesThePath() throws Exception {
+      int port = start(HttpAuth.NONE);
+      for (String path :
+          new String[] {
+            "/%3Cscript%3Ealert(1)%3C/script%3E",
+            "/no-such-%E2%80%AEtxt.exe",
+            "/x%0d%0aSet-Cookie:a",
+            "/api/v1/targets/no-such-%3Cscript%3E/tls"
+          }) {
+        String response = getWhole(port, path);
+        assertThat(response).as(path).startsWith("HTTP/1.1 4");
+        String body = response.substring(response.indexOf("\r\n\r\n") + 4);
+        assertThat(body)
+            .as(path)
+            .doesNotContain("script", "no-such", "\u202e", "Set-Cookie", "%3C", "%0d");
+      }
+    }
+
+    @Test
+    void controlCharactersInPathsAreRejectedEvenPercentEncoded() throws Exception {
+      int port = start(HttpAuth.NONE);
+      for (String path :
+          new String[] {"/metrics%0a", "/metrics%09", "/met%0Drics", "/%7F", "/a%E2%80%AEb"}) {
+        assertThat(get(port, path)).as(path).startsWith("HTTP/1.1 400");
+      }
+      assertThat(get(port, "/metrics")).isEqualTo("HTTP/1.1 200 OK");
+    }
+
+    @Test
+    void everyResponseSaysNoSniffAndNoStore() throws Exception {
+      int port = start(HttpAuth.NONE);
+      for (String request :
+          new String[] {
+            "GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+            "GET /nothing HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+            "GET /metrics%0a HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+            "POST /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+            // Refused by Jetty's parser before any route: its error page is ours too.
+            "GET /a/%2e%2e/metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+          }) {
+        String response = whole(port, request);
+        assertThat(response)
+            .as(request)
+            .containsIgnoringCase("X-Content-Type-Options: nosniff")
+            .containsIgnoringCase("Cache-Control: no-store")
+            .doesNotContain("<html", "%2e", "jetty");
+      }
+    }
+  }
+
+  @Nested
+  class ConnectionLimits {
+    @Test
+    void oneClientCannotHoldMoreThanItsShare() throws Exception {
+      endpoint =
+          HttpEndpoint.start(
+              new InetSocketAddress("0.0.0.0", 0),
+              ROUTES,
+              Optional.empty(),
+              HttpAccess.of(HttpAuth.NONE, registry),
+              new HttpEndpoint.Limits(4, java.time.Duration.ofSeconds(30)));
+      int port = endpoint.port();
+      java.net.InetAddress greedy = java.net.InetAddress.getByName("127.0.2.1");
+      java.util.List<Socket> held = new java.util.ArrayList<>();
+      try {
+        for (int i = 0; i < 4; i++) {
+          held.add(connectFrom(greedy, port));
+        }
+        org.awaitility.Awaitility.await().until(() -> endpoint.openConnections(greedy) == 4);
+        try (Socket fifth = connectFrom(greedy, port)) {
+          fifth.setSoTimeout(5000);
+          // Closed by the server at once: end of stream, or a reset.
+          assertThat(readOrReset(fifth)).isEqualTo(-1);
+        }
+        // Other clients are served meanwhile, and the held connections still work.
+        assertThat(get(port, "/health")).isEqualTo("HTTP/1.1 200 OK");
+        Socket first = held.get(0);
+        first
+            .getOutputStream()
+            .write("GET /health HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+        first.setSoTimeout(5000);
+        assertThat(new String(first.getInputStream().readNBytes(15), StandardCharsets.US_ASCII))
+            .isEqualTo("HTTP/1.1 200 OK");
+      } finally {
+        for (Socket socket : held) {
+          socket.close();
+        }
+      }
+      // Once they are closed, the client may connect again.
+      org.awaitility.Awaitility.await().until(() -> endpoint.openConnections(greedy) == 0);
+      try (Socket again = connectFrom(greedy, port)) {
+        again
+            .getOutputStream()
+            .write(
+                "GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+                    .getBytes(StandardCharsets.US_ASCII));
+        again.setSoTimeout(5000);
+        assertThat(new String(again.getInputStream().readNBytes(15), StandardCharsets.US_ASCII))
+            .isEqualTo("HTTP/1.1 200 OK");
+      }
+    }
+
+    private static Socket connectFrom(java.net.InetAddress source, int port) throws IOException {
+      Socket socket = new Socket();
+      socket.bind(new InetSocketAddress(source, 0));
+      socket.connect(new InetSocketAddress("127.0.0.1", port), 5000);
+      return socket;
+    }
+
+    private static int readOrReset(Socket socket) throws IOException {
+      try {
+        return socket.getInputStream().read();
+      } catch (java.net.SocketException e) {
+        return -1;
+      }
+    }
+  }
+
+  @Nested
   class Credentials {
     private static final String BASIC_OK =
         "Authorization: Basic "
@@ -193,6 +333,30 @@ class HttpEndpointSecurityTest {
           .startsWith("HTTP/1.1 401");
       assertThat(get(port, "/metrics")).startsWith("HTTP/1.1 401");
       assertThat(get(port, "/health")).isEqualTo("HTTP/1.1 200 OK");
+    }
+
+    @Test
+    void theSchemeMatchesInAnyCaseTheCredentialExactly() throws Exception {
+      int port = start(new HttpAuth.Bearer(Secret.of("tok-123")));
+      for (String header :
+          new String[] {
+            "Authorization: bearer tok-123",
+            "Authorization: BEARER tok-123",
+            "Authorization: Bearer   tok-123"
+          }) {
+        assertThat(get(port, "/metrics", header)).as(header).isEqualTo("HTTP/1.1 200 OK");
+      }
+      assertThat(get(port, "/metrics", "Authorization: bearer TOK-123")).startsWith("HTTP/1.1 401");
+      assertThat(get(port, "/metrics", "Authorization: Basic tok-123")).startsWith("HTTP/1.1 401");
+
+      endpoint.close();
+      int basicPort = start(new HttpAuth.Basic("prom", Secret.of("s3cret-pw")));
+      String encoded =
+          Base64.getEncoder().encodeToString("prom:s3cret-pw".getBytes(StandardCharsets.UTF_8));
+      assertThat(get(basicPort, "/metrics", "Authorization: basic " + encoded))
+          .isEqualTo("HTTP/1.1 200 OK");
+      assertThat(get(basicPort, "/metrics", "Authorization: bAsIc " + encoded))
+          .isEqualTo("HTTP/1.1 200 OK");
     }
   }
 

@@ -1,6 +1,7 @@
 package io.jvmsentinel.collectors.jfr.threads;
 
 import io.jvmsentinel.collectors.jfr.TopK;
+import io.jvmsentinel.collectors.text.SafeText;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -212,8 +213,8 @@ final class CreatorSites {
 
   /**
    * A thread name with each run of digits as {@code #} ({@code pool-3-thread-17} becomes {@code
-   * pool-#-thread-#}), cut to a bounded length, so thread numbers do not spread one kind of thread
-   * over many names.
+   * pool-#-thread-#}), control and bidirectional characters as {@code _}, cut to a bounded length,
+   * so thread numbers do not spread one kind of thread over many names.
    */
   static String pattern(String name) {
     if (name == null) {
@@ -225,7 +226,7 @@ final class CreatorSites {
       char c = name.charAt(i);
       boolean digit = c >= '0' && c <= '9';
       if (!digit) {
-        out.append(c);
+        out.append(SafeText.unsafe(c) ? '_' : c);
       } else if (!inDigits) {
         out.append('#');
       }

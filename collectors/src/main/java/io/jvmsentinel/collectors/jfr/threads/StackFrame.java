@@ -1,5 +1,6 @@
 package io.jvmsentinel.collectors.jfr.threads;
 
+import io.jvmsentinel.collectors.text.SafeText;
 import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordedMethod;
 
@@ -29,14 +30,15 @@ record StackFrame(String className, String methodName, int line) {
   /**
    * Bytecode names may hold spaces, semicolons and control characters (only {@code . ; [ /} are
    * banned in unqualified names, and not by every JVM language); the collapsed-stack format splits
-   * on {@code ;} and lines, so those become {@code _}, and very long names are cut.
+   * on {@code ;} and lines, and bidirectional controls disguise a name, so those become {@code _},
+   * and very long names are cut.
    */
   private static String clean(String text) {
     String cut = text.length() > MAX_TEXT ? text.substring(0, MAX_TEXT) : text;
     StringBuilder out = null;
     for (int i = 0; i < cut.length(); i++) {
       char c = cut.charAt(i);
-      if (c == ';' || Character.isISOControl(c)) {
+      if (c == ';' || SafeText.unsafe(c)) {
         if (out == null) {
           out = new StringBuilder(cut);
         }

@@ -1,0 +1,20 @@
+package io.jvmsentinel.collectors.text;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class SafeTextTest {
+  @Test
+  void bidiAndControlCharactersBecomeUnderscores() {
+    assertThat(SafeText.of("invoice\u202Etxt.exe")).isEqualTo("invoice_txt.exe");
+    assertThat(SafeText.of("a\u2066b\u2069c\u200Fd\u061Ce")).isEqualTo("a_b_c_d_e");
+    assertThat(SafeText.of("line\nbreak\ttab\u0085nel")).isEqualTo("line_break_tab_nel");
+  }
+
+  @Test
+  void ordinaryTextIsKeptAsIs() {
+    String text = "pool-3-thread-17 Ünïcödé 名前 עברית";
+    assertThat(SafeText.of(text)).isSameAs(text);
+  }
+}
