@@ -6,15 +6,25 @@ import io.jvmsentinel.daemon.target.TargetStatus;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /** {@code /health}, {@code /ready} and {@code /api/v1/targets}, from the sessions' status. */
 public final class StatusRoutes {
   private final Supplier<List<WatchedTarget>> targets;
+  private final Predicate<String> warmingUp;
   private final RedactedArguments masking;
 
-  public StatusRoutes(Supplier<List<WatchedTarget>> targets, RedactedArguments masking) {
+  /**
+   * @param warmingUp whether a target (by name) is still in its JIT warm-up, as detection judges
+   * @param masking how the API hides secrets in the targets' JVM arguments
+   */
+  public StatusRoutes(
+      Supplier<List<WatchedTarget>> targets,
+      Predicate<String> warmingUp,
+      RedactedArguments masking) {
     this.targets = targets;
+    this.warmingUp = warmingUp;
     this.masking = masking;
   }
 
@@ -69,6 +79,8 @@ public final class StatusRoutes {
             : "JMX DiagnosticCommand threadPrint (cpu= of the compiler threads; a safepoint of a"
                 + " few ms per poll)");
     map.put("up", status.up());
+    // Seed incident 5: a JIT warming up is not an outage; dashboards shade it, rules allow for it.
+    map.put("warmingUp", warmingUp.test(status.name()));
     map.put("connectAttempts", status.connectAttempts());
     JvmIdentity identity = status.identity();
     if (identity != null) {

@@ -43,7 +43,8 @@ class HttpEndpointSecurityTest {
           "/api/v1/targets",
           request -> HttpEndpoint.Response.text(200, "{}\n"),
           TargetReportRoutes.PREFIX,
-          new TargetReportRoutes(java.util.List::of));
+          // No target exists, so no request reaches the detection history.
+          new TargetReportRoutes(java.util.List::of, null));
 
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
   private HttpEndpoint endpoint;
