@@ -35,7 +35,11 @@ class OpenTelemetryDocTest {
         .append(" global `tags` stay data point attributes: one daemon may watch several")
         .append(" targets. `jvm.memory.peak` is not in the conventions and keeps our name, with")
         .append(" the pool attributes of its neighbours; `jvm.system.cpu.*` are experimental")
-        .append(" there.\n\n")
+        .append(" there. Where the conventions split a value by attributes we do not have, ours")
+        .append(
+            " is the total: `jvm.thread.count` carries no `jvm.thread.daemon`/`jvm.thread.state`;")
+        .append(" `jvm.memory.limit` reads -1 for a pool without a maximum (the conventions leave")
+        .append(" it out).\n\n")
         .append(
             "| OpenTelemetry name | unit | attributes | from (Micrometer name) | conversion |\n")
         .append("|---|---|---|---|---|\n");
