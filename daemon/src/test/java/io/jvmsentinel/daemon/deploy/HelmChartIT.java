@@ -23,12 +23,14 @@ import org.junit.jupiter.api.io.TempDir;
 class HelmChartIT {
   private static final long TIMEOUT_SECONDS = 120;
   private static final Path CHART = DeployFiles.deploy().resolve("helm/jvm-sentinel");
+  // Where .ci/install-test-deps puts them: $JVM_SENTINEL_TOOLS, else $HOME/.cache/...
   private static final Path TOOLS =
       Path.of(
           System.getenv()
               .getOrDefault(
                   "JVM_SENTINEL_TOOLS",
-                  System.getProperty("user.home") + "/.cache/jvm-sentinel/tools"));
+                  System.getenv().getOrDefault("HOME", System.getProperty("user.home"))
+                      + "/.cache/jvm-sentinel/tools"));
 
   private static final List<String> JMX_STANDALONE =
       List.of(
