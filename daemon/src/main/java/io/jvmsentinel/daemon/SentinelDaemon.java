@@ -7,6 +7,7 @@ import io.jvmsentinel.daemon.alert.DetectionEngine;
 import io.jvmsentinel.daemon.alert.EvidenceSnapshots;
 import io.jvmsentinel.daemon.alert.RuleSettings;
 import io.jvmsentinel.daemon.alert.Rules;
+import io.jvmsentinel.daemon.alert.SignalRecorder;
 import io.jvmsentinel.daemon.alert.WarmUp;
 import io.jvmsentinel.daemon.alert.notify.Notifications;
 import io.jvmsentinel.daemon.config.ConnectionConfig;
@@ -127,7 +128,8 @@ public final class SentinelDaemon implements AutoCloseable {
     DetectionEngine detection =
         new DetectionEngine(
             targets,
-            Rules.all(),
+            // Disabled detection still samples: windowed reports read the signal history.
+            detectionConfig.enabled() ? Rules.all() : List.of(),
             new RuleSettings(
                 detectionConfig.rules(), detectionConfig.targets(), detectionConfig.disabled()),
             notifications,
@@ -137,8 +139,12 @@ public final class SentinelDaemon implements AutoCloseable {
             detectionConfig.interval(),
             new WarmUp(detectionConfig.warmup(), detectionConfig.warmupMax()),
             config.alerts().stateFile().map(AlertStateFile::at).orElseGet(AlertStateFile::none),
-            config.alerts().restoreGrace());
-    StatusRoutes status = new StatusRoutes(() -> targets);
+            config.alerts().restoreGrace(),
+            detectionConfig
+                .recordDirectory()
+                .map(SignalRecorder::to)
+                .orElseGet(SignalRecorder::none));
+    StatusRoutes status = new StatusRoutes(() -> targets, detection::warmingUp);
     HttpEndpoint http;
     try {
       http =
@@ -156,7 +162,7 @@ public final class SentinelDaemon implements AutoCloseable {
                   "/api/v1/alerts",
                   new AlertsRoute(detection),
                   TargetReportRoutes.PREFIX,
-                  new TargetReportRoutes(() -> targets)),
+                  new TargetReportRoutes(() -> targets, detection)),
               serverTls(config),
               HttpAccess.of(config.http().auth(), registry));
     } catch (IOException e) {
@@ -169,9 +175,7 @@ public final class SentinelDaemon implements AutoCloseable {
           "cannot listen on " + config.http().listen() + ": " + e.getMessage(), e);
     }
     targets.forEach(WatchedTarget::start);
-    if (detectionConfig.enabled()) {
-      detection.start();
-    }
+    detection.start();
     datadog.start();
     OtlpExport otlp = OtlpExport.start(config.otlp(), registry);
     log.info(
@@ -211,6 +215,8 @@ public final class SentinelDaemon implements AutoCloseable {
             recordingName,
             localRetention);
     session.addListener(stream);
+    // Compiler CPU seconds: jdk.ThreadCPULoad is a fraction of all the target's processors.
+    handlers.compilerCpu().processors(session.pollers().process()::availableProcessors);
     // Compiler-thread CPU from thread dumps, only while the target has no JFR stream.
     session.addPoller(
         new CompilerThreadCpuPoller(

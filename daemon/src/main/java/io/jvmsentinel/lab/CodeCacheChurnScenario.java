@@ -2,6 +2,7 @@ package io.jvmsentinel.lab;
 
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.function.IntPredicate;
 import java.util.function.LongUnaryOperator;
 
 /**
@@ -44,9 +45,18 @@ final class CodeCacheChurnScenario implements Scenario {
 
   @Override
   public void run(LabLog log) throws InterruptedException {
+    log.onset("churn", "rate", rate, "keep", KEEP, "unload_every", UNLOAD_EVERY);
+    churn(rate, alive -> alive > KEEP);
+  }
+
+  /**
+   * Loads {@code rate} fresh copies per second until interrupted, keeping the newest hot (dropping
+   * the oldest while {@code tooMany} says so) and unloading the dropped every {@value
+   * #UNLOAD_EVERY} copies.
+   */
+  static void churn(int rate, IntPredicate tooMany) throws InterruptedException {
     GeneratedCode code = new GeneratedCode(HotCodeTemplate.class);
     Deque<LongUnaryOperator> alive = new ArrayDeque<>();
-    log.onset("churn", "rate", rate, "keep", KEEP, "unload_every", UNLOAD_EVERY);
     long[] sink = {0};
     RateLoop.run(
         rate,
@@ -54,7 +64,7 @@ final class CodeCacheChurnScenario implements Scenario {
           LongUnaryOperator copy = code.newCopy(LongUnaryOperator.class);
           sink[0] += runUntilCompiled(copy, sequence);
           alive.addLast(copy);
-          if (alive.size() > KEEP) {
+          while (alive.size() > 1 && tooMany.test(alive.size())) {
             alive.removeFirst();
           }
           for (LongUnaryOperator hot : alive) {

@@ -3,6 +3,7 @@ package io.jvmsentinel.lab;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongUnaryOperator;
 
 /**
  * A steady, healthy service: a JIT warm-up burst, then a fixed pool of workers doing small requests
@@ -15,9 +16,16 @@ final class HealthyScenario implements Scenario {
   private static final long PAUSE_MILLIS = 20;
 
   private final Duration warmup;
+  private final LongUnaryOperator request;
 
   HealthyScenario(LabOptions options) {
+    this(options, CpuWork::request);
+  }
+
+  /** A healthy service whose workers serve {@code request} (warm-up still runs the plain one). */
+  HealthyScenario(LabOptions options, LongUnaryOperator request) {
     this.warmup = options.warmup(Duration.ofSeconds(5));
+    this.request = request;
   }
 
   @Override
@@ -67,11 +75,11 @@ final class HealthyScenario implements Scenario {
     Blackhole.consume(sink);
   }
 
-  private static void serve(long seed) {
+  private void serve(long seed) {
     long sink = 0;
     try {
       while (!Thread.currentThread().isInterrupted()) {
-        sink += CpuWork.request(seed++);
+        sink += request.applyAsLong(seed++);
         Thread.sleep(PAUSE_MILLIS);
       }
     } catch (InterruptedException e) {

@@ -166,7 +166,10 @@ public final class LabOptions {
     return phase.orElse(defaultPhase);
   }
 
-  /** Quiet time between incident phases, for scenarios that run several in turn. */
+  /**
+   * Quiet time between incident phases, for scenarios that run several in turn; before the late
+   * change of {@code feature-after-warmup} and {@code pool-start}.
+   */
   public Duration pause(Duration defaultPause) {
     return pause.orElse(defaultPause);
   }

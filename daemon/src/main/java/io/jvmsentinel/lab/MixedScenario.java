@@ -54,19 +54,13 @@ final class MixedScenario implements Scenario {
 
   @Override
   public void run(LabLog log) throws InterruptedException {
-    Thread healthy = start(new HealthyScenario(options), log);
+    Thread healthy = Phases.startInBackground(new HealthyScenario(options), log);
     try {
       for (Scenario incident : incidents()) {
         log.onset("quiet", "duration_ms", pause.toMillis());
         Thread.sleep(pause.toMillis());
         log.onset("incident", "name", incident.name(), "duration_ms", phase.toMillis());
-        Thread thread = start(incident, log);
-        try {
-          Thread.sleep(phase.toMillis());
-        } finally {
-          thread.interrupt();
-          thread.join();
-        }
+        Phases.runFor(incident, phase, log);
       }
       log.onset("quiet", "duration_ms", pause.toMillis());
       Thread.sleep(pause.toMillis());
@@ -75,21 +69,5 @@ final class MixedScenario implements Scenario {
     } finally {
       healthy.interrupt();
     }
-  }
-
-  private static Thread start(Scenario scenario, LabLog log) {
-    Thread thread =
-        new Thread(
-            () -> {
-              try {
-                scenario.run(log);
-              } catch (InterruptedException e) {
-                // The phase is over.
-              }
-            },
-            "lab-" + scenario.name());
-    thread.setDaemon(true);
-    thread.start();
-    return thread;
   }
 }

@@ -28,9 +28,9 @@ final class RateLoop {
    */
   static void runParallel(int rate, int clients, Work work) throws InterruptedException {
     RequestCounter requests = RequestCounter.register();
-    int share = Math.max(1, rate / clients);
     java.util.List<Thread> helpers = new java.util.ArrayList<>();
     for (int i = 1; i < clients; i++) {
+      int share = share(rate, clients, i);
       Thread helper =
           new Thread(
               () -> {
@@ -46,10 +46,15 @@ final class RateLoop {
       helpers.add(helper);
     }
     try {
-      loop(share, work, requests);
+      loop(share(rate, clients, 0), work, requests);
     } finally {
       helpers.forEach(Thread::interrupt);
     }
+  }
+
+  /** Client {@code i}'s part of {@code rate}: the parts add up to it (30/s is 8+8+7+7). */
+  private static int share(int rate, int clients, int i) {
+    return Math.max(1, rate / clients + (i < rate % clients ? 1 : 0));
   }
 
   private static void loop(int rate, Work work, RequestCounter requests)

@@ -27,6 +27,11 @@ public final class Scenarios {
     register("deopt-storm", DeoptStormScenario::new);
     register("gc-pressure", GcPressureScenario::new);
     register("mixed", MixedScenario::new);
+    register("storm-after-storm", StormAfterStormScenario::new);
+    register("feature-after-warmup", FeatureAfterWarmupScenario::new);
+    register("churn-from-boot", ChurnFromBootScenario::new);
+    register("pool-start", PoolStartScenario::new);
+    register("gc-at-startup", GcAtStartupScenario::new);
     register("bench", BenchScenario::new);
   }
 

@@ -21,7 +21,11 @@ final class TlsListenerStormScenario implements Scenario {
   private final int rate;
 
   TlsListenerStormScenario(LabOptions options) {
-    this.rate = options.rate(DEFAULT_RATE);
+    this(options.rate(DEFAULT_RATE));
+  }
+
+  TlsListenerStormScenario(int rate) {
+    this.rate = rate;
   }
 
   /** Client threads sharing the rate: a service calls its peer from several request threads. */

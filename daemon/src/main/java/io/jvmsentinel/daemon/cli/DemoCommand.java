@@ -62,6 +62,14 @@ public final class DemoCommand implements Callable<Integer> {
   Path labJavaHome;
 
   @Option(
+      names = "--record-signals",
+      paramLabel = "DIR",
+      description =
+          "Write the target's signal timeline (what the rules read, one JSON line a second) to"
+              + " DIR, to replay it against the rules (detection.recordDirectory).")
+  private Path recordSignals;
+
+  @Option(
       names = "--view-interval",
       paramLabel = "SECONDS",
       defaultValue = "5",
@@ -77,7 +85,7 @@ public final class DemoCommand implements Callable<Integer> {
   }
 
   /** Watches the lab as target "lab", polled every 2 s so the live view moves. */
-  private static SentinelConfig demoConfig(LabProcess lab, HostPort listen) {
+  private SentinelConfig demoConfig(LabProcess lab, HostPort listen) {
     TargetConfig target =
         new TargetConfig(
             "lab",
@@ -99,7 +107,7 @@ public final class DemoCommand implements Callable<Integer> {
   }
 
   /** Detection as configured by default, with a one-minute warm-up so the demo moves along. */
-  private static DetectionConfig demoDetection() {
+  private DetectionConfig demoDetection() {
     DetectionConfig d = DetectionConfig.DEFAULT;
     return new DetectionConfig(
         d.enabled(),
@@ -109,6 +117,7 @@ public final class DemoCommand implements Callable<Integer> {
         d.snapshotDirectory(),
         d.snapshotMaxSizeMb(),
         d.snapshotWindow(),
+        Optional.ofNullable(recordSignals),
         d.rules(),
         d.targets(),
         d.disabled());

@@ -59,6 +59,7 @@ record ConfigDocument(
       Duration warmup,
       Duration warmupMax,
       Snapshots snapshots,
+      String recordDirectory,
       Map<String, Map<String, Double>> rules,
       Map<String, Map<String, Map<String, Double>>> targets,
       List<String> disabled) {}

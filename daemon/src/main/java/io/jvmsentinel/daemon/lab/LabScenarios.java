@@ -16,7 +16,10 @@ import java.util.List;
  *       heap fills and compilation is disabled within about 5 s (17) and 2.5 s (25) and stays
  *       disabled. With flushing on, 17's sweeper keeps the cache from filling and 21+ may restart
  *       the compiler after unloading.
- *   <li>{@code gc-pressure}: {@code -Xmx64m}; the scenario keeps 60% of it live.
+ *   <li>{@code churn-from-boot}: an 8 MB unsegmented cache ({@code -XX:ReservedCodeCacheSize=8m}),
+ *       the size of issue 12's report.
+ *   <li>{@code gc-pressure}, {@code gc-at-startup}: {@code -Xmx64m}; gc-pressure keeps 60% of it
+ *       live.
  *   <li>{@code mixed}: {@code -Xmx128m}, so its gc-pressure phase has a bounded heap.
  * </ul>
  *
@@ -37,7 +40,10 @@ public final class LabScenarios {
       case "codecache-full":
         return List.of(
             "-XX:+SegmentedCodeCache", "-XX:ReservedCodeCacheSize=8m", "-XX:-UseCodeCacheFlushing");
+      case "churn-from-boot":
+        return List.of("-XX:ReservedCodeCacheSize=8m");
       case "gc-pressure":
+      case "gc-at-startup":
         return List.of("-Xmx64m");
       case "mixed":
         return List.of("-Xmx128m");

@@ -192,7 +192,7 @@ class JitScenariosTest {
   }
 
   /** CollectionTime per collector, without JDK 25's concurrent-cycle bean (not pause time). */
-  private static Map<String, Long> gcTimes(JmxClient jmx) throws Exception {
+  static Map<String, Long> gcTimes(JmxClient jmx) throws Exception {
     Set<ObjectName> names =
         jmx.connection().queryNames(new ObjectName("java.lang:type=GarbageCollector,*"), null);
     Map<String, Long> times = new TreeMap<>();

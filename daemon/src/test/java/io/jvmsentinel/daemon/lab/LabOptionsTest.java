@@ -63,6 +63,11 @@ class LabOptionsTest {
             "deopt-storm",
             "gc-pressure",
             "mixed",
+            "storm-after-storm",
+            "feature-after-warmup",
+            "churn-from-boot",
+            "pool-start",
+            "gc-at-startup",
             "bench");
     for (String name : Scenarios.names()) {
       assertThat(Scenarios.create(LabOptions.defaults(name)))

@@ -28,6 +28,10 @@ class LabScenariosTest {
               "-XX:ReservedCodeCacheSize=8m",
               "-XX:-UseCodeCacheFlushing");
       assertThat(LabScenarios.jvmFlags("gc-pressure", feature)).containsExactly("-Xmx64m");
+      assertThat(LabScenarios.jvmFlags("churn-from-boot", feature))
+          .containsExactly("-XX:ReservedCodeCacheSize=8m");
+      assertThat(LabScenarios.jvmFlags("gc-at-startup", feature)).containsExactly("-Xmx64m");
+      assertThat(LabScenarios.jvmFlags("feature-after-warmup", feature)).isEmpty();
       assertThat(LabScenarios.jvmFlags("deopt-storm", feature)).isEmpty();
       assertThat(LabScenarios.jvmFlags("healthy", feature)).isEmpty();
     }

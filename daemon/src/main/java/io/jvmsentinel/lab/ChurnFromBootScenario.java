@@ -1,0 +1,62 @@
+package io.jvmsentinel.lab;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.lang.management.MemoryUsage;
+
+/**
+ * Code cache churn from the first second (issue 12, case 3; the seed incident after a JDK upgrade
+ * was churn from boot): the {@code codecache-churn} mechanism with no delay, keeping as many hot
+ * copies as hold the code cache at {@value #TARGET_PERCENT}% of its maximum (the launcher sets
+ * {@code -XX:ReservedCodeCacheSize=8m}). The cache is near its maximum and flushed from the first
+ * minute, while the same methods (every copy's {@code m0..m7}) are compiled again and again. Onset
+ * {@code churn} at start.
+ */
+final class ChurnFromBootScenario implements Scenario {
+
+  static final int DEFAULT_RATE = CodeCacheChurnScenario.DEFAULT_RATE;
+  static final int TARGET_PERCENT = 90;
+
+  private final int rate;
+
+  ChurnFromBootScenario(LabOptions options) {
+    this.rate = options.rate(DEFAULT_RATE);
+  }
+
+  @Override
+  public String name() {
+    return "churn-from-boot";
+  }
+
+  @Override
+  public String description() {
+    return "codecache-churn from the first second, the cache held at "
+        + TARGET_PERCENT
+        + "% of max, --rate copies per second (default "
+        + DEFAULT_RATE
+        + "): needs -XX:ReservedCodeCacheSize=8m";
+  }
+
+  @Override
+  public void run(LabLog log) throws InterruptedException {
+    log.onset("churn", "rate", rate, "target_percent", TARGET_PERCENT);
+    CodeCacheChurnScenario.churn(rate, alive -> occupancyPercent() > TARGET_PERCENT);
+  }
+
+  /** Used share of the code cache's maximum, over its pools (one, or three when segmented). */
+  static double occupancyPercent() {
+    long used = 0;
+    long max = 0;
+    for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+      String name = pool.getName();
+      if (pool.getType() == MemoryType.NON_HEAP
+          && (name.equals("CodeCache") || name.startsWith("CodeHeap"))) {
+        MemoryUsage usage = pool.getUsage();
+        used += usage.getUsed();
+        max += usage.getMax();
+      }
+    }
+    return max <= 0 ? 0 : 100.0 * used / max;
+  }
+}

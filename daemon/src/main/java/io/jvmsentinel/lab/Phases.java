@@ -1,0 +1,42 @@
+package io.jvmsentinel.lab;
+
+import java.time.Duration;
+
+/** Runs scenarios as phases of a longer scenario: in the background, or for a bounded time. */
+final class Phases {
+
+  private Phases() {}
+
+  /** Starts {@code scenario} on a daemon thread; interrupt the thread to end it. */
+  static Thread startInBackground(Scenario scenario, LabLog log) {
+    Thread thread =
+        new Thread(
+            () -> {
+              try {
+                scenario.run(log);
+              } catch (InterruptedException e) {
+                // The phase is over.
+              }
+            },
+            "lab-" + scenario.name());
+    thread.setDaemon(true);
+    thread.start();
+    return thread;
+  }
+
+  /** Runs {@code scenario} for {@code length}, then ends it and waits until it has stopped. */
+  static void runFor(Scenario scenario, Duration length, LabLog log) throws InterruptedException {
+    Thread thread = startInBackground(scenario, log);
+    try {
+      Thread.sleep(length.toMillis());
+    } finally {
+      thread.interrupt();
+      thread.join();
+    }
+  }
+
+  /** Stays quiet until the lab ends this scenario (its {@code --duration}, or never). */
+  static void idleUntilInterrupted() throws InterruptedException {
+    Thread.sleep(Long.MAX_VALUE);
+  }
+}
