@@ -7,6 +7,7 @@ import io.jvmsentinel.daemon.alert.DetectionEngine;
 import io.jvmsentinel.daemon.alert.EvidenceSnapshots;
 import io.jvmsentinel.daemon.alert.RuleSettings;
 import io.jvmsentinel.daemon.alert.Rules;
+import io.jvmsentinel.daemon.alert.SignalRecorder;
 import io.jvmsentinel.daemon.alert.WarmUp;
 import io.jvmsentinel.daemon.alert.notify.Notifications;
 import io.jvmsentinel.daemon.config.ConnectionConfig;
@@ -23,6 +24,7 @@ import io.jvmsentinel.daemon.export.PrometheusRoute;
 import io.jvmsentinel.daemon.export.StatusRoutes;
 import io.jvmsentinel.daemon.export.TargetReportRoutes;
 import io.jvmsentinel.daemon.export.datadog.DatadogExport;
+import io.jvmsentinel.daemon.export.otlp.OtlpExport;
 import io.jvmsentinel.daemon.jfr.JfrStreamSession;
 import io.jvmsentinel.daemon.jfr.RecordingNames;
 import io.jvmsentinel.daemon.jfr.StreamDirectories;
@@ -65,6 +67,7 @@ public final class SentinelDaemon implements AutoCloseable {
   private final DetectionEngine detection;
   private final HttpEndpoint http;
   private final DatadogExport datadog;
+  private final OtlpExport otlp;
 
   private SentinelDaemon(
       PrometheusMeterRegistry registry,
@@ -73,7 +76,8 @@ public final class SentinelDaemon implements AutoCloseable {
       EvidenceSnapshots snapshots,
       DetectionEngine detection,
       HttpEndpoint http,
-      DatadogExport datadog) {
+      DatadogExport datadog,
+      OtlpExport otlp) {
     this.registry = registry;
     this.targets = targets;
     this.notifications = notifications;
@@ -81,6 +85,7 @@ public final class SentinelDaemon implements AutoCloseable {
     this.detection = detection;
     this.http = http;
     this.datadog = datadog;
+    this.otlp = otlp;
   }
 
   /** Starts watching every configured target and serving HTTP; returns once the port is bound. */
@@ -123,7 +128,8 @@ public final class SentinelDaemon implements AutoCloseable {
     DetectionEngine detection =
         new DetectionEngine(
             targets,
-            Rules.all(),
+            // Disabled detection still samples: windowed reports read the signal history.
+            detectionConfig.enabled() ? Rules.all() : List.of(),
             new RuleSettings(
                 detectionConfig.rules(), detectionConfig.targets(), detectionConfig.disabled()),
             notifications,
@@ -133,8 +139,12 @@ public final class SentinelDaemon implements AutoCloseable {
             detectionConfig.interval(),
             new WarmUp(detectionConfig.warmup(), detectionConfig.warmupMax()),
             config.alerts().stateFile().map(AlertStateFile::at).orElseGet(AlertStateFile::none),
-            config.alerts().restoreGrace());
-    StatusRoutes status = new StatusRoutes(() -> targets);
+            config.alerts().restoreGrace(),
+            detectionConfig
+                .recordDirectory()
+                .map(SignalRecorder::to)
+                .orElseGet(SignalRecorder::none));
+    StatusRoutes status = new StatusRoutes(() -> targets, detection::warmingUp);
     HttpEndpoint http;
     try {
       http =
@@ -152,7 +162,7 @@ public final class SentinelDaemon implements AutoCloseable {
                   "/api/v1/alerts",
                   new AlertsRoute(detection),
                   TargetReportRoutes.PREFIX,
-                  new TargetReportRoutes(() -> targets)),
+                  new TargetReportRoutes(() -> targets, detection)),
               serverTls(config),
               HttpAccess.of(config.http().auth(), registry));
     } catch (IOException e) {
@@ -165,10 +175,9 @@ public final class SentinelDaemon implements AutoCloseable {
           "cannot listen on " + config.http().listen() + ": " + e.getMessage(), e);
     }
     targets.forEach(WatchedTarget::start);
-    if (detectionConfig.enabled()) {
-      detection.start();
-    }
+    detection.start();
     datadog.start();
+    OtlpExport otlp = OtlpExport.start(config.otlp(), registry);
     log.info(
         "jvm-sentinel serving {}://{}:{}/metrics ({}) for {} target(s): {}",
         config.http().tls().isPresent() ? "https" : "http",
@@ -178,7 +187,7 @@ public final class SentinelDaemon implements AutoCloseable {
         targets.size(),
         targets.stream().map(WatchedTarget::name).toList());
     return new SentinelDaemon(
-        registry, List.copyOf(targets), notifications, snapshots, detection, http, datadog);
+        registry, List.copyOf(targets), notifications, snapshots, detection, http, datadog, otlp);
   }
 
   private static WatchedTarget watch(
@@ -206,6 +215,8 @@ public final class SentinelDaemon implements AutoCloseable {
             recordingName,
             localRetention);
     session.addListener(stream);
+    // Compiler CPU seconds: jdk.ThreadCPULoad is a fraction of all the target's processors.
+    handlers.compilerCpu().processors(session.pollers().process()::availableProcessors);
     // Compiler-thread CPU from thread dumps, only while the target has no JFR stream.
     session.addPoller(
         new CompilerThreadCpuPoller(
@@ -295,6 +306,7 @@ public final class SentinelDaemon implements AutoCloseable {
     snapshots.close();
     notifications.close();
     datadog.close(); // after the notifications: the Datadog sink drains into its client
+    otlp.close(); // pushes the last values while the targets' meters still read them
     targets.forEach(WatchedTarget::close);
     registry.close();
   }

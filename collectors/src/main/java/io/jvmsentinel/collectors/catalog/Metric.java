@@ -52,6 +52,29 @@ public enum Metric {
       "area, id",
       "JMX `java.lang:type=MemoryPool,name=*` `PeakUsage.used`"),
 
+  // --- Buffer pools (JMX), as Micrometer's JvmMemoryMetrics names them ---
+  JVM_BUFFER_COUNT(
+      "jvm.buffer.count",
+      MeterKind.GAUGE,
+      BaseUnits.BUFFERS,
+      "An estimate of the number of buffers in the pool",
+      "id (direct, mapped, ...)",
+      "JMX `java.nio:type=BufferPool,name=*` `Count`"),
+  JVM_BUFFER_MEMORY_USED(
+      "jvm.buffer.memory.used",
+      MeterKind.GAUGE,
+      BaseUnits.BYTES,
+      "An estimate of the memory that the Java virtual machine is using for this buffer pool",
+      "id",
+      "JMX `java.nio:type=BufferPool,name=*` `MemoryUsed`"),
+  JVM_BUFFER_TOTAL_CAPACITY(
+      "jvm.buffer.total.capacity",
+      MeterKind.GAUGE,
+      BaseUnits.BYTES,
+      "An estimate of the total capacity of the buffers in this pool",
+      "id",
+      "JMX `java.nio:type=BufferPool,name=*` `TotalCapacity`"),
+
   // --- JIT (JMX) ---
   JVM_COMPILATION_TIME(
       "jvm.compilation.time",
@@ -83,6 +106,13 @@ public enum Metric {
       "The peak live thread count since the Java virtual machine started or peak was reset",
       "",
       "JMX `java.lang:type=Threading` `PeakThreadCount`"),
+  JVM_THREADS_STATES(
+      "jvm.threads.states",
+      MeterKind.GAUGE,
+      BaseUnits.THREADS,
+      "The current number of threads in each state",
+      "state (new, runnable, blocked, waiting, timed-waiting, terminated)",
+      "JMX `java.lang:type=Threading` `getThreadInfo(AllThreadIds)` (no stack traces)"),
   JVM_THREADS_STARTED(
       "jvm.threads.started",
       MeterKind.COUNTER,
@@ -124,6 +154,37 @@ public enum Metric {
       "JMX `java.lang:type=GarbageCollector,name=*` `CollectionTime`"),
 
   // --- Classes (JMX) ---
+  JVM_GC_MEMORY_ALLOCATED(
+      "jvm.gc.memory.allocated",
+      MeterKind.COUNTER,
+      BaseUnits.BYTES,
+      "Incremented for an increase in the size of the (young) heap memory pool after one GC to"
+          + " before the next",
+      "",
+      "JMX GC notifications (`GcInfo` memory usage before and after each collection)"),
+  JVM_GC_MEMORY_PROMOTED(
+      "jvm.gc.memory.promoted",
+      MeterKind.COUNTER,
+      BaseUnits.BYTES,
+      "Count of positive increases in the size of the old generation memory pool before GC to"
+          + " after GC",
+      "",
+      "JMX GC notifications (`GcInfo` memory usage before and after each collection)"),
+  JVM_GC_LIVE_DATA_SIZE(
+      "jvm.gc.live.data.size",
+      MeterKind.GAUGE,
+      BaseUnits.BYTES,
+      "Size of long-lived heap memory pool after reclamation",
+      "",
+      "JMX GC notifications: the old generation (or the single heap pool) after a major"
+          + " collection"),
+  JVM_GC_MAX_DATA_SIZE(
+      "jvm.gc.max.data.size",
+      MeterKind.GAUGE,
+      BaseUnits.BYTES,
+      "Max size of long-lived heap memory pool",
+      "",
+      "JMX GC notifications: the maximum of the old generation (or the single heap pool)"),
   JVM_CLASSES_LOADED(
       "jvm.classes.loaded",
       MeterKind.GAUGE,
@@ -175,6 +236,20 @@ public enum Metric {
       "The system load average for the last minute (negative if unavailable)",
       "",
       "JMX `java.lang:type=OperatingSystem` `SystemLoadAverage`"),
+  PROCESS_FILES_OPEN(
+      "process.files.open",
+      MeterKind.GAUGE,
+      BaseUnits.FILES,
+      "The open file descriptor count",
+      "",
+      "JMX `java.lang:type=OperatingSystem` `OpenFileDescriptorCount` (Unix targets)"),
+  PROCESS_FILES_MAX(
+      "process.files.max",
+      MeterKind.GAUGE,
+      BaseUnits.FILES,
+      "The maximum file descriptor count",
+      "",
+      "JMX `java.lang:type=OperatingSystem` `MaxFileDescriptorCount` (Unix targets)"),
   PROCESS_UPTIME(
       "process.uptime",
       MeterKind.GAUGE,
@@ -282,6 +357,16 @@ public enum Metric {
       "JIT compilations by compiler, tier, on-stack replacement and outcome",
       "compiler (c1, c2, jvmci), tier (0-4), osr (true, false), outcome (success, failure)",
       "JFR `jdk.Compilation` (JDK 16+ targets)"),
+  JVM_JIT_RECOMPILATIONS(
+      "jvm.jit.recompilations",
+      MeterKind.COUNTER,
+      null,
+      "Standard (non-OSR) compilations of a method already compiled at the same tier on this"
+          + " stream: the same code compiled again after it was made not entrant, flushed or"
+          + " unloaded. Sustained, with code cache pressure, this is codecache churn; first-time"
+          + " compilation of new code never counts",
+      "",
+      "JFR `jdk.Compilation` (JDK 16+ targets)"),
   JVM_JIT_COMPILATION_DURATION(
       "jvm.jit.compilation.duration",
       MeterKind.TIMER,
@@ -346,6 +431,15 @@ public enum Metric {
       "JFR `jdk.ThreadCPULoad` of the `C1 CompilerThread*`, `C2 CompilerThread*` and `Sweeper"
           + " thread` threads; on targets without JFR (JDK 15 and older), the `cpu=` of those"
           + " threads in two DiagnosticCommand `threadPrint` dumps a poll apart"),
+  JVM_JIT_COMPILER_CPU_TIME(
+      "jvm.jit.compiler.cpu.time",
+      MeterKind.COUNTER,
+      "seconds",
+      "CPU time used by the JIT compiler threads since the daemon started watching the target:"
+          + " rate() gives their average CPU (in cores) over any window, at any scrape interval",
+      "compiler (c1, c2, sweeper)",
+      "JFR `jdk.ThreadCPULoad` of the compiler threads x `AvailableProcessors` x the 1 s period;"
+          + " on targets without JFR, the growth of their `cpu=` between two `threadPrint` dumps"),
   JVM_JIT_COMPILER_CPU_SHARE(
       "jvm.jit.compiler.cpu.share",
       MeterKind.GAUGE,
@@ -433,6 +527,15 @@ public enum Metric {
       "Alerts of a rule firing for the target now (0 when none; several keys, e.g. segments, can"
           + " fire at once)",
       "alert, severity",
+      "daemon (detection engine)"),
+  SENTINEL_TARGET_WARMING_UP(
+      "jvm.sentinel.target.warming.up",
+      MeterKind.GAUGE,
+      null,
+      "1 while the target's JIT is warming up (its first minutes, longer while the compile rate"
+          + " keeps falling): compilation bursts then are expected, and JIT rules fire only on"
+          + " unambiguous churn; 0 after",
+      "",
       "daemon (detection engine)"),
   SENTINEL_GC_NOTIFICATIONS_MISSED(
       "jvm.sentinel.gc.notifications.missed",

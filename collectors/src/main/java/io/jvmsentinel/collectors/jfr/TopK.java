@@ -80,6 +80,11 @@ public final class TopK<K, V> {
     return entry == null ? 0 : entry[0];
   }
 
+  /** The sample kept for {@code key}, null when it is not tracked. */
+  public V sample(K key) {
+    return samples.get(key);
+  }
+
   public void clear() {
     counts.clear();
     samples.clear();

@@ -75,7 +75,9 @@ public final class CompilerThreadCpuPoller implements JmxPoller {
               (compiler, millis) -> {
                 // A compiler thread that exited takes its CPU with it: never a negative usage.
                 double before = previous.compilerMillis().getOrDefault(compiler, 0.0);
-                usage.put(compiler, Math.max(0, millis - before) / 1000 / capacity);
+                double seconds = Math.max(0, millis - before) / 1000;
+                usage.put(compiler, seconds / capacity);
+                cpu.addCpuSeconds(compiler, seconds);
               });
       double process = (current.processCpuNanos() - previous.processCpuNanos()) / 1e9 / capacity;
       cpu.measured(clock.instant(), usage, process);

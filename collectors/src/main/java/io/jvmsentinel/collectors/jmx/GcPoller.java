@@ -41,6 +41,7 @@ public final class GcPoller implements JmxPoller {
   private MeterRegistry registry;
   private KeyedReadings<String, Attributes> readings;
   private Counter missedNotifications;
+  private GcMemoryFlow memoryFlow;
   private volatile Map<String, ObjectName> collectors = Map.of();
 
   public GcPoller(Tags tags) {
@@ -66,11 +67,13 @@ public final class GcPoller implements JmxPoller {
                   registry, gcTags, reading, r -> r.counter(a -> a.number(TIME) / 1000.0));
             });
     missedNotifications = Metric.SENTINEL_GC_NOTIFICATIONS_MISSED.counter(registry, tags);
+    memoryFlow = new GcMemoryFlow(registry, tags);
   }
 
   @Override
   public void connected(MBeanServerConnection mbeans) throws IOException, JMException {
     lastGcId.clear();
+    memoryFlow.reset();
     Map<String, ObjectName> found = new ConcurrentHashMap<>();
     for (ObjectName name : mbeans.queryNames(ObjectNames.GARBAGE_COLLECTORS, null)) {
       found.put(name.getKeyProperty("name"), name);
@@ -128,6 +131,13 @@ public final class GcPoller implements JmxPoller {
     if (metric == Metric.JVM_GC_PAUSE) {
       pauseMillis.add(millis);
     }
+    boolean major =
+        metric == Metric.JVM_GC_CONCURRENT_PHASE_TIME
+            || info.getGcAction().contains("major")
+            || gc.contains("Old")
+            || gc.contains("MarkSweep");
+    memoryFlow.collected(
+        info.getGcInfo().getMemoryUsageBeforeGc(), info.getGcInfo().getMemoryUsageAfterGc(), major);
     if (info.getGcCause() != null && info.getGcCause().startsWith("CodeCache")) {
       codeCacheCollections.increment();
     }

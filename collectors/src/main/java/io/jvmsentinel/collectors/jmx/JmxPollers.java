@@ -10,6 +10,7 @@ import java.util.List;
 public record JmxPollers(
     JvmIdentityPoller identity,
     MemoryPoolPoller memory,
+    BufferPoolPoller buffers,
     ThreadPoller threads,
     CompilationPoller compilation,
     ClassLoadingPoller classes,
@@ -22,6 +23,7 @@ public record JmxPollers(
     return new JmxPollers(
         new JvmIdentityPoller(tags),
         new MemoryPoolPoller(tags),
+        new BufferPoolPoller(tags),
         new ThreadPoller(tags),
         new CompilationPoller(tags),
         new ClassLoadingPoller(tags),
@@ -32,6 +34,7 @@ public record JmxPollers(
 
   /** In the order they run: identity first, so the others can rely on knowing the target. */
   public List<JmxPoller> all() {
-    return List.of(identity, memory, threads, compilation, classes, process, gc, codeCacheState);
+    return List.of(
+        identity, memory, buffers, threads, compilation, classes, process, gc, codeCacheState);
   }
 }

@@ -11,6 +11,7 @@ public final class ObjectNames {
   public static final ObjectName OPERATING_SYSTEM = parse("java.lang:type=OperatingSystem");
   public static final ObjectName RUNTIME = parse("java.lang:type=Runtime");
   public static final ObjectName MEMORY_POOLS = parse("java.lang:type=MemoryPool,name=*");
+  public static final ObjectName BUFFER_POOLS = parse("java.nio:type=BufferPool,name=*");
   public static final ObjectName GARBAGE_COLLECTORS =
       parse("java.lang:type=GarbageCollector,name=*");
   public static final ObjectName DIAGNOSTIC_COMMAND =

@@ -8,7 +8,10 @@ import java.util.concurrent.TimeUnit;
 import javax.management.JMException;
 import javax.management.MBeanServerConnection;
 
-/** Process CPU, system CPU and load, and uptime: two reads (OperatingSystem and Runtime). */
+/**
+ * Process CPU, system CPU and load, open files, and uptime: two reads (OperatingSystem and
+ * Runtime).
+ */
 public final class ProcessPoller implements JmxPoller {
   private static final String PROCESS_CPU_LOAD = "ProcessCpuLoad";
   private static final String PROCESS_CPU_TIME = "ProcessCpuTime";
@@ -17,6 +20,9 @@ public final class ProcessPoller implements JmxPoller {
   private static final String SYSTEM_CPU_LOAD = "SystemCpuLoad";
   private static final String PROCESSORS = "AvailableProcessors";
   private static final String LOAD_AVERAGE = "SystemLoadAverage";
+  // UnixOperatingSystemMXBean only: absent (NaN) on Windows targets.
+  private static final String OPEN_FILES = "OpenFileDescriptorCount";
+  private static final String MAX_FILES = "MaxFileDescriptorCount";
   private static final String UPTIME = "Uptime";
   private static final String START_TIME = "StartTime";
 
@@ -43,6 +49,8 @@ public final class ProcessPoller implements JmxPoller {
     Metric.SYSTEM_CPU_COUNT.gauge(registry, tags, os, r -> r.gauge(a -> a.number(PROCESSORS)));
     Metric.SYSTEM_LOAD_AVERAGE_1M.gauge(
         registry, tags, os, r -> r.gauge(a -> a.number(LOAD_AVERAGE)));
+    Metric.PROCESS_FILES_OPEN.gauge(registry, tags, os, r -> r.gauge(a -> a.number(OPEN_FILES)));
+    Metric.PROCESS_FILES_MAX.gauge(registry, tags, os, r -> r.gauge(a -> a.number(MAX_FILES)));
     Metric.PROCESS_UPTIME.timeGauge(
         registry, tags, runtime, TimeUnit.MILLISECONDS, r -> r.gauge(a -> a.number(UPTIME)));
     Metric.PROCESS_START_TIME.timeGauge(
@@ -60,13 +68,20 @@ public final class ProcessPoller implements JmxPoller {
             CPU_LOAD,
             SYSTEM_CPU_LOAD,
             PROCESSORS,
-            LOAD_AVERAGE));
+            LOAD_AVERAGE,
+            OPEN_FILES,
+            MAX_FILES));
     runtime.update(Attributes.read(mbeans, ObjectNames.RUNTIME, UPTIME, START_TIME));
   }
 
   /** The target's process CPU time in ns, or NaN; detection uses it for compiler CPU shares. */
   public double processCpuTimeNanos() {
     return os.gauge(a -> a.number(PROCESS_CPU_TIME));
+  }
+
+  /** The target's available processors, or NaN before the first poll. */
+  public double availableProcessors() {
+    return os.gauge(a -> a.number(PROCESSORS));
   }
 
   private static double systemCpuLoad(Attributes a) {

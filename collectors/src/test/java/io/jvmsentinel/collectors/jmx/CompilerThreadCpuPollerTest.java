@@ -46,10 +46,14 @@ class CompilerThreadCpuPollerTest {
     assertThat(cpu.usage("c1")).isBetween(0.0, 1.0);
     assertThat(cpu.usage("c2")).isBetween(0.0, 1.0);
 
+    double seconds = cpu.cpuSeconds("c1") + cpu.cpuSeconds("c2");
+    assertThat(seconds).as("CPU seconds of the interval").isBetween(0.0, 2.0);
+
     jfrMissing.set(false);
     cpu.clear();
     poller.poll(platform);
     poller.poll(platform);
     assertThat(cpu.usage("c2")).as("JFR streams: the poller stands aside").isNaN();
+    assertThat(cpu.cpuSeconds("c1") + cpu.cpuSeconds("c2")).isEqualTo(seconds);
   }
 }

@@ -103,6 +103,55 @@ class PlatformPollersTest {
     assertThat(registry.get("jvm.compilation.time").functionCounter().count()).isPositive();
   }
 
+  @Test
+  void bufferPoolsThreadStatesAndOpenFilesCarryMicrometersNamesAndTags() throws Exception {
+    java.nio.ByteBuffer direct = java.nio.ByteBuffer.allocateDirect(1 << 20);
+    bindConnectAndPoll();
+
+    assertThat(registry.get("jvm.buffer.memory.used").tag("id", "direct").gauge().value())
+        .isGreaterThanOrEqualTo(direct.capacity());
+    assertThat(registry.get("jvm.buffer.total.capacity").tag("id", "direct").gauge().value())
+        .isGreaterThanOrEqualTo(direct.capacity());
+    assertThat(registry.get("jvm.buffer.count").tag("id", "direct").gauge().value())
+        .isGreaterThanOrEqualTo(1);
+    double live = registry.get("jvm.threads.live").gauge().value();
+    double byState =
+        registry.get("jvm.threads.states").gauges().stream().mapToDouble(g -> g.value()).sum();
+    assertThat(byState)
+        .as("threads per state add up to the live threads")
+        .isCloseTo(live, org.assertj.core.api.Assertions.within(live * 0.2));
+    assertThat(registry.get("jvm.threads.states").tag("state", "runnable").gauge().value())
+        .as("this thread")
+        .isGreaterThanOrEqualTo(1);
+    assertThat(registry.get("jvm.threads.states").tag("state", "timed-waiting").gauge())
+        .isNotNull();
+    assertThat(registry.get("process.files.open").gauge().value()).isPositive();
+    assertThat(registry.get("process.files.max").gauge().value())
+        .isGreaterThan(registry.get("process.files.open").gauge().value());
+  }
+
+  @Test
+  void collectionsAccountAllocatedBytesAndLiveDataSize() throws Exception {
+    bindConnectAndPoll();
+    System.gc(); // a major collection: live data size, and the young size to count from
+
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .untilAsserted(
+            () -> {
+              // Garbage until young collections happen on their own (G1 counts eden by region).
+              long sum = 0;
+              for (int i = 0; i < 512; i++) {
+                sum += new byte[64 * 1024].length;
+              }
+              assertThat(sum).isPositive();
+              assertThat(registry.get("jvm.gc.memory.allocated").counter().count()).isPositive();
+              assertThat(registry.get("jvm.gc.live.data.size").gauge().value()).isPositive();
+              assertThat(registry.get("jvm.gc.max.data.size").gauge().value()).isPositive();
+            });
+    assertThat(registry.get("jvm.gc.memory.promoted").counter().count()).isNotNegative();
+  }
+
   private void bindConnectAndPoll() throws Exception {
     for (JmxPoller poller : pollers.all()) {
       poller.bindTo(registry);

@@ -42,6 +42,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class DetectionEngine implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(DetectionEngine.class);
+  private static final Duration HISTORY = Duration.ofMinutes(15);
 
   private final List<WatchedTarget> targets;
   private final List<AlertRule> rules;
@@ -53,10 +54,12 @@ public final class DetectionEngine implements AutoCloseable {
   private final WarmUp warmUp;
   private final AlertStateFile stateFile;
   private final Duration restoreGrace;
+  private final SignalRecorder recorder;
   private final List<FiringAlertRecord> orphans = new ArrayList<>();
   private Instant restoreGraceEnds;
   private boolean stateChanged;
-  private final Map<String, SignalHistory> histories = new HashMap<>();
+  private final Map<String, SignalHistory> histories = new ConcurrentHashMap<>();
+  private final Map<String, Boolean> warmingUp = new ConcurrentHashMap<>();
   private final Map<String, Tracked> alerts = new LinkedHashMap<>();
   private final Map<String, Integer> firingCounts = new ConcurrentHashMap<>();
   private volatile List<ActiveAlert> published = List.of();
@@ -84,7 +87,8 @@ public final class DetectionEngine implements AutoCloseable {
       Duration interval,
       WarmUp warmUp,
       AlertStateFile stateFile,
-      Duration restoreGrace) {
+      Duration restoreGrace,
+      SignalRecorder recorder) {
     this.targets = List.copyOf(targets);
     this.rules = List.copyOf(rules);
     this.settings = settings;
@@ -95,8 +99,15 @@ public final class DetectionEngine implements AutoCloseable {
     this.warmUp = warmUp;
     this.stateFile = stateFile;
     this.restoreGrace = restoreGrace;
+    this.recorder = recorder;
     for (WatchedTarget target : targets) {
-      histories.put(target.name(), new SignalHistory(Duration.ofMinutes(15)));
+      histories.put(target.name(), new SignalHistory(HISTORY));
+      warmingUp.put(target.name(), true);
+      Metric.SENTINEL_TARGET_WARMING_UP.gauge(
+          registry,
+          target.session().tags(),
+          warmingUp,
+          states -> states.getOrDefault(target.name(), true) ? 1 : 0);
       for (AlertRule rule : rules) {
         String counter = counterKey(rule.id(), target.name());
         firingCounts.put(counter, 0);
@@ -187,18 +198,38 @@ public final class DetectionEngine implements AutoCloseable {
       resolveOrphans(now);
     }
     for (WatchedTarget target : targets) {
-      SignalHistory history = histories.get(target.name());
-      history.add(SignalSampler.sample(target, now));
-      boolean warming = warmUp.warmingUp(history);
-      for (AlertRule rule : rules) {
-        evaluate(rule, target, history, warming, now);
-      }
+      observe(target.name(), SignalSampler.sample(target, now));
     }
     publish();
     if (stateChanged) {
       stateChanged = false;
       stateFile.save(firingRecords());
     }
+  }
+
+  /**
+   * Adds one sample of a target to its history and runs every rule over it: what a tick does per
+   * target, and what a replay of a recorded timeline calls directly (rules read only the history).
+   */
+  void observe(String target, SignalSample sample) {
+    SignalHistory history = histories.computeIfAbsent(target, t -> new SignalHistory(HISTORY));
+    history.add(sample);
+    recorder.record(target, sample);
+    boolean warming = warmUp.warmingUp(history);
+    warmingUp.put(target, warming);
+    for (AlertRule rule : rules) {
+      evaluate(rule, target, history, warming, sample.at());
+    }
+  }
+
+  /** The signal history of a target (the last 15 minutes of samples), for windowed reports. */
+  public Optional<SignalHistory> history(String target) {
+    return Optional.ofNullable(histories.get(target));
+  }
+
+  /** Whether the target is still warming up (JIT rules then wait for unambiguous signatures). */
+  public boolean warmingUp(String target) {
+    return warmingUp.getOrDefault(target, true);
   }
 
   /** Resolves restored alerts whose rule or target this daemon no longer has. */
@@ -250,11 +281,11 @@ public final class DetectionEngine implements AutoCloseable {
   }
 
   private void evaluate(
-      AlertRule rule, WatchedTarget target, SignalHistory history, boolean warming, Instant now) {
+      AlertRule rule, String target, SignalHistory history, boolean warming, Instant now) {
     if (heldDuringStormPause(rule, history)) {
       return;
     }
-    String prefix = rule.id() + "|" + target.name() + "|";
+    String prefix = rule.id() + "|" + target + "|";
     Set<String> firing =
         alerts.entrySet().stream()
             .filter(e -> e.getKey().startsWith(prefix))
@@ -262,25 +293,18 @@ public final class DetectionEngine implements AutoCloseable {
             .map(e -> e.getValue().alert.key())
             .collect(Collectors.toSet());
     RuleContext context =
-        new RuleContext(
-            target.name(),
-            history,
-            settings.thresholds(rule, target.name()),
-            firing,
-            warming,
-            now,
-            target);
+        new RuleContext(target, history, settings.thresholds(rule, target), firing, warming, now);
     List<Finding> findings;
     try {
       findings = rule.evaluate(context);
     } catch (RuntimeException e) {
-      log.warn("rule {} failed on target {}: {}", rule.id(), target.name(), e.toString(), e);
+      log.warn("rule {} failed on target {}: {}", rule.id(), target, e.toString(), e);
       return;
     }
     Map<String, Finding> byKey = new HashMap<>();
     findings.forEach(finding -> byKey.put(finding.key(), finding));
     for (Finding finding : findings) {
-      holds(rule, target.name(), finding, now);
+      holds(rule, target, finding, now);
     }
     for (Map.Entry<String, Tracked> entry : List.copyOf(alerts.entrySet())) {
       ActiveAlert alert = entry.getValue().alert;
@@ -289,7 +313,7 @@ public final class DetectionEngine implements AutoCloseable {
       }
     }
     firingCounts.put(
-        counterKey(rule.id(), target.name()),
+        counterKey(rule.id(), target),
         (int)
             alerts.entrySet().stream()
                 .filter(e -> e.getKey().startsWith(prefix))
@@ -448,5 +472,11 @@ public final class DetectionEngine implements AutoCloseable {
   @Override
   public void close() {
     thread.shutdownNow();
+    try {
+      thread.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    recorder.close();
   }
 }

@@ -1,6 +1,5 @@
 package io.jvmsentinel.daemon.alert;
 
-import io.jvmsentinel.daemon.WatchedTarget;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Set;
@@ -8,8 +7,9 @@ import java.util.Set;
 /**
  * What a rule sees when it evaluates one target: the signal history, its thresholds (defaults with
  * this target's overrides applied), the keys it is already firing for (to apply resolve thresholds:
- * hysteresis), whether the target is still warming up, and the target itself for evidence (creator
- * sites, deoptimised methods).
+ * hysteresis) and whether the target is still warming up. The history is all a rule reads: its
+ * samples carry the per-tick tables (creator sites, deoptimised and recompiled methods) and the
+ * target's facts, so a rule is a function of its inputs and a recorded timeline replays exactly.
  */
 public record RuleContext(
     String target,
@@ -17,8 +17,7 @@ public record RuleContext(
     Map<String, Double> thresholds,
     Set<String> firingKeys,
     boolean warmingUp,
-    Instant now,
-    WatchedTarget watched) {
+    Instant now) {
 
   public double threshold(String name) {
     Double value = thresholds.get(name);

@@ -77,7 +77,7 @@ public final class SignalHistory {
     return increase(window(window), value);
   }
 
-  private static double increase(List<SignalSample> samples, ToDoubleFunction<SignalSample> value) {
+  static double increase(List<SignalSample> samples, ToDoubleFunction<SignalSample> value) {
     double increase = 0;
     for (int i = 1; i < samples.size(); i++) {
       double previous = value.applyAsDouble(samples.get(i - 1));

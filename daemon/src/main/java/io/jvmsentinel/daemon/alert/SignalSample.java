@@ -1,5 +1,8 @@
 package io.jvmsentinel.daemon.alert;
 
+import io.jvmsentinel.collectors.jfr.IntervalCounts;
+import io.jvmsentinel.collectors.jfr.codecache.CodeCacheFullHandler;
+import io.jvmsentinel.collectors.jfr.threads.SiteStarts;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +33,10 @@ import java.util.Map;
  * @param codeCacheGcs GCs whose cause was the code cache ("CodeCache GC Threshold", JDK 20+)
  * @param gcPauseSeconds time spent in GC pauses (JMX notifications)
  * @param tlsPeers TLS handshakes per peer (JFR)
+ * @param recompilations standard compilations of a method already compiled at the same tier on this
+ *     stream (JFR): the same code compiled again, the signature of churn
+ * @param details what happened in this tick (creator sites, deoptimised and recompiled methods) and
+ *     what the target is: the rules build their evidence from these, never from live state
  */
 public record SignalSample(
     Instant at,
@@ -51,7 +58,9 @@ public record SignalSample(
     double sweeperReclaimed,
     double codeCacheGcs,
     double gcPauseSeconds,
-    Map<String, TlsPeer> tlsPeers) {
+    Map<String, TlsPeer> tlsPeers,
+    double recompilations,
+    Details details) {
 
   /** One code cache segment. */
   public record CodeHeap(String id, double used, double max) {
@@ -60,8 +69,83 @@ public record SignalSample(
     }
   }
 
-  /** Cumulative handshakes to one peer, and how many of them were full. */
-  public record TlsPeer(double handshakes, double full) {}
+  /** Cumulative handshakes to one peer, how many were full, and by protocol and cipher suite. */
+  public record TlsPeer(
+      double handshakes, double full, Map<String, Long> protocols, Map<String, Long> ciphers) {
+    public TlsPeer {
+      protocols = Map.copyOf(protocols);
+      ciphers = Map.copyOf(ciphers);
+    }
+
+    public TlsPeer(double handshakes, double full) {
+      this(handshakes, full, Map.of(), Map.of());
+    }
+  }
+
+  /**
+   * The target's identity and connection, for evidence.
+   *
+   * @param address where the daemon connects
+   * @param since when the target last went up or down
+   * @param lastError why the last connection attempt failed or was lost; null when none
+   * @param connectAttempts connection attempts since the last success
+   * @param javaVersion the target's {@code java.version}; null before the first connection
+   * @param vmOptions the watched VM options (ReservedCodeCacheSize, ...)
+   */
+  public record Target(
+      String address,
+      Instant since,
+      String lastError,
+      long connectAttempts,
+      String javaVersion,
+      Map<String, String> vmOptions) {
+    public static final Target UNKNOWN = new Target("", Instant.EPOCH, null, 0, null, Map.of());
+
+    public Target {
+      vmOptions = Map.copyOf(vmOptions);
+    }
+  }
+
+  /** GC pauses of one collector and cause since the daemon started. */
+  public record GcPauses(double maxMillis, long count) {}
+
+  /**
+   * What happened in one tick, as tables the rules sum over their windows, plus the target's facts.
+   *
+   * @param target identity and connection
+   * @param creatorSites thread starts by creator site in this tick (JFR)
+   * @param deoptimizedMethods deoptimisations by method in this tick, with reasons (JFR)
+   * @param recompiledMethods recompilations by method in this tick, with tiers (JFR)
+   * @param codeCacheFulls the latest code cache full events (JFR)
+   * @param compilerCpu CPU of the C1 and C2 compiler threads, fraction of all CPUs
+   * @param gcPauses GC pauses by {@code collector / cause}
+   */
+  public record Details(
+      Target target,
+      SiteStarts.Interval creatorSites,
+      List<IntervalCounts.Count> deoptimizedMethods,
+      List<IntervalCounts.Count> recompiledMethods,
+      List<CodeCacheFullHandler.CodeCacheFull> codeCacheFulls,
+      Map<String, Double> compilerCpu,
+      Map<String, GcPauses> gcPauses) {
+    public static final Details NONE =
+        new Details(
+            Target.UNKNOWN,
+            SiteStarts.Interval.EMPTY,
+            List.of(),
+            List.of(),
+            List.of(),
+            Map.of(),
+            Map.of());
+
+    public Details {
+      deoptimizedMethods = List.copyOf(deoptimizedMethods);
+      recompiledMethods = List.copyOf(recompiledMethods);
+      codeCacheFulls = List.copyOf(codeCacheFulls);
+      compilerCpu = Map.copyOf(compilerCpu);
+      gcPauses = Map.copyOf(gcPauses);
+    }
+  }
 
   public SignalSample {
     codeHeaps = List.copyOf(codeHeaps);

@@ -1,7 +1,9 @@
 package io.jvmsentinel.daemon.alert;
 
+import io.jvmsentinel.collectors.catalog.Metric;
 import io.jvmsentinel.collectors.jfr.JfrHandlers;
 import io.jvmsentinel.collectors.jfr.codecache.CodeSweeperStatisticsHandler;
+import io.jvmsentinel.collectors.jfr.compiler.CompilerCpu;
 import io.jvmsentinel.collectors.jfr.tls.TlsReport;
 import io.jvmsentinel.collectors.jmx.Attributes;
 import io.jvmsentinel.collectors.jmx.CodeCacheStateParser;
@@ -9,16 +11,21 @@ import io.jvmsentinel.collectors.jmx.JmxPollers;
 import io.jvmsentinel.collectors.jmx.MemoryPoolPoller;
 import io.jvmsentinel.daemon.WatchedTarget;
 import io.jvmsentinel.daemon.target.TargetStatus;
+import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /** Reads one {@link SignalSample} from what a target's pollers and handlers hold in memory. */
 final class SignalSampler {
   private static final int TLS_PEERS = 50;
+  // Per tick: enough for any window's top entries (a site busy over a window is busy in its ticks).
+  private static final int SITES_PER_TICK = 16;
+  private static final int METHODS_PER_TICK = 16;
 
   private SignalSampler() {}
 
@@ -64,7 +71,50 @@ final class SignalSampler {
         sweeper == null ? Double.NaN : sweeper.methodsReclaimed(),
         pollers.gc().codeCacheCollections(),
         pollers.gc().pauseSeconds(),
-        streaming ? tlsPeers(jfr.tlsHandshakes().snapshot(TLS_PEERS)) : Map.of());
+        streaming ? tlsPeers(jfr.tlsHandshakes().snapshot(TLS_PEERS)) : Map.of(),
+        streaming ? jfr.compilations().recompilations() : Double.NaN,
+        details(target, status));
+  }
+
+  /** Drains the handlers' per-tick tables: call once per tick. */
+  private static SignalSample.Details details(WatchedTarget target, TargetStatus status) {
+    JfrHandlers jfr = target.jfr();
+    var identity = status.identity();
+    SignalSample.Target facts =
+        new SignalSample.Target(
+            status.address(),
+            status.since(),
+            status.lastError(),
+            status.connectAttempts(),
+            identity == null ? null : identity.javaVersion(),
+            identity == null ? Map.of() : identity.vmOptions());
+    Map<String, Double> compilerCpu = new HashMap<>();
+    compilerCpu.put(CompilerCpu.C1, jfr.compilerCpu().usage(CompilerCpu.C1));
+    compilerCpu.put(CompilerCpu.C2, jfr.compilerCpu().usage(CompilerCpu.C2));
+    return new SignalSample.Details(
+        facts,
+        jfr.threadStarts().drainInterval(SITES_PER_TICK),
+        jfr.deoptimizations().drainInterval(METHODS_PER_TICK),
+        jfr.compilations().drainRecompiled(METHODS_PER_TICK),
+        jfr.codeCacheFull().recent(),
+        compilerCpu,
+        gcPauses(target));
+  }
+
+  private static Map<String, SignalSample.GcPauses> gcPauses(WatchedTarget target) {
+    Map<String, SignalSample.GcPauses> pauses = new HashMap<>();
+    for (Timer timer :
+        target
+            .session()
+            .registry()
+            .find(Metric.JVM_GC_PAUSE.name())
+            .tags(target.session().tags())
+            .timers()) {
+      pauses.put(
+          timer.getId().getTag("gc") + " / " + timer.getId().getTag("cause"),
+          new SignalSample.GcPauses(timer.max(TimeUnit.MILLISECONDS), timer.count()));
+    }
+    return pauses;
   }
 
   private static double uptimeSeconds(JmxPollers pollers) {
@@ -91,7 +141,10 @@ final class SignalSampler {
   private static Map<String, SignalSample.TlsPeer> tlsPeers(TlsReport report) {
     Map<String, SignalSample.TlsPeer> peers = new HashMap<>();
     for (TlsReport.Peer peer : report.peers()) {
-      peers.put(peer.peer(), new SignalSample.TlsPeer(peer.handshakes(), peer.fullHandshakes()));
+      peers.put(
+          peer.peer(),
+          new SignalSample.TlsPeer(
+              peer.handshakes(), peer.fullHandshakes(), peer.protocols(), peer.ciphers()));
     }
     return peers;
   }

@@ -9,6 +9,7 @@ import io.jvmsentinel.daemon.config.HostPort;
 import io.jvmsentinel.daemon.config.HttpConfig;
 import io.jvmsentinel.daemon.config.JfrConfig;
 import io.jvmsentinel.daemon.config.JmxAddress;
+import io.jvmsentinel.daemon.config.OtlpConfig;
 import io.jvmsentinel.daemon.config.SentinelConfig;
 import io.jvmsentinel.daemon.config.TargetConfig;
 import io.jvmsentinel.daemon.lab.LabProcess;
@@ -61,6 +62,14 @@ public final class DemoCommand implements Callable<Integer> {
   Path labJavaHome;
 
   @Option(
+      names = "--record-signals",
+      paramLabel = "DIR",
+      description =
+          "Write the target's signal timeline (what the rules read, one JSON line a second) to"
+              + " DIR, to replay it against the rules (detection.recordDirectory).")
+  private Path recordSignals;
+
+  @Option(
       names = "--view-interval",
       paramLabel = "SECONDS",
       defaultValue = "5",
@@ -76,7 +85,7 @@ public final class DemoCommand implements Callable<Integer> {
   }
 
   /** Watches the lab as target "lab", polled every 2 s so the live view moves. */
-  private static SentinelConfig demoConfig(LabProcess lab, HostPort listen) {
+  private SentinelConfig demoConfig(LabProcess lab, HostPort listen) {
     TargetConfig target =
         new TargetConfig(
             "lab",
@@ -93,11 +102,12 @@ public final class DemoCommand implements Callable<Integer> {
         AlertsConfig.DEFAULT,
         demoDetection(),
         DatadogConfig.DISABLED,
+        OtlpConfig.DISABLED,
         List.of(target));
   }
 
   /** Detection as configured by default, with a one-minute warm-up so the demo moves along. */
-  private static DetectionConfig demoDetection() {
+  private DetectionConfig demoDetection() {
     DetectionConfig d = DetectionConfig.DEFAULT;
     return new DetectionConfig(
         d.enabled(),
@@ -107,6 +117,7 @@ public final class DemoCommand implements Callable<Integer> {
         d.snapshotDirectory(),
         d.snapshotMaxSizeMb(),
         d.snapshotWindow(),
+        Optional.ofNullable(recordSignals),
         d.rules(),
         d.targets(),
         d.disabled());

@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  * the PagerDuty routing key) are read here, and no message ever quotes one.
  */
 final class AlertsValidator {
-  private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
+  static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
   // java.net.http.HttpClient sets these itself and refuses them from callers.
   private static final Set<String> RESTRICTED_HEADERS =
       Set.of("connection", "content-length", "expect", "host", "upgrade");

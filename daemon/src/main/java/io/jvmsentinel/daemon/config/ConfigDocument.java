@@ -16,9 +16,10 @@ record ConfigDocument(
     Alerts alerts,
     Detection detection,
     Datadog datadog,
+    Otlp otlp,
     List<Target> targets) {
   static final ConfigDocument EMPTY =
-      new ConfigDocument(null, null, null, null, null, null, null, null);
+      new ConfigDocument(null, null, null, null, null, null, null, null, null);
   static final Target EMPTY_TARGET =
       new Target(null, null, null, null, null, null, null, null, null);
 
@@ -58,6 +59,7 @@ record ConfigDocument(
       Duration warmup,
       Duration warmupMax,
       Snapshots snapshots,
+      String recordDirectory,
       Map<String, Map<String, Double>> rules,
       Map<String, Map<String, Map<String, Double>>> targets,
       List<String> disabled) {}
@@ -89,6 +91,19 @@ record ConfigDocument(
       Duration step,
       Map<String, String> tags,
       Boolean alerts) {}
+
+  record Otlp(
+      Boolean enabled,
+      String endpoint,
+      Duration step,
+      Duration connectTimeout,
+      Duration readTimeout,
+      String temporality,
+      Map<String, OtlpHeader> headers,
+      Map<String, String> resourceAttributes) {}
+
+  /** One header: a plain {@code value}, or a secret from {@code valueEnv} or {@code valueFile}. */
+  record OtlpHeader(String value, String valueEnv, String valueFile) {}
 
   record Target(
       String name,

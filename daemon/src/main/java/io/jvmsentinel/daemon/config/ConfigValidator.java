@@ -67,8 +67,11 @@ final class ConfigValidator {
     HttpConfig http =
         new HttpValidator(problems, new SecretKeys(problems, secrets, baseDir))
             .validate(doc.http(), listen);
+    OtlpConfig otlp =
+        new OtlpValidator(problems, env, new SecretKeys(problems, secrets, baseDir))
+            .validate(doc.otlp());
     return new SentinelConfig(
-        http, tags, connection, jfr(doc.jfr()), alerts, detection, datadog, targets);
+        http, tags, connection, jfr(doc.jfr()), alerts, detection, datadog, otlp, targets);
   }
 
   private ConnectionConfig connection(ConfigDocument.Connection raw) {

@@ -18,6 +18,8 @@ import java.util.Optional;
  * @param snapshotDirectory where JFR evidence is saved when an alert fires; empty: no snapshots
  * @param snapshotMaxSizeMb size cap of that directory; the oldest snapshots go first
  * @param snapshotWindow how much recent JFR data a snapshot holds (kept by the daemon locally)
+ * @param recordDirectory where each target's signal timeline (the samples the rules read, one JSON
+ *     line a tick) is written, for replay in tests and for bug reports; empty: not recorded
  * @param rules rule id to threshold name to value, for every target
  * @param targets target name to rule id to threshold name to value
  * @param disabled rule ids switched off
@@ -30,6 +32,7 @@ public record DetectionConfig(
     Optional<Path> snapshotDirectory,
     long snapshotMaxSizeMb,
     Duration snapshotWindow,
+    Optional<Path> recordDirectory,
     Map<String, Map<String, Double>> rules,
     Map<String, Map<String, Map<String, Double>>> targets,
     List<String> disabled) {
@@ -47,6 +50,7 @@ public record DetectionConfig(
           Optional.of(Path.of(System.getProperty("java.io.tmpdir"), "jvm-sentinel-evidence")),
           256,
           Duration.ofMinutes(2),
+          Optional.empty(),
           Map.of(),
           Map.of(),
           List.of());
@@ -57,6 +61,7 @@ public record DetectionConfig(
     Objects.requireNonNull(warmupMax, "warmupMax");
     Objects.requireNonNull(snapshotDirectory, "snapshotDirectory");
     Objects.requireNonNull(snapshotWindow, "snapshotWindow");
+    Objects.requireNonNull(recordDirectory, "recordDirectory");
     rules = Map.copyOf(rules);
     targets = Map.copyOf(targets);
     disabled = List.copyOf(disabled);

@@ -116,6 +116,12 @@ final class DetectionValidator {
         directory,
         maxSizeMb,
         window,
+        raw.recordDirectory() == null || raw.recordDirectory().isBlank()
+            ? Optional.empty()
+            : ConfigPaths.resolve(
+                Path.of(""),
+                raw.recordDirectory(),
+                m -> problems.add("'detection.recordDirectory' " + m)),
         global,
         perTarget,
         disabled);

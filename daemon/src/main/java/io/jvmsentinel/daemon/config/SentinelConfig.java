@@ -16,6 +16,7 @@ import java.util.Objects;
  * @param alerts where alert notifications are delivered, and how
  * @param detection how often rules run, warm-up, evidence snapshots and threshold overrides
  * @param datadog metrics and alerts to a Datadog Agent over DogStatsD; disabled by default
+ * @param otlp metrics pushed over OTLP/HTTP; disabled by default
  * @param targets at least one target, names unique, all with the same tag keys
  */
 public record SentinelConfig(
@@ -26,6 +27,7 @@ public record SentinelConfig(
     AlertsConfig alerts,
     DetectionConfig detection,
     DatadogConfig datadog,
+    OtlpConfig otlp,
     List<TargetConfig> targets) {
   public SentinelConfig {
     Objects.requireNonNull(http, "http");
@@ -34,6 +36,7 @@ public record SentinelConfig(
     Objects.requireNonNull(alerts, "alerts");
     Objects.requireNonNull(detection, "detection");
     Objects.requireNonNull(datadog, "datadog");
+    Objects.requireNonNull(otlp, "otlp");
     tags = Collections.unmodifiableMap(new LinkedHashMap<>(tags));
     targets = List.copyOf(targets);
   }

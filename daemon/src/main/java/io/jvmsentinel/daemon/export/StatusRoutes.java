@@ -6,14 +6,20 @@ import io.jvmsentinel.daemon.target.TargetStatus;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /** {@code /health}, {@code /ready} and {@code /api/v1/targets}, from the sessions' status. */
 public final class StatusRoutes {
   private final Supplier<List<WatchedTarget>> targets;
+  private final Predicate<String> warmingUp;
 
-  public StatusRoutes(Supplier<List<WatchedTarget>> targets) {
+  /**
+   * @param warmingUp whether a target (by name) is still in its JIT warm-up, as detection judges
+   */
+  public StatusRoutes(Supplier<List<WatchedTarget>> targets, Predicate<String> warmingUp) {
     this.targets = targets;
+    this.warmingUp = warmingUp;
   }
 
   private List<TargetStatus> statuses() {
@@ -43,7 +49,7 @@ public final class StatusRoutes {
   public HttpEndpoint.Route targets() {
     return exchange ->
         HttpEndpoint.Response.json(
-            200, Map.of("targets", targets.get().stream().map(StatusRoutes::full).toList()));
+            200, Map.of("targets", targets.get().stream().map(this::full).toList()));
   }
 
   private static Map<String, Object> brief(TargetStatus status) {
@@ -55,7 +61,7 @@ public final class StatusRoutes {
     return map;
   }
 
-  private static Map<String, Object> full(WatchedTarget target) {
+  private Map<String, Object> full(WatchedTarget target) {
     TargetStatus status = target.session().status();
     Map<String, Object> map = brief(status);
     map.put("jfr", target.stream().state());
@@ -67,6 +73,8 @@ public final class StatusRoutes {
             : "JMX DiagnosticCommand threadPrint (cpu= of the compiler threads; a safepoint of a"
                 + " few ms per poll)");
     map.put("up", status.up());
+    // Seed incident 5: a JIT warming up is not an outage; dashboards shade it, rules allow for it.
+    map.put("warmingUp", warmingUp.test(status.name()));
     map.put("connectAttempts", status.connectAttempts());
     JvmIdentity identity = status.identity();
     if (identity != null) {

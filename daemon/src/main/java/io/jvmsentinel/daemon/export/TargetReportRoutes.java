@@ -1,47 +1,79 @@
 package io.jvmsentinel.daemon.export;
 
 import com.sun.net.httpserver.HttpExchange;
+import io.jvmsentinel.collectors.jfr.threads.ThreadStartReport;
 import io.jvmsentinel.daemon.WatchedTarget;
+import io.jvmsentinel.daemon.alert.DetectionEngine;
+import io.jvmsentinel.daemon.alert.SignalSample;
+import io.jvmsentinel.daemon.alert.WindowedEvidence;
+import io.jvmsentinel.daemon.config.Durations;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.BiFunction;
 import java.util.function.Supplier;
 
 /**
  * {@code GET /api/v1/targets/{target}/{report}}: what the JFR handlers know about one target, in
  * full (the metrics only carry the busiest few of each). Read-only, from in-memory snapshots.
+ * {@code ?top=N} bounds the entries; {@code ?window=5m} on the thread-start reports gives the
+ * creators of a recent window (from the detection history) instead of since the stream started.
  */
 public final class TargetReportRoutes implements HttpEndpoint.Route {
   public static final String PREFIX = "/api/v1/targets/";
   private static final int DEFAULT_TOP = 20;
   private static final int MAX_TOP = 256;
 
+  private static final Duration MAX_WINDOW = Duration.ofMinutes(15);
+
   private final Supplier<List<WatchedTarget>> targets;
-  private final Map<String, BiFunction<WatchedTarget, Integer, HttpEndpoint.Response>> reports =
+  private final DetectionEngine detection;
+  private final Map<String, BiFunction<WatchedTarget, Query, HttpEndpoint.Response>> reports =
       new LinkedHashMap<>();
 
-  public TargetReportRoutes(Supplier<List<WatchedTarget>> targets) {
+  /** What a report is asked for: how many entries, and over which recent window (or all). */
+  private record Query(int top, Optional<Duration> window) {}
+
+  public TargetReportRoutes(Supplier<List<WatchedTarget>> targets, DetectionEngine detection) {
     this.targets = targets;
+    this.detection = detection;
     reports.put(
         "thread-starts",
-        (target, top) ->
-            HttpEndpoint.Response.json(200, target.jfr().threadStarts().snapshot(top)));
+        (target, query) -> HttpEndpoint.Response.json(200, threadStarts(target, query)));
     // Collapsed stacks, one line per creator site: flamegraph.pl and speedscope open this.
     reports.put(
         "thread-starts.collapsed",
-        (target, top) ->
-            HttpEndpoint.Response.text(200, target.jfr().threadStarts().collapsedStacks()));
+        (target, query) ->
+            HttpEndpoint.Response.text(
+                200,
+                query.window().isPresent()
+                    ? threadStarts(target, new Query(MAX_TOP, query.window())).collapsed()
+                    : target.jfr().threadStarts().collapsedStacks()));
     reports.put(
         "tls",
-        (target, top) ->
+        (target, query) ->
             HttpEndpoint.Response.json(
                 200,
                 java.util.Map.of(
-                    "handshakes", target.jfr().tlsHandshakes().snapshot(top),
+                    "handshakes", target.jfr().tlsHandshakes().snapshot(query.top()),
                     // Certificates used in handshakes; the parsed rest (truststore roots) counted.
                     "certificates", target.jfr().certificates().snapshot(),
                     "unusedCertificates", target.jfr().certificates().unusedCertificates())));
+  }
+
+  /** Since the stream started, or over a recent window from the detection history. */
+  private ThreadStartReport threadStarts(WatchedTarget target, Query query) {
+    if (query.window().isEmpty()) {
+      return target.jfr().threadStarts().snapshot(query.top());
+    }
+    List<SignalSample> samples =
+        detection
+            .history(target.name())
+            .map(history -> history.window(query.window().get()))
+            .orElse(List.of());
+    return WindowedEvidence.creatorSites(samples, query.top());
   }
 
   @Override
@@ -59,23 +91,57 @@ public final class TargetReportRoutes implements HttpEndpoint.Route {
             .filter(t -> t.name().equals(name))
             .findFirst()
             .orElseThrow(() -> new HttpEndpoint.NotFound("no target named '" + name + "'"));
-    BiFunction<WatchedTarget, Integer, HttpEndpoint.Response> render = reports.get(report);
+    BiFunction<WatchedTarget, Query, HttpEndpoint.Response> render = reports.get(report);
     if (render == null) {
       throw new HttpEndpoint.NotFound("no report '" + report + "'; reports: " + reports.keySet());
     }
-    return render.apply(target, top(exchange.getRequestURI().getQuery()));
+    String query = exchange.getRequestURI().getQuery();
+    Optional<Duration> window;
+    try {
+      window = window(query);
+    } catch (IllegalArgumentException e) {
+      return HttpEndpoint.Response.json(400, Map.of("error", e.getMessage()));
+    }
+    return render.apply(target, new Query(top(query), window));
+  }
+
+  /** {@code window=5m}: a recent window, at most the 15 minutes detection keeps. */
+  private static Optional<Duration> window(String query) {
+    String value = parameter(query, "window");
+    if (value == null) {
+      return Optional.empty();
+    }
+    Duration window;
+    try {
+      window = Durations.parse(value);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "window must be a duration such as 30s, 5m or 15m (at most 15m)");
+    }
+    if (window.isZero() || window.compareTo(MAX_WINDOW) > 0) {
+      throw new IllegalArgumentException("window must be more than 0 and at most 15m");
+    }
+    return Optional.of(window);
+  }
+
+  private static String parameter(String query, String name) {
+    if (query != null) {
+      for (String part : query.split("&")) {
+        if (part.startsWith(name + "=")) {
+          return part.substring(name.length() + 1);
+        }
+      }
+    }
+    return null;
   }
 
   private static int top(String query) {
-    if (query != null) {
-      for (String part : query.split("&")) {
-        if (part.startsWith("top=")) {
-          try {
-            return Math.max(1, Math.min(MAX_TOP, Integer.parseInt(part.substring(4))));
-          } catch (NumberFormatException e) {
-            return DEFAULT_TOP;
-          }
-        }
+    String value = parameter(query, "top");
+    if (value != null) {
+      try {
+        return Math.max(1, Math.min(MAX_TOP, Integer.parseInt(value)));
+      } catch (NumberFormatException e) {
+        return DEFAULT_TOP;
       }
     }
     return DEFAULT_TOP;

@@ -188,7 +188,8 @@ class AlertStateRestoreTest {
             Duration.ofSeconds(2),
             WarmUp.DEFAULT,
             state(),
-            GRACE);
+            GRACE,
+            SignalRecorder.none());
     open.add(engine);
     open.add(target::close);
     return engine;

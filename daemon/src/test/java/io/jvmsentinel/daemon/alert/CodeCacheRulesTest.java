@@ -74,45 +74,98 @@ class CodeCacheRulesTest {
   }
 
   @Test
-  void churnNeedsDeoptimisationRecompilationAndAFullOrFlushingCacheAfterWarmUp() {
+  void churnIsTheSameMethodsRecompiledWhileTheCacheIsFlushedOrFull() {
     AlertRule rule = new CodeCacheChurnRule();
+    // The lab's churn on JDK 17: the sweeper flushes, the JIT compiles the same methods again.
     SignalHistory churn =
         Samples.history(
             180,
             (s, t) ->
-                s.deopts(2.0 * t, 1.0 * t)
-                    .compilations(5.0 * t)
-                    .codeCacheGcs(t / 30)
-                    .heap(SEGMENT, 70, 100));
-    SignalHistory busyButRoomy =
-        Samples.history(
-            180, (s, t) -> s.deopts(2.0 * t, 1.0 * t).compilations(5.0 * t).heap(SEGMENT, 30, 100));
+                s.compilations(6.0 * t)
+                    .recompilations(2.0 * t)
+                    .sweeper(10.0 * t)
+                    .heap(SEGMENT, 55, 100));
 
     assertThat(rule.evaluate(context(rule, churn, Set.of(), false)))
         .singleElement()
         .satisfies(
             f ->
                 assertThat(f.summary())
-                    .startsWith(
-                        "Codecache churn on search: 1.0 methods/s made not entrant, 5.0 compilations/s"));
-    assertThat(rule.evaluate(context(rule, churn, Set.of(), true))).as("warming up").isEmpty();
-    // The lab's churn on JDK 17: the sweeper flushes, the JIT recompiles, no Deoptimization events.
-    SignalHistory flushingOnly =
-        Samples.history(
-            180, (s, t) -> s.compilations(900.0 * t).codeCacheGcs(t / 10).heap(SEGMENT, 55, 100));
-    assertThat(rule.evaluate(context(rule, flushingOnly, Set.of(), false))).hasSize(1);
-    assertThat(rule.evaluate(context(rule, busyButRoomy, Set.of(), false))).isEmpty();
+                    .isEqualTo(
+                        "Codecache churn on search: 2.0 methods/s compiled again, code cache 55%"
+                            + " full and being flushed"));
+    assertThat(rule.evaluate(context(rule, churn, Set.of(), true)))
+        .as("during warm-up a half-full cache is ambiguous")
+        .isEmpty();
   }
 
   @Test
-  void compilerCpuHighIsAveragedOverItsWindowAndSilentDuringWarmUp() {
+  void churnFromBootFiresDuringWarmUpWhenTheCacheIsFullAndFlushed() {
+    AlertRule rule = new CodeCacheChurnRule();
+    SignalHistory fromBoot =
+        Samples.history(
+            60,
+            (s, t) ->
+                s.uptime(t)
+                    .compilations(30.0 * t)
+                    .recompilations(5.0 * t)
+                    .codeCacheGcs(t / 4)
+                    .heap(SEGMENT, 92, 100));
+
+    assertThat(rule.evaluate(context(rule, fromBoot, Set.of(), true))).hasSize(1);
+  }
+
+  @Test
+  void firstTimeCompilationOfNewCodeIsNeverChurn() {
+    AlertRule rule = new CodeCacheChurnRule();
+    // A feature switched on after warm-up: 55 compilations/s of new methods; routine sweeping.
+    SignalHistory newCode =
+        Samples.history(
+            180, (s, t) -> s.compilations(55.0 * t).sweeper(3.0 * t).heap(SEGMENT, 22, 100));
+    // A short burst of recompilations (a deoptimisation wave) is not sustained.
+    SignalHistory burst =
+        Samples.history(
+            180,
+            (s, t) ->
+                s.compilations(20.0 * t)
+                    .recompilations(t < 160 ? 0 : 10.0 * (t - 160))
+                    .sweeper(3.0 * t)
+                    .heap(SEGMENT, 60, 100));
+    // Recompiling with a roomy cache that is not being flushed: deoptimisation, not churn.
+    SignalHistory roomy =
+        Samples.history(
+            180,
+            (s, t) -> s.deopts(2.0 * t, 1.0 * t).recompilations(2.0 * t).heap(SEGMENT, 30, 100));
+
+    assertThat(rule.evaluate(context(rule, newCode, Set.of(), false))).isEmpty();
+    assertThat(rule.evaluate(context(rule, burst, Set.of(), false))).isEmpty();
+    assertThat(rule.evaluate(context(rule, roomy, Set.of(), false))).isEmpty();
+  }
+
+  @Test
+  void compilerCpuHighMustOutlastANewFeaturesCompilationOrCarryTheChurnSignature() {
     AlertRule rule = new CompilerCpuHighRule();
-    SignalHistory hot = Samples.history(180, (s, t) -> s.compilerShare(0.4));
-    SignalHistory spiky = Samples.history(180, (s, t) -> s.compilerShare(t >= 170 ? 0.9 : 0.05));
+    SignalHistory hot = Samples.history(400, (s, t) -> s.compilerShare(0.4));
+    SignalHistory spiky = Samples.history(400, (s, t) -> s.compilerShare(t >= 390 ? 0.9 : 0.05));
+    // A feature switched on: the compilers are busy for two minutes with new code.
+    SignalHistory feature =
+        Samples.history(
+            400,
+            (s, t) -> s.compilerShare(t >= 260 ? 0.6 : 0.05).compilations(t < 260 ? t : 40.0 * t));
+    SignalHistory churnFromBoot =
+        Samples.history(
+            60,
+            (s, t) ->
+                s.compilerShare(0.45)
+                    .recompilations(5.0 * t)
+                    .codeCacheGcs(t / 4)
+                    .heap(SEGMENT, 92, 100));
 
     assertThat(rule.evaluate(context(rule, hot, Set.of(), false))).hasSize(1);
     assertThat(rule.evaluate(context(rule, hot, Set.of(), true))).isEmpty();
     assertThat(rule.evaluate(context(rule, spiky, Set.of(), false))).isEmpty();
+    assertThat(rule.evaluate(context(rule, feature, Set.of(), false))).isEmpty();
+    assertThat(rule.evaluate(context(rule, churnFromBoot, Set.of(), true))).hasSize(1);
   }
 
   private RuleContext context(
@@ -123,7 +176,6 @@ class CodeCacheRulesTest {
         RuleSettings.DEFAULTS.thresholds(rule, "search"),
         firing,
         warming,
-        history.latest().orElseThrow().at(),
-        target);
+        history.latest().orElseThrow().at());
   }
 }

@@ -83,7 +83,8 @@ class DetectionEngineTest {
             Duration.ofSeconds(2),
             WarmUp.DEFAULT,
             AlertStateFile.none(),
-            Duration.ZERO);
+            Duration.ZERO,
+            SignalRecorder.none());
   }
 
   @AfterEach

@@ -1,5 +1,7 @@
 package io.jvmsentinel.daemon.alert;
 
+import io.jvmsentinel.collectors.jfr.threads.SiteStarts;
+import io.jvmsentinel.collectors.jfr.threads.ThreadStartReport;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -31,6 +33,8 @@ final class Samples {
   private double codeCacheGcs = 0;
   private double gcPause = 0;
   private Map<String, SignalSample.TlsPeer> tls = Map.of();
+  private double recompilations = 0;
+  private SignalSample.Details details = SignalSample.Details.NONE;
 
   Samples at(Instant value) {
     at = value;
@@ -116,6 +120,45 @@ final class Samples {
     return this;
   }
 
+  Samples sweeper(double reclaimed) {
+    sweeper = reclaimed;
+    return this;
+  }
+
+  Samples recompilations(double value) {
+    recompilations = value;
+    return this;
+  }
+
+  /** Thread starts by creator site in this tick. */
+  Samples creators(SiteStarts... sites) {
+    long attributed = 0;
+    for (SiteStarts site : sites) {
+      attributed += site.count();
+    }
+    details =
+        new SignalSample.Details(
+            details.target(),
+            new SiteStarts.Interval(attributed, List.of(sites)),
+            details.deoptimizedMethods(),
+            details.recompiledMethods(),
+            details.codeCacheFulls(),
+            details.compilerCpu(),
+            details.gcPauses());
+    return this;
+  }
+
+  /** A creator site that started {@code count} threads named {@code threadName} in a tick. */
+  static SiteStarts site(String site, long count, String threadName) {
+    return new SiteStarts(
+        site,
+        count,
+        List.of(new ThreadStartReport.NameCount(threadName, count)),
+        List.of(new ThreadStartReport.NameCount("main", count)),
+        List.of(site + ":1", "Main.main:2"),
+        false);
+  }
+
   SignalSample build() {
     return new SignalSample(
         at,
@@ -137,7 +180,9 @@ final class Samples {
         sweeper,
         codeCacheGcs,
         gcPause,
-        tls);
+        tls,
+        recompilations,
+        details);
   }
 
   /**

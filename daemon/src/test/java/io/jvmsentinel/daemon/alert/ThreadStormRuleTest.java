@@ -137,6 +137,71 @@ class ThreadStormRuleTest {
     assertThat(rule.evaluate(context(history, Set.of(), false))).isEmpty();
   }
 
+  @Test
+  void theSecondStormOfASequenceNamesItsOwnCreator() {
+    String logger = "com.example.AsyncLogger.log";
+    String tls = "sun.security.ssl.TransportContext.finishHandshake";
+    // 40 s of a logger starting 200 threads/s, a quiet minute, then 10 s of the TLS listener.
+    SignalHistory history =
+        Samples.history(
+            110,
+            (s, t) -> {
+              double started = 200.0 * Math.min(t, 40) + (t > 100 ? 100.0 * (t - 100) : 0);
+              s.threadStarts(started);
+              if (t > 0 && t <= 40) {
+                s.creators(Samples.site(logger, 400, "log-writer-#"));
+              } else if (t > 100) {
+                s.creators(Samples.site(tls, 200, "HandshakeCompletedNotify-Thread"));
+              }
+            });
+
+    assertThat(rule.evaluate(context(history, Set.of(), false)))
+        .singleElement()
+        .satisfies(
+            f -> {
+              assertThat(f.summary())
+                  .contains("100% from " + tls)
+                  .contains("JDK-8246039")
+                  .doesNotContain(logger);
+              assertThat(f.evidence()).containsEntry("knownCause", "JDK-8246039");
+            });
+  }
+
+  @Test
+  void aKnownCauseFiresFarBelowTheGenericFloor() {
+    String tls = "sun.security.ssl.TransportContext.finishHandshake";
+    SignalHistory knownCause =
+        Samples.history(
+            20,
+            (s, t) ->
+                s.threadStarts(30.0 * t)
+                    .creators(Samples.site(tls, 60, "HandshakeCompletedNotify-Thread")));
+    SignalHistory unknownCause =
+        Samples.history(
+            20,
+            (s, t) ->
+                s.threadStarts(30.0 * t)
+                    .creators(Samples.site("com.example.Worker.spawn", 60, "worker-#")));
+    SignalHistory tooSlow =
+        Samples.history(
+            20,
+            (s, t) ->
+                s.threadStarts(2.0 * t)
+                    .creators(Samples.site(tls, 4, "HandshakeCompletedNotify-Thread")));
+
+    assertThat(rule.evaluate(context(knownCause, Set.of(), false)))
+        .singleElement()
+        .satisfies(
+            f ->
+                assertThat(f.summary())
+                    .isEqualTo(
+                        "Thread storm on orders: 30.0 thread starts/s, 100% from "
+                            + tls
+                            + " (TLS handshake listener thread per connection (JDK-8246039))"));
+    assertThat(rule.evaluate(context(unknownCause, Set.of(), false))).isEmpty();
+    assertThat(rule.evaluate(context(tooSlow, Set.of(), false))).isEmpty();
+  }
+
   private RuleContext context(SignalHistory history, Set<String> firing, boolean warming) {
     return new RuleContext(
         "orders",
@@ -144,7 +209,6 @@ class ThreadStormRuleTest {
         RuleSettings.DEFAULTS.thresholds(rule, "orders"),
         firing,
         warming,
-        history.latest().orElseThrow().at(),
-        target);
+        history.latest().orElseThrow().at());
   }
 }

@@ -173,7 +173,7 @@ final class DetectionSection implements BenchSection {
   static Map<String, Duration> prometheusFor(Path root) throws IOException {
     JsonNode rules =
         new YAMLMapper()
-            .readTree(root.resolve("alerts/prometheus/jvm-sentinel.rules.yml").toFile());
+            .readTree(root.resolve("alerts/prometheus/jvm-sentinel-metrics.rules.yml").toFile());
     Map<String, Duration> shortest = new LinkedHashMap<>();
     for (JsonNode group : rules.path("groups")) {
       for (JsonNode rule : group.path("rules")) {

@@ -60,6 +60,14 @@ class ConfigFuzzTest {
             headers: {X-Team: jvm}
           alertmanager:
             urls: [http://am-0:9093, http://am-1:9093]
+      otlp:
+        enabled: true
+        endpoint: http://collector:4318/v1/metrics
+        step: 30s
+        headers:
+          X-Tenant: {value: jvm}
+          Authorization: {valueEnv: OTLP_AUTH}
+        resourceAttributes: {service.name: orders}
       targets:
         - name: orders
           jmx: 127.0.0.1:9010

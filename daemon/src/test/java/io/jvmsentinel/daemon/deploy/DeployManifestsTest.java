@@ -357,7 +357,7 @@ class DeployManifestsTest {
     assertThat(texts(prometheus.at("/alerting/alertmanagers/0/static_configs/0/targets")))
         .containsExactly("alertmanager:9093");
     assertThat(texts(prometheus.path("rule_files")))
-        .containsExactly("/etc/prometheus/rules/*.rules.yml");
+        .containsExactly("/etc/prometheus/rules/jvm-sentinel-metrics.rules.yml");
 
     JsonNode alertmanager = single(dir.resolve("alertmanager.yml"));
     String receiver = alertmanager.at("/route/receiver").asText();

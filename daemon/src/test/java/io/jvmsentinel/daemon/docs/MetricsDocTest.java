@@ -1,13 +1,8 @@
 package io.jvmsentinel.daemon.docs;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.jvmsentinel.collectors.catalog.Metric;
 import io.jvmsentinel.daemon.observability.CatalogNames;
-import io.jvmsentinel.daemon.testing.Jdks;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,15 +14,7 @@ class MetricsDocTest {
 
   @Test
   void metricsReferenceMatchesTheCatalog() throws IOException {
-    Path doc = Jdks.repoRoot().resolve("docs/metrics.md");
-    String expected = render();
-    if (Boolean.getBoolean("update.docs")) {
-      Files.writeString(doc, expected);
-    }
-    assertThat(doc).exists();
-    assertThat(Files.readString(doc))
-        .as("docs/metrics.md is out of date; regenerate it (see MetricsDocTest)")
-        .isEqualTo(expected);
+    GeneratedDoc.check("docs/metrics.md", render(), "MetricsDocTest");
   }
 
   static String render() {

@@ -118,7 +118,8 @@ class ObservabilityCatalogTest {
           .path("templating")
           .path("list")
           .forEach(v -> variables.put(v.path("name").asText(), v));
-      assertThat(variables).containsKeys("datasource", "namespace", "pod", "target");
+      assertThat(variables)
+          .containsKeys("datasource", "job", "instance", "namespace", "pod", "target");
       assertThat(variables.get("datasource").path("query").asText()).isEqualTo("prometheus");
       for (String name : List.of("namespace", "pod", "target")) {
         // namespace and pod exist only when the user adds them as tags: ".*" must match "no label".
@@ -148,13 +149,18 @@ class ObservabilityCatalogTest {
               .isEqualTo("${datasource}");
           String expr = target.path("expr").asText();
           assertThat(expr)
-              .as(title + " filters by namespace and pod")
-              .contains("$namespace", "$pod");
+              .as(title + " filters by namespace and pod, and by the daemon's job and instance")
+              .contains("$namespace", "$pod", "job=~\"$job\"", "instance=~\"$instance\"");
           if (!expr.contains("jvm_sentinel_notification")
               && !expr.contains("scrape_duration_seconds")) {
             assertThat(expr).as(title + " filters by target").contains("target=~\"$target\"");
           }
         }
+      }
+      for (JsonNode panel : panels) {
+        assertThat(sortFieldsMissingAfterRename(panel))
+            .as(panel.path("title").asText() + ": sortBy fields that no longer exist")
+            .isEmpty();
       }
       Set<String> rows = new java.util.HashSet<>();
       dashboard
@@ -185,6 +191,41 @@ class ObservabilityCatalogTest {
             assertThat(query).as(where).contains("$target");
           }
         });
+  }
+
+  /**
+   * The sortBy fields of a panel that its organize step renamed or excluded before the sort runs:
+   * Grafana then sorts on nothing, silently.
+   */
+  private static List<String> sortFieldsMissingAfterRename(JsonNode panel) {
+    Set<String> gone = new java.util.HashSet<>();
+    List<String> missing = new ArrayList<>();
+    for (JsonNode transformation : panel.path("transformations")) {
+      JsonNode options = transformation.path("options");
+      switch (transformation.path("id").asText()) {
+        case "organize" -> {
+          options.path("renameByName").fieldNames().forEachRemaining(gone::add);
+          options
+              .path("excludeByName")
+              .properties()
+              .forEach(
+                  e -> {
+                    if (e.getValue().asBoolean()) {
+                      gone.add(e.getKey());
+                    }
+                  });
+        }
+        case "sortBy" -> {
+          for (JsonNode sort : options.path("sort")) {
+            if (gone.contains(sort.path("field").asText())) {
+              missing.add(sort.path("field").asText());
+            }
+          }
+        }
+        default -> {}
+      }
+    }
+    return missing;
   }
 
   /**

@@ -39,8 +39,18 @@ final class ObservabilityFiles {
     return Jdks.repoRoot();
   }
 
-  static Path rulesFile() {
-    return root().resolve("alerts/prometheus/jvm-sentinel.rules.yml");
+  /** The rules on exported metrics: the daemon's detection re-implemented in PromQL. */
+  static Path metricsRulesFile() {
+    return root().resolve("alerts/prometheus/jvm-sentinel-metrics.rules.yml");
+  }
+
+  /** The rules that forward the daemon's own alerts. Load one of the two files, not both. */
+  static Path daemonRulesFile() {
+    return root().resolve("alerts/prometheus/jvm-sentinel-daemon.rules.yml");
+  }
+
+  static List<Path> rulesFiles() {
+    return List.of(metricsRulesFile(), daemonRulesFile());
   }
 
   static List<Path> ruleTests() {
@@ -67,10 +77,17 @@ final class ObservabilityFiles {
     }
   }
 
-  /** Every alerting or recording rule of the rules file. */
+  /** Every alerting or recording rule of both rules files. */
   static List<JsonNode> rules() {
     List<JsonNode> rules = new ArrayList<>();
-    for (JsonNode group : read(rulesFile()).path("groups")) {
+    rulesFiles().forEach(file -> rules.addAll(rules(file)));
+    return rules;
+  }
+
+  /** Every alerting or recording rule of one rules file. */
+  static List<JsonNode> rules(Path file) {
+    List<JsonNode> rules = new ArrayList<>();
+    for (JsonNode group : read(file).path("groups")) {
       group.path("rules").forEach(rules::add);
     }
     return rules;
@@ -78,7 +95,7 @@ final class ObservabilityFiles {
 
   /**
    * Every PromQL expression of the Grafana dashboards (panel targets, also inside collapsed rows,
-   * and variable queries) and of the rules file, keyed by where it is, e.g. {@code
+   * and variable queries) and of the rules files, keyed by where it is, e.g. {@code
    * jvm-sentinel-overview.json: Code cache occupancy}.
    */
   static Map<String, String> promQlExpressions() {
@@ -106,9 +123,11 @@ final class ObservabilityFiles {
         }
       }
     }
-    for (JsonNode rule : rules()) {
-      String name = rule.has("alert") ? rule.get("alert").asText() : rule.path("record").asText();
-      expressions.put(rulesFile().getFileName() + ": " + name, rule.path("expr").asText());
+    for (Path file : rulesFiles()) {
+      for (JsonNode rule : rules(file)) {
+        String name = rule.has("alert") ? rule.get("alert").asText() : rule.path("record").asText();
+        expressions.put(file.getFileName() + ": " + name, rule.path("expr").asText());
+      }
     }
     return expressions;
   }

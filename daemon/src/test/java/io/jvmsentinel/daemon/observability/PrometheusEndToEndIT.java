@@ -41,7 +41,7 @@ class PrometheusEndToEndIT {
   @Test
   void theShippedThreadStormRuleFiresInPrometheusAndReachesAlertmanager() throws Exception {
     PrometheusServer.assertInstalled();
-    LabSpec spec = LabSpec.builder("thread-per-request").javaHome(Jdks.jdk17()).rate(200).build();
+    LabSpec spec = LabSpec.builder("thread-per-request").javaHome(Jdks.jdk17()).rate(400).build();
     Path daemonConfig = dir.resolve("sentinel.yaml");
     int alertmanagerPort = LoopbackPorts.freePort();
     int prometheusPort = LoopbackPorts.freePort();
@@ -67,7 +67,7 @@ class PrometheusEndToEndIT {
                 .redirectErrorStream(true)
                 .redirectOutput(dir.resolve("alertmanager.log").toFile())
                 .start();
-        Path rules = Jdks.repoRoot().resolve("alerts/prometheus/jvm-sentinel.rules.yml");
+        Path rules = ObservabilityFiles.metricsRulesFile();
         Path promConfig =
             Files.writeString(
                 dir.resolve("prometheus.yml"),
@@ -89,9 +89,10 @@ class PrometheusEndToEndIT {
                     .formatted(rules, alertmanagerPort, daemon.httpPort()));
         prometheus = PrometheusServer.start(promConfig, dir, prometheusPort);
 
-        // The rule has `for: 1m` over a 1m rate: firing takes a little over a minute.
+        // The rule has `for: 1m` over a 5m rate: at 400 starts/s the 5m rate passes 50/s after
+        // about 40 s, so firing takes a little under two minutes.
         await("JvmThreadStorm firing in Prometheus (log: " + dir + "/prometheus.log)")
-            .atMost(Duration.ofSeconds(180))
+            .atMost(Duration.ofSeconds(240))
             .pollInterval(Duration.ofSeconds(2))
             .ignoreExceptions()
             .until(

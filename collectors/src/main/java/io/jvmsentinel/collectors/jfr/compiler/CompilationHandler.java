@@ -2,15 +2,18 @@ package io.jvmsentinel.collectors.jfr.compiler;
 
 import io.jvmsentinel.collectors.catalog.Metric;
 import io.jvmsentinel.collectors.jfr.EventSettings;
+import io.jvmsentinel.collectors.jfr.IntervalCounts;
 import io.jvmsentinel.collectors.jfr.JfrEventHandler;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import jdk.jfr.consumer.RecordedEvent;
 
 /**
@@ -29,6 +32,10 @@ public final class CompilationHandler implements JfrEventHandler {
   private final Map<String, Counter> code = new ConcurrentHashMap<>();
   private final java.util.concurrent.atomic.AtomicLong total =
       new java.util.concurrent.atomic.AtomicLong();
+  private final AtomicLong recompilations = new AtomicLong();
+  // Owned by the stream thread.
+  private final CompiledMethods compiled = new CompiledMethods();
+  private final IntervalCounts recompiled = new IntervalCounts();
   private MeterRegistry registry;
 
   public CompilationHandler(Tags tags) {
@@ -48,6 +55,7 @@ public final class CompilationHandler implements JfrEventHandler {
   @Override
   public void bindTo(MeterRegistry registry) {
     this.registry = registry;
+    Metric.JVM_JIT_RECOMPILATIONS.functionCounter(registry, tags, recompilations, AtomicLong::get);
   }
 
   @Override
@@ -79,6 +87,9 @@ public final class CompilationHandler implements JfrEventHandler {
             compiler,
             c -> Metric.JVM_JIT_COMPILATION_DURATION.timer(registry, tags.and("compiler", c)))
         .record(event.getDuration());
+    if (Boolean.TRUE.equals(succeeded) && !Boolean.TRUE.equals(osr)) {
+      countRecompilation(event, level);
+    }
     double codeSize = EventFields.number(event, "codeSize");
     if (!Double.isNaN(codeSize) && codeSize > 0) {
       code.computeIfAbsent(
@@ -86,6 +97,38 @@ public final class CompilationHandler implements JfrEventHandler {
               c -> Metric.JVM_JIT_COMPILED_CODE.counter(registry, tags.and("compiler", c)))
           .increment(codeSize);
     }
+  }
+
+  /**
+   * A standard (not OSR) compilation of a method already compiled at the same tier on this stream:
+   * the same code compiled again. OSR compilations are left out: a long loop gets several, at
+   * different bytecode indexes, on its first run.
+   */
+  private void countRecompilation(RecordedEvent event, long level) {
+    String method = EventFields.methodWithDescriptor(event, "method");
+    if (method != null && compiled.compiledBefore(method, level)) {
+      recompilations.incrementAndGet();
+      recompiled.add(EventFields.method(event, "method"), "tier " + level);
+    }
+  }
+
+  /**
+   * Recompilations (the same method compiled again at the same tier on this stream) since the
+   * daemon started, monotonic: with code cache pressure, the signature of churn.
+   */
+  public long recompilations() {
+    return recompilations.get();
+  }
+
+  /** The {@code n} methods recompiled most since the last call, with their tiers. */
+  public List<IntervalCounts.Count> drainRecompiled(int n) {
+    return recompiled.drain(n);
+  }
+
+  /** A new stream may be a new JVM whose code is all new: what it compiles is first-time again. */
+  @Override
+  public void streamStopped() {
+    compiled.clear();
   }
 
   /** Compilations seen since the daemon started (monotonic across reconnects), for detection. */

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.DoubleSupplier;
 
 /**
  * CPU of the JIT compiler threads per sampling period, shared by {@link ThreadCpuLoadHandler} and
@@ -17,6 +18,12 @@ import java.util.Map;
  * never a half-summed one). A compiler with no event in the published period reads 0. When the
  * process events move on by more than 1.5 periods past the published one, a whole period went by
  * without any thread event (an idle JVM): every compiler reads 0 rather than a stale value.
+ *
+ * <p>Beside the per-period usage, CPU seconds per compiler add up into a counter that only grows
+ * (across stream restarts too): a 1 s load read by a 15 or 60 s scrape is one random second, while
+ * {@code rate()} of the counter is the true average over any window. {@code jdk.ThreadCPULoad} is a
+ * fraction of all the target's processors, so a period's seconds are {@code usage x processors x
+ * period}; until the processor count is known (the first JMX poll) no seconds are counted.
  */
 public final class CompilerCpu {
   public static final String C1 = "c1";
@@ -35,10 +42,19 @@ public final class CompilerCpu {
   private double processUsage = Double.NaN;
   private final ArrayDeque<Map.Entry<Instant, Double>> recentProcess = new ArrayDeque<>();
   private boolean sweeperSeen;
+  private final double periodSeconds;
+  private final Map<String, Double> cpuSeconds = new HashMap<>();
+  private volatile DoubleSupplier processors = () -> Double.NaN;
 
   public CompilerCpu(Duration period) {
     this.tolerance = period.dividedBy(2);
     this.stale = period.plus(tolerance);
+    this.periodSeconds = period.toNanos() / 1e9;
+  }
+
+  /** The target's available processors (JMX), which scale a thread's CPU load to seconds. */
+  public void processors(DoubleSupplier processors) {
+    this.processors = processors;
   }
 
   /** The compiler a thread belongs to ({@code c1}, {@code c2}, {@code sweeper}), or null. */
@@ -65,7 +81,23 @@ public final class CompilerCpu {
     if (compiler != null && !Double.isNaN(usage)) {
       open.merge(compiler, usage, Double::sum);
       sweeperSeen |= compiler.equals(SWEEPER);
+      double count = processors.getAsDouble();
+      if (count > 0) {
+        addCpuSeconds(compiler, usage * count * periodSeconds);
+      }
     }
+  }
+
+  /** CPU seconds a compiler's threads used, measured directly (the thread-dump source). */
+  public synchronized void addCpuSeconds(String compiler, double seconds) {
+    if (seconds > 0 && Double.isFinite(seconds)) {
+      cpuSeconds.merge(compiler, seconds, Double::sum);
+    }
+  }
+
+  /** CPU seconds one compiler's threads used since the daemon started watching; never falls. */
+  public synchronized double cpuSeconds(String compiler) {
+    return cpuSeconds.getOrDefault(compiler, 0.0);
   }
 
   /** The process's CPU in one period ({@code jvmUser + jvmSystem}), NaN when unknown. */
@@ -147,7 +179,10 @@ public final class CompilerCpu {
     return sweeperSeen;
   }
 
-  /** The stream stopped: forget everything, values read NaN until the next complete period. */
+  /**
+   * The stream stopped: forget the periods, values read NaN until the next complete period. The CPU
+   * seconds are a counter and stay.
+   */
   public synchronized void clear() {
     openStart = null;
     open = new HashMap<>();

@@ -2,6 +2,7 @@ package io.jvmsentinel.collectors.jfr.compiler;
 
 import io.jvmsentinel.collectors.catalog.Metric;
 import io.jvmsentinel.collectors.jfr.EventSettings;
+import io.jvmsentinel.collectors.jfr.IntervalCounts;
 import io.jvmsentinel.collectors.jfr.JfrEventHandler;
 import io.jvmsentinel.collectors.jfr.TopK;
 import io.micrometer.core.instrument.Counter;
@@ -56,6 +57,7 @@ public final class DeoptimizationHandler implements JfrEventHandler {
   // Guarded by this.
   private final TopK<String, Boolean> methods = new TopK<>(TOP_METHODS);
   private final Map<String, Set<String>> methodReasons = new HashMap<>();
+  private final IntervalCounts recent = new IntervalCounts();
   private MeterRegistry registry;
 
   public DeoptimizationHandler(Tags tags, MonitoringThreads monitoring) {
@@ -102,6 +104,7 @@ public final class DeoptimizationHandler implements JfrEventHandler {
   }
 
   private synchronized void track(String method, String reason) {
+    recent.add(method, reason);
     methods.add(method, Boolean.TRUE);
     Set<String> seen = methodReasons.computeIfAbsent(method, m -> new LinkedHashSet<>());
     if (seen.size() < MAX_REASONS_PER_METHOD) {
@@ -127,12 +130,20 @@ public final class DeoptimizationHandler implements JfrEventHandler {
     return List.copyOf(top);
   }
 
-  /** Deoptimisations counted since the handler was created (monotonic, survives reconnects). */
+  /**
+   * The {@code n} most deoptimised methods since the last call, with their reasons: the detection
+   * tick keeps them per tick, so an alert names the methods of its own window.
+   */
+  public List<IntervalCounts.Count> drainInterval(int n) {
+    return recent.drain(n);
+  }
+
   /** Deoptimizations whose action made the compiled method not entrant (monotonic). */
   public long madeNotEntrant() {
     return madeNotEntrant.get();
   }
 
+  /** Deoptimisations counted since the handler was created (monotonic, survives reconnects). */
   public long total() {
     return total.get();
   }

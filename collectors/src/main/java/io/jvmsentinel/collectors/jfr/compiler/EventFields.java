@@ -71,6 +71,14 @@ public final class EventFields {
   }
 
   /** A method field as {@code fully.qualified.Class.method}, null when absent. */
+  /** {@code Class.method(descriptor)}: tells overloads apart. */
+  public static String methodWithDescriptor(RecordedEvent event, String field) {
+    if (!event.hasField(field) || !(event.getValue(field) instanceof RecordedMethod method)) {
+      return null;
+    }
+    return method(event, field) + method.getDescriptor();
+  }
+
   public static String method(RecordedEvent event, String field) {
     if (!event.hasField(field) || !(event.getValue(field) instanceof RecordedMethod method)) {
       return null;

@@ -10,7 +10,8 @@ import jdk.jfr.consumer.RecordedEvent;
 
 /**
  * CPU used by the JIT compiler threads ({@code C1 CompilerThread*}, {@code C2 CompilerThread*},
- * {@code Sweeper thread}), as the fraction of all CPUs that {@code jdk.ThreadCPULoad} reports.
+ * {@code Sweeper thread}), as the fraction of all CPUs that {@code jdk.ThreadCPULoad} reports (a
+ * gauge of the last period) and as CPU seconds (a counter, for true averages at any interval).
  *
  * <p>Period 1 s: warm-up bursts last seconds (incident 5) and the event is cheap (one event per
  * thread that used CPU, about 5 to 10 per second on the fixtures). The {@code sweeper} series is
@@ -55,8 +56,10 @@ public final class ThreadCpuLoadHandler implements JfrEventHandler {
   }
 
   private void register(String compiler) {
-    Metric.JVM_JIT_COMPILER_CPU_USAGE.gauge(
-        registry, tags.and("compiler", compiler), cpu, c -> c.usage(compiler));
+    Tags compilerTags = tags.and("compiler", compiler);
+    Metric.JVM_JIT_COMPILER_CPU_USAGE.gauge(registry, compilerTags, cpu, c -> c.usage(compiler));
+    Metric.JVM_JIT_COMPILER_CPU_TIME.functionCounter(
+        registry, compilerTags, cpu, c -> c.cpuSeconds(compiler));
   }
 
   @Override

@@ -2,11 +2,8 @@ package io.jvmsentinel.collectors.jfr.threads;
 
 import io.jvmsentinel.collectors.jfr.TopK;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -33,6 +30,8 @@ final class CreatorSites {
   private static final int NAMES_TRACKED = 16;
   private static final int NAMES_REPORTED = 5;
   private static final int MAX_NAME = 128;
+  private static final int INTERVAL_SITES = 64;
+  private static final int INTERVAL_NAMES = 8;
 
   private final TopK<String, Sample> sites;
   private final Map<String, Sample> samples = new HashMap<>();
@@ -41,6 +40,8 @@ final class CreatorSites {
   private final int maxSeries;
   private final Set<String> series = new HashSet<>();
   private long promotionFloor;
+  // The starts since the last detection tick (drainInterval).
+  private TopK<String, IntervalSample> interval = new TopK<>(INTERVAL_SITES);
 
   /** The sample of one site: the first start seen, plus its name statistics. */
   private static final class Sample {
@@ -59,6 +60,17 @@ final class CreatorSites {
       }
       this.stack = List.copyOf(frames);
       this.truncated = start.truncated();
+    }
+  }
+
+  /** A site's names within one interval; its stack is the site's sample. */
+  private static final class IntervalSample {
+    final Sample sample;
+    final TopK<String, Void> names = new TopK<>(INTERVAL_NAMES);
+    final TopK<String, Void> parents = new TopK<>(INTERVAL_NAMES);
+
+    IntervalSample(Sample sample) {
+      this.sample = sample;
     }
   }
 
@@ -90,8 +102,14 @@ final class CreatorSites {
       // The TopK evicted its smallest site to make room: drop that site's sample too.
       samples.keySet().removeIf(key -> sites.count(key) == 0);
     }
-    sample.names.add(pattern(start.threadName()), null);
-    sample.parents.add(pattern(start.parentName()), null);
+    String name = pattern(start.threadName());
+    String parent = pattern(start.parentName());
+    sample.names.add(name, null);
+    sample.parents.add(parent, null);
+    interval.add(site, interval.count(site) == 0 ? new IntervalSample(sample) : null);
+    IntervalSample recent = interval.sample(site);
+    recent.names.add(name, null);
+    recent.parents.add(parent, null);
     return seriesFor(site, sample);
   }
 
@@ -118,6 +136,25 @@ final class CreatorSites {
     }
     series.add(site);
     return site;
+  }
+
+  /** The {@code n} busiest sites since the last call, and the starts attributed; resets. */
+  synchronized SiteStarts.Interval drainInterval(int n) {
+    List<SiteStarts> top = new ArrayList<>();
+    for (TopK.Entry<String, IntervalSample> entry : interval.top(n)) {
+      IntervalSample recent = entry.sample();
+      top.add(
+          new SiteStarts(
+              entry.key(),
+              entry.count(),
+              names(recent.names),
+              names(recent.parents),
+              recent.sample.stack,
+              recent.sample.truncated));
+    }
+    SiteStarts.Interval drained = new SiteStarts.Interval(interval.total(), top);
+    interval = new TopK<>(INTERVAL_SITES);
+    return drained;
   }
 
   synchronized long total() {
@@ -151,34 +188,9 @@ final class CreatorSites {
     return new ThreadStartReport(total + unattributed, total, shortLived, report);
   }
 
-  /**
-   * Collapsed stacks ({@code root;...;top count} per line) of each tracked site's sample, weighted
-   * by the site's count: the input of flamegraph.pl and speedscope. A site without a stack is a
-   * single frame named after the site. Busiest first; equal stacks merged.
-   */
+  /** Collapsed stacks of every tracked site, weighted by count (see {@link ThreadStartReport}). */
   synchronized String collapsed() {
-    Map<String, Long> lines = new LinkedHashMap<>();
-    for (TopK.Entry<String, Sample> entry : sites.top(siteCapacity)) {
-      List<String> stack = entry.sample().stack;
-      String line;
-      if (stack.isEmpty()) {
-        line = entry.key();
-      } else {
-        List<String> rootFirst = new ArrayList<>(stack);
-        Collections.reverse(rootFirst);
-        line = String.join(";", rootFirst);
-      }
-      lines.merge(line, entry.count(), Long::sum);
-    }
-    List<Map.Entry<String, Long>> sorted = new ArrayList<>(lines.entrySet());
-    sorted.sort(
-        Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder())
-            .thenComparing(Map.Entry.comparingByKey()));
-    StringBuilder out = new StringBuilder();
-    for (Map.Entry<String, Long> line : sorted) {
-      out.append(line.getKey()).append(' ').append(line.getValue()).append('\n');
-    }
-    return out.toString();
+    return report(siteCapacity, 0, 0).collapsed();
   }
 
   /** Sites tracked now (bounded by the capacity), for tests of the memory bound. */

@@ -155,6 +155,14 @@ public final class ThreadStartHandler implements StackSampledHandler {
     return sites.total() + unattributed.get();
   }
 
+  /**
+   * The {@code n} busiest creator sites since the last call, for the detection tick (which keeps
+   * them per tick, so alerts and windowed reports name the creators of their own window).
+   */
+  public SiteStarts.Interval drainInterval(int n) {
+    return sites.drainInterval(n);
+  }
+
   /** The {@code n} busiest creator sites, highest count first; thread-safe. */
   public List<SiteCount> topSites(int n) {
     return sites.top(n);

@@ -1,6 +1,11 @@
 package io.jvmsentinel.collectors.jfr.threads;
 
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Who starts the target's threads, for {@code GET /api/v1/targets/{t}/thread-starts}: an immutable
@@ -46,6 +51,35 @@ public record ThreadStartReport(
       threadNames = List.copyOf(threadNames);
       parentThreads = List.copyOf(parentThreads);
     }
+  }
+
+  /**
+   * Collapsed stacks ({@code root;...;top count} per line) of each site's sample, weighted by the
+   * site's count: the input of flamegraph.pl and speedscope. A site without a stack is a single
+   * frame named after the site. Busiest first; equal stacks merged.
+   */
+  public String collapsed() {
+    Map<String, Long> lines = new LinkedHashMap<>();
+    for (Site site : sites) {
+      String line;
+      if (site.sampleStack().isEmpty()) {
+        line = site.site();
+      } else {
+        List<String> rootFirst = new ArrayList<>(site.sampleStack());
+        Collections.reverse(rootFirst);
+        line = String.join(";", rootFirst);
+      }
+      lines.merge(line, site.count(), Long::sum);
+    }
+    List<Map.Entry<String, Long>> sorted = new ArrayList<>(lines.entrySet());
+    sorted.sort(
+        Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder())
+            .thenComparing(Map.Entry.comparingByKey()));
+    StringBuilder out = new StringBuilder();
+    for (Map.Entry<String, Long> line : sorted) {
+      out.append(line.getKey()).append(' ').append(line.getValue()).append('\n');
+    }
+    return out.toString();
   }
 
   /** A thread name pattern and how many starts had it. */

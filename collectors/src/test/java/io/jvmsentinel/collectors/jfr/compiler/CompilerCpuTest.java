@@ -12,6 +12,41 @@ class CompilerCpuTest {
   private final CompilerCpu cpu = new CompilerCpu(Duration.ofSeconds(1));
 
   @Test
+  void cpuSecondsAreLoadTimesProcessorsTimesPeriodAndCountFromTheFirstEvent() {
+    cpu.processors(() -> 8);
+    cpu.threadLoad(at(0), "C2 CompilerThread0", 0.25);
+    cpu.threadLoad(at(0), "C2 CompilerThread1", 0.125);
+    cpu.threadLoad(at(0), "C1 CompilerThread0", 0.0625);
+    cpu.threadLoad(at(0), "main", 0.5);
+    cpu.threadLoad(at(1000), "C2 CompilerThread0", 0.25);
+
+    assertThat(cpu.cpuSeconds("c2")).isCloseTo((0.25 + 0.125 + 0.25) * 8, within(1e-9));
+    assertThat(cpu.cpuSeconds("c1")).isCloseTo(0.5, within(1e-9));
+    assertThat(cpu.cpuSeconds("sweeper")).isZero();
+  }
+
+  @Test
+  void cpuSecondsNeverFallAcrossAStreamRestartAndAddTheThreadDumpSource() {
+    cpu.processors(() -> 2);
+    cpu.threadLoad(at(0), "C2 CompilerThread0", 0.5);
+    cpu.clear();
+    cpu.addCpuSeconds("c2", 3);
+    cpu.addCpuSeconds("c2", -1); // a compiler thread exited: its CPU went with it
+
+    assertThat(cpu.usage("c2")).as("the period gauge forgets").isNaN();
+    assertThat(cpu.cpuSeconds("c2")).as("the counter does not").isCloseTo(4, within(1e-9));
+  }
+
+  @Test
+  void noCpuSecondsUntilTheProcessorCountIsKnown() {
+    cpu.threadLoad(at(0), "C2 CompilerThread0", 0.5);
+    cpu.processors(() -> Double.NaN);
+    cpu.threadLoad(at(1000), "C2 CompilerThread0", 0.5);
+
+    assertThat(cpu.cpuSeconds("c2")).isZero();
+  }
+
+  @Test
   void nothingIsKnownBeforeTheFirstCompletePeriod() {
     cpu.threadLoad(at(0), "C2 CompilerThread0", 0.2);
     cpu.processLoad(at(0), 0.5);

@@ -58,7 +58,7 @@ class HandlersContractTest {
   }
 
   @Test
-  void withoutAnyEventOnlyTheFixedSeriesExistAndReadNaN() {
+  void withoutAnyEventOnlyTheFixedSeriesExistGaugesReadNaNAndCountersZero() {
     MeterRegistry registry = new SimpleMeterRegistry();
     handlers().forEach(h -> h.bindTo(registry));
 
@@ -67,9 +67,17 @@ class HandlersContractTest {
         .containsExactlyInAnyOrder(
             "jvm.jit.compiler.cpu.usage[tag(compiler=c1),tag(target=t1)]",
             "jvm.jit.compiler.cpu.usage[tag(compiler=c2),tag(target=t1)]",
+            "jvm.jit.compiler.cpu.time[tag(compiler=c1),tag(target=t1)]",
+            "jvm.jit.compiler.cpu.time[tag(compiler=c2),tag(target=t1)]",
+            "jvm.jit.recompilations[tag(target=t1)]",
             "jvm.jit.compiler.cpu.share[tag(target=t1)]");
     for (Meter meter : registry.getMeters()) {
-      assertThat(meter.measure().iterator().next().getValue()).isNaN();
+      double value = meter.measure().iterator().next().getValue();
+      if (meter.getId().getType() == Meter.Type.COUNTER) {
+        assertThat(value).as(meter.getId().getName()).isZero();
+      } else {
+        assertThat(value).as(meter.getId().getName()).isNaN();
+      }
     }
   }
 

@@ -6,22 +6,29 @@ import io.jvmsentinel.daemon.alert.RuleContext;
 import io.jvmsentinel.daemon.alert.RuleThreshold;
 import io.jvmsentinel.daemon.alert.Severity;
 import io.jvmsentinel.daemon.alert.SignalSample;
+import io.jvmsentinel.daemon.alert.SubWindows;
+import io.jvmsentinel.daemon.alert.WindowedEvidence;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Codecache churn (seed incident 4): after warm-up, the JIT keeps recompiling while the code cache
- * is being flushed (or, near its maximum, while methods keep being made not entrant). No single
- * event says so; the rule combines the rates, the occupancy and the flushing signals (the sweeper
- * up to JDK 19, "CodeCache GC Threshold" collections from JDK 20).
+ * Codecache churn (seed incident 4), recognised by its signature rather than by the clock: the JIT
+ * compiles again methods it has already compiled at the same tier (their code was made not entrant,
+ * flushed or unloaded), while the code cache is under pressure (being flushed, or near its
+ * maximum), in most sub-windows of the window. First-time compilation of new code, however heavy (a
+ * feature switched on, a new code path), is never churn; routine sweeping alone is not either.
+ *
+ * <p>During warm-up the rule fires only on the unambiguous form: the cache near its maximum (or
+ * filling up) and being flushed while the same methods are recompiled. That is churn from boot, the
+ * way the seed incident began after a JDK upgrade.
  */
 public final class CodeCacheChurnRule implements AlertRule {
   static final String WINDOW = "windowSeconds";
-  static final String MIN_NOT_ENTRANT_RATE = "minMadeNotEntrantRate";
-  static final String MIN_COMPILE_RATE = "minCompileRate";
+  static final String MIN_RECOMPILE_RATE = "minRecompileRate";
   static final String OCCUPANCY = "occupancy";
+  static final String SUSTAINED = "sustainedShare";
+  static final int SUB_WINDOWS = 6;
 
   @Override
   public String id() {
@@ -35,29 +42,31 @@ public final class CodeCacheChurnRule implements AlertRule {
 
   @Override
   public String description() {
-    return "The JIT keeps flushing and recompiling code because the code cache is (nearly) full.";
+    return "The JIT keeps recompiling the same methods while the code cache is flushed or full.";
   }
 
   @Override
   public List<RuleThreshold> thresholds() {
     return List.of(
-        new RuleThreshold(WINDOW, 120, "seconds", "Window the rates are measured over"),
         new RuleThreshold(
-            MIN_NOT_ENTRANT_RATE,
-            0.5,
-            "methods/s",
-            "Methods made not entrant, sustained: counts as churn with a near-full cache even"
-                + " when no flushing is seen"),
+            WINDOW, 60, "seconds", "Window judged, in 6 sub-windows (see sustainedShare)"),
         new RuleThreshold(
-            MIN_COMPILE_RATE,
-            5,
-            "compilations/s",
-            "JIT compilations, sustained after warm-up (required: churn is recompilation)"),
+            MIN_RECOMPILE_RATE,
+            1,
+            "recompilations/s",
+            "Compilations of methods already compiled at the same tier (required: churn is"
+                + " recompilation; first-time compilation never counts)"),
         new RuleThreshold(
             OCCUPANCY,
             0.8,
             "fraction",
-            "Code cache occupancy that counts as 'near its maximum' when no flushing is seen"));
+            "Code cache occupancy that counts as 'near its maximum' (pressure; and, with flushing,"
+                + " the unambiguous form that fires during warm-up)"),
+        new RuleThreshold(
+            SUSTAINED,
+            0.6,
+            "fraction",
+            "Share of the sub-windows in which recompilation under pressure must hold"));
   }
 
   @Override
@@ -72,96 +81,101 @@ public final class CodeCacheChurnRule implements AlertRule {
 
   @Override
   public List<Finding> evaluate(RuleContext context) {
-    if (!Rates.up(context) || context.warmingUp()) {
+    if (!Rates.up(context)) {
       return List.of();
     }
-    SignalSample latest = context.history().latest().orElseThrow();
     Duration window = Rates.seconds(context.threshold(WINDOW));
     double relax = context.firing("") ? 0.5 : 1;
-    double notEntrant =
-        context.history().rate(window, SignalSample::madeNotEntrant, SignalSample::jfr);
-    double compiles = context.history().rate(window, SignalSample::compilations, SignalSample::jfr);
-    double reclaimed = context.history().rate(window, SignalSample::sweeperReclaimed);
-    double codeCacheGcs = context.history().rate(window, SignalSample::codeCacheGcs);
-    double maxOccupancy =
-        latest.codeHeaps().stream().mapToDouble(SignalSample.CodeHeap::occupancy).max().orElse(0);
-    double oscillation = oscillation(context, window);
-    boolean flushing = positive(reclaimed) || positive(codeCacheGcs) || oscillation >= 0.05;
-    boolean nearMax = maxOccupancy >= context.threshold(OCCUPANCY) * relax;
-    // Measured on the lab's churn: the sweeper and code cache GCs flush code without JFR
-    // Deoptimization events (1 in 150 s), so invalidations count as an alternative to flushing,
-    // while sustained recompilation is required either way.
-    boolean invalidating = notEntrant >= context.threshold(MIN_NOT_ENTRANT_RATE) * relax;
-    boolean churning =
-        compiles >= context.threshold(MIN_COMPILE_RATE) * relax
-            && (flushing || (invalidating && nearMax));
-    if (!churning) {
+    double minRecompiles = context.threshold(MIN_RECOMPILE_RATE) * relax;
+    double nearMax = context.threshold(OCCUPANCY) * relax;
+    // Warm-up recompiles too: then only a full cache being flushed is unambiguous.
+    boolean strict = context.warmingUp() && !context.firing("");
+    int held =
+        SubWindows.holding(
+            SubWindows.of(context.history(), window, SUB_WINDOWS),
+            slice ->
+                ChurnSignature.recompilingUnderPressure(slice, strict, minRecompiles, nearMax));
+    if (held < Math.ceil(context.threshold(SUSTAINED) * SUB_WINDOWS)) {
       return List.of();
     }
+    List<SignalSample> samples = context.history().window(window);
+    return List.of(
+        finding(
+            context,
+            window,
+            samples,
+            held,
+            SubWindows.maxOccupancy(samples),
+            ChurnSignature.flushing(samples)));
+  }
+
+  private Finding finding(
+      RuleContext context,
+      Duration window,
+      List<SignalSample> samples,
+      int held,
+      double maxOccupancy,
+      boolean flushing) {
+    double recompiles =
+        context.history().rate(window, SignalSample::recompilations, SignalSample::jfr);
+    double compiles = context.history().rate(window, SignalSample::compilations, SignalSample::jfr);
+    double notEntrant =
+        context.history().rate(window, SignalSample::madeNotEntrant, SignalSample::jfr);
     Map<String, Object> evidence = CodeCacheEvidence.base(context);
-    evidence.put("madeNotEntrantPerSecond", round(notEntrant));
+    evidence.put("recompilationsPerSecond", round(recompiles));
     evidence.put("compilationsPerSecond", round(compiles));
+    evidence.put("madeNotEntrantPerSecond", round(notEntrant));
+    evidence.put("subWindowsHeld", held + " of " + SUB_WINDOWS);
     evidence.put(
         "compilerCpuShare", round(Rates.mean(context, window, SignalSample::compilerCpuShare)));
     evidence.put("maxOccupancy", round(maxOccupancy));
-    evidence.put("occupancyFall", round(oscillation));
-    evidence.put("sweeperMethodsReclaimedPerSecond", round(reclaimed));
-    evidence.put("codeCacheGcsPerSecond", round(codeCacheGcs));
-    List<Map<String, Object>> methods = new ArrayList<>();
-    for (var method : context.watched().jfr().deoptimizations().topMethods(5)) {
-      methods.add(
-          Map.of(
-              "method",
-              method.method(),
-              "count",
-              method.count(),
-              "reasons",
-              List.copyOf(method.reasons())));
-    }
-    evidence.put("mostDeoptimizedMethods", methods);
-    return List.of(
-        new Finding(
-            "",
-            "Codecache churn on "
-                + context.target()
-                + ": "
-                + Rates.format(notEntrant)
-                + " methods/s made not entrant, "
-                + Rates.format(compiles)
-                + " compilations/s, code cache "
-                + Rates.percent(maxOccupancy)
-                + " full",
-            "After warm-up the JIT keeps invalidating and recompiling methods while the code"
-                + " cache is "
-                + (flushing ? "being flushed" : "near its maximum")
-                + ". The compiler threads burn CPU and hot code runs slower between"
-                + " recompilations. ReservedCodeCacheSize is "
-                + CodeCacheEvidence.reserved(context)
-                + ".",
-            "Raise -XX:ReservedCodeCacheSize (the incident this rule is modelled on needed 256 MB"
-                + " instead of 64/128 MB); check the most deoptimised methods for code that keeps"
-                + " invalidating its own compiled code.",
-            evidence));
-  }
-
-  /**
-   * The largest fall of any segment's occupancy from an earlier peak within the window: code being
-   * flushed. A cache that only fills never falls.
-   */
-  private static double oscillation(RuleContext context, Duration window) {
-    double fall = 0;
-    for (List<Double> series : CodeCacheEvidence.occupancyHistory(context, window).values()) {
-      double peak = Double.NEGATIVE_INFINITY;
-      for (double occupancy : series) {
-        peak = Math.max(peak, occupancy);
-        fall = Math.max(fall, peak - occupancy);
-      }
-    }
-    return fall;
-  }
-
-  private static boolean positive(double value) {
-    return !Double.isNaN(value) && value > 0;
+    evidence.put("occupancyFall", round(SubWindows.occupancyFall(samples)));
+    evidence.put(
+        "sweeperMethodsReclaimedPerSecond",
+        round(context.history().rate(window, SignalSample::sweeperReclaimed)));
+    evidence.put(
+        "codeCacheGcsPerSecond", round(context.history().rate(window, SignalSample::codeCacheGcs)));
+    evidence.put("warmingUp", context.warmingUp());
+    evidence.put(
+        "mostRecompiledMethods",
+        WindowedEvidence.describe(
+            WindowedEvidence.methods(samples, SignalSample.Details::recompiledMethods, 5),
+            "tiers"));
+    evidence.put(
+        "mostDeoptimizedMethods",
+        WindowedEvidence.describe(
+            WindowedEvidence.methods(samples, SignalSample.Details::deoptimizedMethods, 5),
+            "reasons"));
+    return new Finding(
+        "",
+        "Codecache churn on "
+            + context.target()
+            + ": "
+            + Rates.format(recompiles)
+            + " methods/s compiled again, code cache "
+            + Rates.percent(maxOccupancy)
+            + " full"
+            + (flushing ? " and being flushed" : ""),
+        "The JIT keeps compiling again methods it had already compiled ("
+            + Rates.format(recompiles)
+            + "/s of "
+            + Rates.format(compiles)
+            + " compilations/s) while the code cache is "
+            + (flushing ? "being flushed" : "near its maximum")
+            + ", in "
+            + held
+            + " of the last "
+            + SUB_WINDOWS
+            + " sub-windows"
+            + (context.warmingUp() ? ", already during warm-up" : "")
+            + ". The compiler threads burn CPU and hot code runs slower between"
+            + " recompilations. ReservedCodeCacheSize is "
+            + CodeCacheEvidence.reserved(context)
+            + ".",
+        "Raise -XX:ReservedCodeCacheSize (the incident this rule is modelled on needed 256 MB"
+            + " instead of 64/128 MB); check the most recompiled methods for code that keeps"
+            + " being thrown away (class unloading, generated classes, deoptimisation loops).",
+        evidence);
   }
 
   private static Double round(double value) {

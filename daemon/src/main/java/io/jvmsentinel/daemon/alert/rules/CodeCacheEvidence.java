@@ -1,6 +1,5 @@
 package io.jvmsentinel.daemon.alert.rules;
 
-import io.jvmsentinel.collectors.jmx.JvmIdentity;
 import io.jvmsentinel.daemon.alert.RuleContext;
 import io.jvmsentinel.daemon.alert.SignalSample;
 import java.time.Duration;
@@ -17,18 +16,17 @@ final class CodeCacheEvidence {
 
   static Map<String, Object> base(RuleContext context) {
     Map<String, Object> evidence = new LinkedHashMap<>();
-    JvmIdentity identity = context.watched().session().pollers().identity().identity();
-    if (identity != null) {
-      evidence.put("vmOptions", identity.vmOptions());
-      evidence.put("javaVersion", identity.javaVersion());
+    SignalSample.Target target = target(context);
+    if (target.javaVersion() != null) {
+      evidence.put("vmOptions", target.vmOptions());
+      evidence.put("javaVersion", target.javaVersion());
     }
     evidence.put("occupancyHistory", occupancyHistory(context, Duration.ofMinutes(2)));
     return evidence;
   }
 
   static String reserved(RuleContext context) {
-    JvmIdentity identity = context.watched().session().pollers().identity().identity();
-    String value = identity == null ? null : identity.vmOptions().get("ReservedCodeCacheSize");
+    String value = target(context).vmOptions().get("ReservedCodeCacheSize");
     if (value == null) {
       return "unknown";
     }
@@ -37,6 +35,14 @@ final class CodeCacheEvidence {
     } catch (NumberFormatException e) {
       return value;
     }
+  }
+
+  private static SignalSample.Target target(RuleContext context) {
+    return context
+        .history()
+        .latest()
+        .map(sample -> sample.details().target())
+        .orElse(SignalSample.Target.UNKNOWN);
   }
 
   /** Per segment, occupancy (0..1) about every 10 s over the window: shows fill and churn. */

@@ -60,8 +60,7 @@ public final class CodeCacheFullRule implements AlertRule {
     }
     Map<String, Object> evidence = CodeCacheEvidence.base(context);
     evidence.put("compilationEnabled", disabled ? "no" : "yes");
-    List<CodeCacheFullHandler.CodeCacheFull> events =
-        context.watched().jfr().codeCacheFull().recent();
+    List<CodeCacheFullHandler.CodeCacheFull> events = latest.details().codeCacheFulls();
     String segment = "";
     if (!events.isEmpty()) {
       CodeCacheFullHandler.CodeCacheFull last = events.get(events.size() - 1);

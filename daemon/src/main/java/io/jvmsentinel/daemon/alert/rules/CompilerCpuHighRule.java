@@ -1,24 +1,31 @@
 package io.jvmsentinel.daemon.alert.rules;
 
+import io.jvmsentinel.collectors.jfr.compiler.CompilerCpu;
 import io.jvmsentinel.daemon.alert.AlertRule;
 import io.jvmsentinel.daemon.alert.Finding;
 import io.jvmsentinel.daemon.alert.RuleContext;
 import io.jvmsentinel.daemon.alert.RuleThreshold;
 import io.jvmsentinel.daemon.alert.Severity;
 import io.jvmsentinel.daemon.alert.SignalSample;
+import io.jvmsentinel.daemon.alert.SubWindows;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The JIT compiler threads use a large share of the process CPU after warm-up (seed incident 4: 39%
- * of all samples in {@code CompileBroker::compiler_thread_loop}), which no Java profiler shows:
- * HotSpot hides compiler threads from ThreadMXBean; JFR's ThreadCPULoad sees them.
+ * The JIT compiler threads use a large share of the process CPU (seed incident 4: 39% of all
+ * samples in {@code CompileBroker::compiler_thread_loop}), which no Java profiler shows: HotSpot
+ * hides compiler threads from ThreadMXBean; JFR's ThreadCPULoad sees them. Fires when the share
+ * holds through most of a long window after warm-up (a new feature's first compilations are over
+ * long before), or at once, even in warm-up, when the compilers are busy recompiling the same
+ * methods under code cache pressure (the churn signature).
  */
 public final class CompilerCpuHighRule implements AlertRule {
   static final String SHARE = "share";
   static final String WINDOW = "windowSeconds";
+  static final String SUSTAINED = "sustainedShare";
+  private static final int SUB_WINDOWS = 6;
 
   @Override
   public String id() {
@@ -39,7 +46,17 @@ public final class CompilerCpuHighRule implements AlertRule {
   public List<RuleThreshold> thresholds() {
     return List.of(
         new RuleThreshold(SHARE, 0.3, "fraction", "Compiler threads' share of the process CPU"),
-        new RuleThreshold(WINDOW, 120, "seconds", "Window the share is averaged over"));
+        new RuleThreshold(
+            WINDOW,
+            300,
+            "seconds",
+            "Window judged in 6 sub-windows: the share must hold in most of them (first-time"
+                + " compilation of new code is over well within it)"),
+        new RuleThreshold(
+            SUSTAINED,
+            0.6,
+            "fraction",
+            "Share of the sub-windows in which the compiler share must hold"));
   }
 
   @Override
@@ -49,21 +66,44 @@ public final class CompilerCpuHighRule implements AlertRule {
 
   @Override
   public List<Finding> evaluate(RuleContext context) {
-    if (!Rates.up(context) || context.warmingUp()) {
+    if (!Rates.up(context)) {
+      return List.of();
+    }
+    double limit = context.threshold(SHARE) * (context.firing("") ? 0.7 : 1);
+    int needed = (int) Math.ceil(context.threshold(SUSTAINED) * SUB_WINDOWS);
+    Duration window = Rates.seconds(context.threshold(WINDOW));
+    // Long and high: after warm-up, compiler CPU that outlasts any burst of new code.
+    boolean sustained =
+        !context.warmingUp()
+            && SubWindows.holding(
+                    SubWindows.of(context.history(), window, SUB_WINDOWS),
+                    slice -> SubWindows.mean(slice, SignalSample::compilerCpuShare) >= limit)
+                >= needed;
+    // High while the same methods are compiled again under code cache pressure: the churn
+    // signature, which needs no long wait and counts during warm-up too.
+    boolean churning =
+        SubWindows.holding(
+                SubWindows.of(context.history(), ChurnSignature.WINDOW, SUB_WINDOWS),
+                slice ->
+                    SubWindows.mean(slice, SignalSample::compilerCpuShare) >= limit
+                        && ChurnSignature.recompilingUnderPressure(slice, context.warmingUp()))
+            >= needed;
+    if (!sustained && !churning) {
       return List.of();
     }
     double share =
         Rates.mean(
-            context, Rates.seconds(context.threshold(WINDOW)), SignalSample::compilerCpuShare);
-    double limit = context.threshold(SHARE) * (context.firing("") ? 0.7 : 1);
-    if (Double.isNaN(share) || share < limit) {
+            context, sustained ? window : ChurnSignature.WINDOW, SignalSample::compilerCpuShare);
+    if (Double.isNaN(share)) {
       return List.of();
     }
-    var cpu = context.watched().jfr().compilerCpu();
+    Map<String, Double> cpu = context.history().latest().orElseThrow().details().compilerCpu();
     Map<String, Object> evidence = new LinkedHashMap<>();
     evidence.put("compilerShareOfProcessCpu", Math.round(share * 1000) / 1000.0);
-    evidence.put("c1OfAllCpus", cpu.usage("c1"));
-    evidence.put("c2OfAllCpus", cpu.usage("c2"));
+    evidence.put("c1OfAllCpus", cpu.get(CompilerCpu.C1));
+    evidence.put("c2OfAllCpus", cpu.get(CompilerCpu.C2));
+    evidence.put("recompiling", churning);
+    evidence.put("warmingUp", context.warmingUp());
     evidence.putAll(CodeCacheEvidence.base(context));
     return List.of(
         new Finding(
@@ -72,10 +112,15 @@ public final class CompilerCpuHighRule implements AlertRule {
                 + Rates.percent(share)
                 + " of the CPU of "
                 + context.target(),
-            "After warm-up the C1/C2 compiler threads still take "
-                + Rates.percent(share)
-                + " of the process CPU. Usually the code cache is too small and code keeps being"
-                + " flushed and recompiled, or code keeps deoptimising.",
+            (churning
+                ? "The C1/C2 compiler threads take "
+                    + Rates.percent(share)
+                    + " of the process CPU compiling again methods they had already compiled,"
+                    + " while the code cache is under pressure: codecache churn."
+                : "Long after warm-up the C1/C2 compiler threads still take "
+                    + Rates.percent(share)
+                    + " of the process CPU. Usually the code cache is too small and code keeps"
+                    + " being flushed and recompiled, or code keeps deoptimising."),
             "Check code cache occupancy and the CodeCacheChurn and DeoptimizationStorm alerts;"
                 + " raise -XX:ReservedCodeCacheSize if the cache is near full.",
             evidence));

@@ -6,8 +6,9 @@ import io.jvmsentinel.daemon.alert.RuleContext;
 import io.jvmsentinel.daemon.alert.RuleThreshold;
 import io.jvmsentinel.daemon.alert.Severity;
 import io.jvmsentinel.daemon.alert.SignalSample;
+import io.jvmsentinel.daemon.alert.SubWindows;
+import io.jvmsentinel.daemon.alert.WindowedEvidence;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,6 +17,8 @@ import java.util.Map;
 public final class DeoptimizationStormRule implements AlertRule {
   static final String RATE = "minRate";
   static final String WINDOW = "windowSeconds";
+  private static final int SUB_WINDOWS = 6;
+  private static final double SUSTAINED_SHARE = 0.6;
 
   @Override
   public String id() {
@@ -52,7 +55,14 @@ public final class DeoptimizationStormRule implements AlertRule {
     Duration window = Rates.seconds(context.threshold(WINDOW));
     double rate = context.history().rate(window, SignalSample::deoptimizations, SignalSample::jfr);
     double limit = context.threshold(RATE) * (context.firing("") ? 0.5 : 1);
-    if (Double.isNaN(rate) || rate < limit) {
+    // Sustained: in most sub-windows, so the burst of a class hierarchy change or a new code path
+    // (a few seconds of deoptimisations) does not average into a storm.
+    int held =
+        SubWindows.holding(
+            SubWindows.of(context.history(), window, SUB_WINDOWS),
+            slice ->
+                SubWindows.rate(slice, SignalSample::deoptimizations, SignalSample::jfr) >= limit);
+    if (Double.isNaN(rate) || held < Math.ceil(SUSTAINED_SHARE * SUB_WINDOWS)) {
       return List.of();
     }
     Map<String, Object> evidence = new LinkedHashMap<>();
@@ -63,17 +73,11 @@ public final class DeoptimizationStormRule implements AlertRule {
                 context.history().rate(window, SignalSample::madeNotEntrant, SignalSample::jfr)
                     * 100)
             / 100.0);
-    List<Map<String, Object>> methods = new ArrayList<>();
-    for (var method : context.watched().jfr().deoptimizations().topMethods(10)) {
-      methods.add(
-          Map.of(
-              "method",
-              method.method(),
-              "count",
-              method.count(),
-              "reasons",
-              List.copyOf(method.reasons())));
-    }
+    List<Map<String, Object>> methods =
+        WindowedEvidence.describe(
+            WindowedEvidence.methods(
+                context.history().window(window), SignalSample.Details::deoptimizedMethods, 10),
+            "reasons");
     evidence.put("mostDeoptimizedMethods", methods);
     String top = methods.isEmpty() ? "" : ", most often " + methods.get(0).get("method");
     return List.of(

@@ -6,12 +6,11 @@ import io.jvmsentinel.daemon.alert.RuleContext;
 import io.jvmsentinel.daemon.alert.RuleThreshold;
 import io.jvmsentinel.daemon.alert.Severity;
 import io.jvmsentinel.daemon.alert.SignalSample;
-import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
+import java.util.TreeMap;
 
 /** GC pauses take a large share of wall-clock time. */
 public final class GcOverheadRule implements AlertRule {
@@ -53,19 +52,18 @@ public final class GcOverheadRule implements AlertRule {
     }
     Map<String, Object> evidence = new LinkedHashMap<>();
     evidence.put("pauseShareOfWallTime", Math.round(share * 1000) / 1000.0);
-    Map<String, Object> worst = new LinkedHashMap<>();
-    for (Timer timer :
-        context
-            .watched()
-            .session()
-            .registry()
-            .find("jvm.gc.pause")
-            .tags(context.watched().session().tags())
-            .timers()) {
-      worst.put(
-          timer.getId().getTag("gc") + " / " + timer.getId().getTag("cause"),
-          Math.round(timer.max(TimeUnit.MILLISECONDS)) + " ms max, " + timer.count() + " pauses");
-    }
+    Map<String, Object> worst = new TreeMap<>();
+    context
+        .history()
+        .latest()
+        .orElseThrow()
+        .details()
+        .gcPauses()
+        .forEach(
+            (collectorAndCause, pauses) ->
+                worst.put(
+                    collectorAndCause,
+                    Math.round(pauses.maxMillis()) + " ms max, " + pauses.count() + " pauses"));
     evidence.put("pausesByCollectorAndCause", worst);
     return List.of(
         new Finding(

@@ -6,7 +6,6 @@ import io.jvmsentinel.daemon.alert.RuleContext;
 import io.jvmsentinel.daemon.alert.RuleThreshold;
 import io.jvmsentinel.daemon.alert.Severity;
 import io.jvmsentinel.daemon.alert.SignalSample;
-import io.jvmsentinel.daemon.target.TargetStatus;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -48,7 +47,7 @@ public final class TargetDownRule implements AlertRule {
     if (latest == null || latest.up() || latest.downSeconds() < context.threshold(DOWN_FOR)) {
       return List.of();
     }
-    TargetStatus status = context.watched().session().status();
+    SignalSample.Target status = latest.details().target();
     Map<String, Object> evidence = new LinkedHashMap<>();
     evidence.put("address", status.address());
     evidence.put("downSince", status.since().toString());

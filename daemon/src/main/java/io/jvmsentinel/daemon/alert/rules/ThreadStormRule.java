@@ -6,8 +6,11 @@ import io.jvmsentinel.daemon.alert.Finding;
 import io.jvmsentinel.daemon.alert.RuleContext;
 import io.jvmsentinel.daemon.alert.RuleThreshold;
 import io.jvmsentinel.daemon.alert.Severity;
+import io.jvmsentinel.daemon.alert.SignalHistory;
 import io.jvmsentinel.daemon.alert.SignalSample;
+import io.jvmsentinel.daemon.alert.WindowedEvidence;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,13 +21,18 @@ import java.util.function.Predicate;
 /**
  * Thread starts are abnormally frequent: above an absolute floor over a short window, well above
  * the target's own baseline, and sustained through the window (both halves carry starts), so a pool
- * of threads created once at start-up is not a storm. Names the code that starts them and
- * recognises known causes (seed incident 1).
+ * of threads created once at start-up is not a storm. Names the code that starts them in this
+ * storm's own window (an earlier storm's creator is not this one's) and recognises known causes
+ * (seed incident 1), which page at a far lower rate since their signature is unambiguous.
  */
 public final class ThreadStormRule implements AlertRule {
   static final String MIN_RATE = "minRate";
   static final String BASELINE_FACTOR = "baselineFactor";
   static final String WINDOW = "windowSeconds";
+  static final String KNOWN_CAUSE_MIN_RATE = "knownCauseMinRate";
+  // The known cause must account for most of the storm's sampled starts to be named as its cause.
+  private static final double KNOWN_CAUSE_SHARE = 0.5;
+  private static final Duration QUIET_GAP = Duration.ofSeconds(5);
   private static final Duration BASELINE_WINDOW = Duration.ofMinutes(9);
   private static final Duration BASELINE_GAP = Duration.ofMinutes(1);
 
@@ -58,7 +66,13 @@ public final class ThreadStormRule implements AlertRule {
             5,
             "seconds",
             "Window over which the rate is measured; both halves must carry starts (a one-off"
-                + " burst fills only one)"));
+                + " burst fills only one)"),
+        new RuleThreshold(
+            KNOWN_CAUSE_MIN_RATE,
+            5,
+            "threads/s",
+            "Sustained start rate that is a storm when most of its starts match a known cause"
+                + " (e.g. JDK-8246039), whatever the baseline"));
   }
 
   @Override
@@ -86,30 +100,100 @@ public final class ThreadStormRule implements AlertRule {
             .history()
             .rateEndingAgo(BASELINE_GAP, BASELINE_WINDOW, SignalSample::threadStarts, sameSource);
     double floor = context.threshold(MIN_RATE);
+    double knownFloor = context.threshold(KNOWN_CAUSE_MIN_RATE);
     double limit =
         Math.max(
             floor, context.threshold(BASELINE_FACTOR) * (Double.isNaN(baseline) ? 0 : baseline));
+    boolean firing = context.firing("");
     boolean storming;
-    if (context.firing("")) {
+    if (firing) {
       // Hysteresis: a firing storm resolves only once the rate falls well below the floor. The
       // baseline is left out here: a long storm would otherwise become its own baseline.
       storming = rate >= floor / 2;
     } else {
       storming = rate >= limit && newer >= floor / 2 && older >= floor / 2;
     }
+    // The creators of this storm only: the starts since its onset, not since the stream began.
+    List<SignalSample> storm = stormWindow(context.history(), window, Math.min(floor, knownFloor));
+    ThreadStartReport creators = WindowedEvidence.creatorSites(storm, 5);
+    Optional<KnownCause> cause = knownCause(creators);
+    if (!storming && cause.isPresent()) {
+      // A known signature is unambiguous evidence: it pages at a far lower sustained rate, and
+      // whatever the baseline (a service that always did this still has the bug).
+      storming =
+          firing
+              ? rate >= knownFloor / 2
+              : rate >= knownFloor && newer >= knownFloor / 2 && older >= knownFloor / 2;
+    }
     if (!storming) {
       return List.of();
     }
-    return List.of(finding(context, latest.get(), rate, baseline, window));
+    return List.of(
+        finding(context, latest.get(), rate, baseline, storm, creators, cause.orElse(null)));
+  }
+
+  /**
+   * The samples of the storm going on now: back from the latest sample while thread starts keep
+   * coming at {@code level}/2 or more, bridging quiet spells of up to {@link #QUIET_GAP}; at least
+   * the rule's window. A storm that ended a minute ago is not part of the next one.
+   */
+  static List<SignalSample> stormWindow(SignalHistory history, Duration window, double level) {
+    List<SignalSample> all = history.window(Duration.ofDays(1));
+    if (all.isEmpty()) {
+      return all;
+    }
+    Instant latest = all.get(all.size() - 1).at();
+    Instant onset = latest.minus(window);
+    Instant lastBusy = latest;
+    for (int i = all.size() - 1; i > 0; i--) {
+      SignalSample current = all.get(i);
+      SignalSample previous = all.get(i - 1);
+      double seconds = Duration.between(previous.at(), current.at()).toMillis() / 1000.0;
+      double started = current.threadStarts() - previous.threadStarts();
+      boolean busy =
+          seconds > 0 && current.jfr() == previous.jfr() && started / seconds >= level / 2;
+      if (busy) {
+        lastBusy = previous.at();
+      } else if (Duration.between(previous.at(), lastBusy).compareTo(QUIET_GAP) > 0) {
+        break;
+      }
+      if (previous.at().isBefore(onset) && busy) {
+        onset = previous.at();
+      }
+    }
+    Instant from = onset;
+    return all.stream().filter(sample -> !sample.at().isBefore(from)).toList();
+  }
+
+  private static Optional<KnownCause> knownCause(ThreadStartReport creators) {
+    if (creators.sites().isEmpty()) {
+      return Optional.empty();
+    }
+    ThreadStartReport.Site top = creators.sites().get(0);
+    if (top.share() < KNOWN_CAUSE_SHARE) {
+      return Optional.empty();
+    }
+    return KnownCause.match(top.site(), top.threadNames().stream().map(n -> n.name()).toList());
   }
 
   private Finding finding(
-      RuleContext context, SignalSample latest, double rate, double baseline, Duration window) {
+      RuleContext context,
+      SignalSample latest,
+      double rate,
+      double baseline,
+      List<SignalSample> storm,
+      ThreadStartReport report,
+      KnownCause cause) {
     boolean jfr = latest.jfr();
+    Duration stormSpan =
+        storm.isEmpty()
+            ? Duration.ZERO
+            : Duration.between(storm.get(0).at(), storm.get(storm.size() - 1).at());
     Map<String, Object> evidence = new LinkedHashMap<>();
     evidence.put("startsPerSecond", round(rate));
     evidence.put("baselinePerSecond", Double.isNaN(baseline) ? null : round(baseline));
-    evidence.put("window", window.toSeconds() + "s");
+    evidence.put("window", Rates.seconds(context.threshold(WINDOW)).toSeconds() + "s");
+    evidence.put("stormWindow", stormSpan.toSeconds() + "s");
     evidence.put(
         "source",
         jfr
@@ -118,6 +202,7 @@ public final class ThreadStormRule implements AlertRule {
                 ? "JMX TotalStartedThreadCount; creator sites from JFR before the stream was paused"
                     + " to spare the target (jfr.stormPauseAboveRate)"
                 : "JMX TotalStartedThreadCount");
+    Duration window = Rates.seconds(context.threshold(WINDOW));
     double shortLived =
         context.history().rate(window, SignalSample::shortLivedThreads, s -> s.jfr());
     if (!Double.isNaN(shortLived) && rate > 0) {
@@ -138,7 +223,6 @@ public final class ThreadStormRule implements AlertRule {
               + " threads, or run the target on JDK 16+ so the daemon can name the creator.";
       return new Finding("", summary, explanation, action, evidence);
     }
-    ThreadStartReport report = context.watched().jfr().threadStarts().snapshot(5);
     List<Map<String, Object>> sites = new ArrayList<>();
     for (ThreadStartReport.Site site : report.sites()) {
       Map<String, Object> s = new LinkedHashMap<>();
@@ -154,22 +238,18 @@ public final class ThreadStormRule implements AlertRule {
     }
     evidence.put("topCreatorSites", sites);
     ThreadStartReport.Site top = report.sites().isEmpty() ? null : report.sites().get(0);
-    Optional<KnownCause> cause =
-        top == null
-            ? Optional.empty()
-            : KnownCause.match(top.site(), top.threadNames().stream().map(n -> n.name()).toList());
     if (top != null) {
       summary += ", " + Rates.percent(top.share()) + " from " + top.site();
     }
-    if (cause.isPresent()) {
-      evidence.put("knownCause", cause.get().id());
-      summary += " (" + cause.get().title() + ")";
-      explanation = cause.get().explanation();
+    if (cause != null) {
+      evidence.put("knownCause", cause.id());
+      summary += " (" + cause.title() + ")";
+      explanation = cause.explanation();
       action =
           "Confirm with the creator stack in the evidence, then fix the connection reuse as"
               + " described; the full list is at /api/v1/targets/"
               + context.target()
-              + "/thread-starts.";
+              + "/thread-starts?window=5m.";
     } else {
       explanation =
           "The target starts "
@@ -180,8 +260,8 @@ public final class ThreadStormRule implements AlertRule {
       action =
           "Open the creator stacks (evidence, or /api/v1/targets/"
               + context.target()
-              + "/thread-starts and .collapsed) and replace per-task thread creation with a"
-              + " bounded pool.";
+              + "/thread-starts?window=5m and .collapsed) and replace per-task thread creation"
+              + " with a bounded pool.";
     }
     return new Finding("", summary, explanation, action, evidence);
   }

@@ -1,6 +1,5 @@
 package io.jvmsentinel.daemon.alert.rules;
 
-import io.jvmsentinel.collectors.jfr.tls.TlsReport;
 import io.jvmsentinel.daemon.alert.AlertRule;
 import io.jvmsentinel.daemon.alert.Finding;
 import io.jvmsentinel.daemon.alert.RuleContext;
@@ -79,11 +78,10 @@ public final class TlsHandshakeStormRule implements AlertRule {
     evidence.put("peer", peer);
     evidence.put("handshakesPerSecond", Math.round(rate * 100) / 100.0);
     evidence.put("fullShare", Math.round(fullShare * 1000) / 1000.0);
-    for (TlsReport.Peer p : context.watched().jfr().tlsHandshakes().snapshot(50).peers()) {
-      if (p.peer().equals(peer)) {
-        evidence.put("protocols", p.protocols());
-        evidence.put("ciphers", p.ciphers());
-      }
+    SignalSample.TlsPeer details = context.history().latest().orElseThrow().tlsPeers().get(peer);
+    if (details != null) {
+      evidence.put("protocols", details.protocols());
+      evidence.put("ciphers", details.ciphers());
     }
     return new Finding(
         peer,

@@ -12,7 +12,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Sends every meter of the registry to DogStatsD once per step: the same meters the Prometheus
- * endpoint serves, so each metric is defined once and has two outputs.
+ * endpoint serves, so each metric is defined once and has two outputs; and the JVM metrics again
+ * under the names Datadog's Java agent uses ({@link DatadogAgentNames}).
  *
  * <p>The client is non-blocking: a step only puts messages on its bounded queue, and a dead agent
  * costs dropped packets (counted as {@code jvm.sentinel.dogstatsd.errors}), never a stalled step.
@@ -25,6 +26,7 @@ public final class DogStatsdPublisher implements AutoCloseable {
   private final Duration step;
   private final StepDeltas deltas = new StepDeltas();
   private final Datapoints datapoints = new Datapoints(deltas);
+  private final DatadogAgentNames agentNames = new DatadogAgentNames(deltas);
   private ScheduledExecutorService scheduler;
 
   /**
@@ -66,14 +68,21 @@ public final class DogStatsdPublisher implements AutoCloseable {
     for (Meter meter : registry.getMeters()) {
       String[] tags = DogStatsdNames.tags(meter.getId());
       for (Datapoint point : datapointsOf(meter)) {
-        if (point.kind() == Datapoint.Kind.GAUGE) {
-          client.gauge(point.name(), point.value(), tags);
-        } else {
-          client.count(point.name(), point.value(), tags);
-        }
+        send(point, tags);
       }
     }
+    for (DatadogAgentNames.Aliased aliased : agentNames.of(registry.getMeters())) {
+      send(aliased.point(), aliased.tags());
+    }
     deltas.endStep();
+  }
+
+  private void send(Datapoint point, String[] tags) {
+    if (point.kind() == Datapoint.Kind.GAUGE) {
+      client.gauge(point.name(), point.value(), tags);
+    } else {
+      client.count(point.name(), point.value(), tags);
+    }
   }
 
   private Iterable<Datapoint> datapointsOf(Meter meter) {

@@ -1,0 +1,131 @@
+package io.jvmsentinel.daemon.alert;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.zip.GZIPInputStream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes each target's signal timeline, the samples the rules read, one JSON line a tick, to {@code
+ * <directory>/<target>.signals.jsonl}. Rules read nothing else, so replaying a recording reproduces
+ * every finding exactly: recorded lab scenarios are the detection tests' fixtures, and a user's
+ * recording reproduces a false or missed alert.
+ *
+ * <p>Confined to the detection thread. A write failure is logged once and stops recording for that
+ * target; detection carries on.
+ */
+public final class SignalRecorder implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(SignalRecorder.class);
+  static final ObjectMapper JSON =
+      new ObjectMapper()
+          .registerModule(new JavaTimeModule())
+          .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+          .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+  private final Optional<Path> directory;
+  private final Map<String, Writer> writers = new HashMap<>();
+
+  private SignalRecorder(Optional<Path> directory) {
+    this.directory = directory;
+  }
+
+  public static SignalRecorder none() {
+    return new SignalRecorder(Optional.empty());
+  }
+
+  public static SignalRecorder to(Path directory) {
+    return new SignalRecorder(Optional.of(directory));
+  }
+
+  void record(String target, SignalSample sample) {
+    if (directory.isEmpty()) {
+      return;
+    }
+    Writer writer = writers.computeIfAbsent(target, this::open);
+    if (writer == NOT_WRITING) {
+      return;
+    }
+    try {
+      writer.write(JSON.writeValueAsString(sample));
+      writer.write('\n');
+      writer.flush();
+    } catch (IOException e) {
+      log.warn("stopped recording the signals of {}: {}", target, e.toString());
+      writers.put(target, NOT_WRITING);
+    }
+  }
+
+  private Writer open(String target) {
+    Path file = directory.orElseThrow().resolve(fileName(target));
+    try {
+      Files.createDirectories(file.getParent());
+      log.info("recording the signals of {} to {}", target, file);
+      return Files.newBufferedWriter(
+          file, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    } catch (IOException e) {
+      log.warn("cannot record the signals of {} to {}: {}", target, file, e.toString());
+      return NOT_WRITING;
+    }
+  }
+
+  /** A target name as a file name: only letters, digits, dot, dash and underscore. */
+  static String fileName(String target) {
+    return target.replaceAll("[^A-Za-z0-9._-]", "_") + ".signals.jsonl";
+  }
+
+  /** Reads a recorded timeline ({@code .jsonl}, or {@code .jsonl.gz}), oldest sample first. */
+  public static List<SignalSample> read(Path file) throws IOException {
+    try (InputStream raw = Files.newInputStream(file);
+        InputStream in = file.toString().endsWith(".gz") ? new GZIPInputStream(raw) : raw;
+        BufferedReader reader =
+            new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+      List<SignalSample> samples = new ArrayList<>();
+      String line;
+      int number = 0;
+      while ((line = reader.readLine()) != null) {
+        number++;
+        if (line.isBlank()) {
+          continue;
+        }
+        try {
+          samples.add(JSON.readValue(line, SignalSample.class));
+        } catch (IOException e) {
+          throw new IOException(
+              file + ":" + number + ": not a signal sample: " + e.getMessage(), e);
+        }
+      }
+      return samples;
+    }
+  }
+
+  @Override
+  public void close() {
+    for (Writer writer : writers.values()) {
+      try {
+        writer.close();
+      } catch (IOException e) {
+        log.debug("closing a signal recording: {}", e.toString());
+      }
+    }
+    writers.clear();
+  }
+
+  private static final Writer NOT_WRITING = Writer.nullWriter();
+}

@@ -1,0 +1,116 @@
+package io.jvmsentinel.daemon.alert;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Predicate;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * "Sustained" as the rules mean it: a condition that holds in most sub-windows of a window, not a
+ * window average that crosses a line once. A burst (first-time compilation of a new feature, a pool
+ * started once) fills one or two sub-windows and averages high; churn and storms fill most of them.
+ */
+public final class SubWindows {
+  private SubWindows() {}
+
+  /**
+   * The last {@code window} cut into {@code parts} equal slices, oldest first. Each slice starts
+   * with the last sample before it, so an increase across the boundary counts in the slice it
+   * happened in. A slice the history does not reach is empty.
+   */
+  public static List<List<SignalSample>> of(SignalHistory history, Duration window, int parts) {
+    List<SignalSample> samples = history.window(window.plus(window.dividedBy(parts)));
+    List<List<SignalSample>> slices = new ArrayList<>();
+    if (samples.isEmpty()) {
+      return slices;
+    }
+    Instant end = samples.get(samples.size() - 1).at();
+    Duration part = window.dividedBy(parts);
+    for (int i = parts; i > 0; i--) {
+      Instant from = end.minus(part.multipliedBy(i));
+      Instant to = end.minus(part.multipliedBy(i - 1L));
+      List<SignalSample> slice = new ArrayList<>();
+      SignalSample before = null;
+      for (SignalSample sample : samples) {
+        if (!sample.at().isAfter(from)) {
+          before = sample;
+        } else if (!sample.at().isAfter(to)) {
+          slice.add(sample);
+        }
+      }
+      if (before != null && !slice.isEmpty()) {
+        slice.add(0, before);
+      }
+      slices.add(slice.size() < 2 ? List.of() : List.copyOf(slice));
+    }
+    return slices;
+  }
+
+  /** How many of the slices satisfy {@code condition} (empty slices never do). */
+  public static int holding(
+      List<List<SignalSample>> slices, Predicate<List<SignalSample>> condition) {
+    int held = 0;
+    for (List<SignalSample> slice : slices) {
+      if (!slice.isEmpty() && condition.test(slice)) {
+        held++;
+      }
+    }
+    return held;
+  }
+
+  /** Per-second rate of a cumulative value over one slice; NaN when unknown. */
+  public static double rate(
+      List<SignalSample> slice,
+      ToDoubleFunction<SignalSample> value,
+      Predicate<SignalSample> usable) {
+    List<SignalSample> used = slice.stream().filter(usable).toList();
+    if (used.size() < 2) {
+      return Double.NaN;
+    }
+    double seconds =
+        Duration.between(used.get(0).at(), used.get(used.size() - 1).at()).toMillis() / 1000.0;
+    return seconds <= 0 ? Double.NaN : SignalHistory.increase(used, value) / seconds;
+  }
+
+  /** Mean of a gauge over one slice, NaN when it has no value there. */
+  public static double mean(List<SignalSample> slice, ToDoubleFunction<SignalSample> value) {
+    return slice.stream()
+        .mapToDouble(value)
+        .filter(v -> !Double.isNaN(v))
+        .average()
+        .orElse(Double.NaN);
+  }
+
+  /** The largest fall of any code heap's occupancy from an earlier peak within the samples. */
+  public static double occupancyFall(List<SignalSample> samples) {
+    java.util.Map<String, Double> peaks = new java.util.HashMap<>();
+    double fall = 0;
+    for (SignalSample sample : samples) {
+      for (SignalSample.CodeHeap heap : sample.codeHeaps()) {
+        double occupancy = heap.occupancy();
+        if (Double.isNaN(occupancy)) {
+          continue;
+        }
+        double peak = Math.max(peaks.getOrDefault(heap.id(), occupancy), occupancy);
+        peaks.put(heap.id(), peak);
+        fall = Math.max(fall, peak - occupancy);
+      }
+    }
+    return fall;
+  }
+
+  /** The highest occupancy of any code heap within the samples. */
+  public static double maxOccupancy(List<SignalSample> samples) {
+    double max = 0;
+    for (SignalSample sample : samples) {
+      for (SignalSample.CodeHeap heap : sample.codeHeaps()) {
+        if (!Double.isNaN(heap.occupancy())) {
+          max = Math.max(max, heap.occupancy());
+        }
+      }
+    }
+    return max;
+  }
+}

@@ -1,0 +1,111 @@
+package io.jvmsentinel.daemon.export.otlp;
+
+import io.jvmsentinel.collectors.catalog.Metric;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.Tags;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The one table from our meters to the OpenTelemetry JVM semantic conventions (semconv {@code
+ * runtime/jvm-metrics}): a meter listed here is pushed over OTLP under the convention's name, unit
+ * and attributes; every other meter keeps its Micrometer name, tags and unit (the unit in UCUM, see
+ * {@link UcumUnits}). docs/opentelemetry.md is generated from this table (OpenTelemetryDocTest).
+ */
+public final class OtelNames {
+  private static final OtelName MEMORY_POOL =
+      OtelName.of("", "By")
+          .attribute("area", "jvm.memory.type")
+          .value("area", "nonheap", "non_heap")
+          .attribute("id", "jvm.memory.pool.name");
+
+  private static final Map<Metric, OtelName> TABLE = buildTable();
+
+  private static Map<Metric, OtelName> buildTable() {
+    Map<Metric, OtelName> t = new EnumMap<>(Metric.class);
+    t.put(Metric.JVM_MEMORY_USED, renamed(MEMORY_POOL, "jvm.memory.used"));
+    t.put(Metric.JVM_MEMORY_COMMITTED, renamed(MEMORY_POOL, "jvm.memory.committed"));
+    t.put(Metric.JVM_MEMORY_MAX, renamed(MEMORY_POOL, "jvm.memory.limit"));
+    // Not in the conventions: our name, with the same pool attributes as its neighbours.
+    t.put(Metric.JVM_MEMORY_PEAK, renamed(MEMORY_POOL, "jvm.memory.peak"));
+    t.put(Metric.JVM_THREADS_LIVE, OtelName.of("jvm.thread.count", "{thread}"));
+    t.put(
+        Metric.JVM_GC_PAUSE,
+        OtelName.of("jvm.gc.duration", "s")
+            .attribute("gc", "jvm.gc.name")
+            .attribute("action", "jvm.gc.action")
+            .attribute("cause", "jvm.gc.cause"));
+    t.put(Metric.JVM_CLASSES_LOADED, OtelName.of("jvm.class.count", "{class}"));
+    t.put(Metric.JVM_CLASSES_UNLOADED, OtelName.of("jvm.class.unloaded", "{class}"));
+    t.put(Metric.PROCESS_CPU_TIME, OtelName.of("jvm.cpu.time", "s").scaledBy(1e-9));
+    t.put(Metric.PROCESS_CPU_USAGE, OtelName.of("jvm.cpu.recent_utilization", "1"));
+    t.put(Metric.SYSTEM_CPU_COUNT, OtelName.of("jvm.cpu.count", "{cpu}"));
+    t.put(Metric.SYSTEM_CPU_USAGE, OtelName.of("jvm.system.cpu.utilization", "1"));
+    t.put(Metric.SYSTEM_LOAD_AVERAGE_1M, OtelName.of("jvm.system.cpu.load_1m", "{run_queue_item}"));
+    t.put(Metric.PROCESS_UPTIME, OtelName.of("process.uptime", "s"));
+    return Collections.unmodifiableMap(t);
+  }
+
+  private static final Map<String, OtelName> BY_METER_NAME = byMeterName();
+
+  // Micrometer's unit names to UCUM, which OTLP consumers expect.
+  private static final Map<String, String> UCUM =
+      Map.of(
+          "seconds", "s",
+          "milliseconds", "ms",
+          "bytes", "By",
+          "threads", "{thread}",
+          "classes", "{class}",
+          "percent", "%");
+
+  private OtelNames() {}
+
+  private static OtelName renamed(OtelName template, String name) {
+    return new OtelName(
+        name, template.unit(), template.attributes(), template.values(), template.scale());
+  }
+
+  private static Map<String, OtelName> byMeterName() {
+    Map<String, OtelName> m = new HashMap<>();
+    TABLE.forEach((metric, otel) -> m.put(metric.meterName(), otel));
+    return m;
+  }
+
+  /** The entries of the table, in catalog order. */
+  public static Map<Metric, OtelName> table() {
+    return TABLE;
+  }
+
+  /** The convention entry of a meter name, if it has one. */
+  static Optional<OtelName> of(String meterName) {
+    return Optional.ofNullable(BY_METER_NAME.get(meterName));
+  }
+
+  /** The OTLP identity of {@code id}: renamed per the table, else unchanged. */
+  static Meter.Id translate(Meter.Id id) {
+    Optional<OtelName> otel = of(id.getName());
+    if (otel.isEmpty()) {
+      return id;
+    }
+    OtelName n = otel.get();
+    List<Tag> tags = new ArrayList<>();
+    for (Tag tag : id.getTagsAsIterable()) {
+      String value = n.values().getOrDefault(tag.getKey(), Map.of()).get(tag.getValue());
+      tags.add(
+          Tag.of(
+              n.attributes().getOrDefault(tag.getKey(), tag.getKey()),
+              value != null ? value : tag.getValue()));
+    }
+    return new Meter.Id(n.name(), Tags.of(tags), n.unit(), id.getDescription(), id.getType());
+  }
+
+  static String ucum(String unit) {
+    return unit == null ? null : UCUM.getOrDefault(unit, unit);
+  }
+}

@@ -1,0 +1,69 @@
+package io.jvmsentinel.daemon.export.otlp;
+
+import io.jvmsentinel.daemon.config.OtlpConfig;
+import io.micrometer.registry.otlp.AggregationTemporality;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Our validated {@code otlp} section as Micrometer's OTLP config. What it does not set comes from
+ * Micrometer's defaults, which read the standard {@code OTEL_*} environment variables.
+ */
+final class OtlpSettings implements io.micrometer.registry.otlp.OtlpConfig {
+  static final String DEFAULT_SERVICE_NAME = "jvm-sentinel";
+
+  private final OtlpConfig config;
+
+  OtlpSettings(OtlpConfig config) {
+    this.config = config;
+  }
+
+  @Override
+  public String get(String key) {
+    return null;
+  }
+
+  @Override
+  public String url() {
+    return config.endpoint().toString();
+  }
+
+  @Override
+  public Duration step() {
+    return config.step();
+  }
+
+  @Override
+  public AggregationTemporality aggregationTemporality() {
+    return config.temporality() == OtlpConfig.Temporality.DELTA
+        ? AggregationTemporality.DELTA
+        : AggregationTemporality.CUMULATIVE;
+  }
+
+  // The OpenTelemetry JVM conventions measure durations in seconds.
+  @Override
+  public TimeUnit baseTimeUnit() {
+    return TimeUnit.SECONDS;
+  }
+
+  @Override
+  public Map<String, String> headers() {
+    if (config.headers().isEmpty()) {
+      return io.micrometer.registry.otlp.OtlpConfig.super.headers();
+    }
+    Map<String, String> headers = new LinkedHashMap<>();
+    config.headers().forEach((name, secret) -> headers.put(name, secret.value()));
+    return headers;
+  }
+
+  @Override
+  public Map<String, String> resourceAttributes() {
+    Map<String, String> attributes =
+        new LinkedHashMap<>(io.micrometer.registry.otlp.OtlpConfig.super.resourceAttributes());
+    attributes.putAll(config.resourceAttributes());
+    attributes.putIfAbsent("service.name", DEFAULT_SERVICE_NAME);
+    return attributes;
+  }
+}

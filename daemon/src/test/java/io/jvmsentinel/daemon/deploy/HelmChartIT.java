@@ -1,0 +1,272 @@
+package io.jvmsentinel.daemon.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.jvmsentinel.daemon.config.SentinelConfig;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The Helm chart deploy/helm/jvm-sentinel, judged by the real helm (lint, template) and its output
+ * by .ci/validate-k8s.py: the strict Kubernetes 1.34 schemas and the Prometheus Operator's CRD
+ * models. A missing tool fails: never skipped (.ci/install-test-deps installs both).
+ */
+class HelmChartIT {
+  private static final long TIMEOUT_SECONDS = 120;
+  private static final Path CHART = DeployFiles.deploy().resolve("helm/jvm-sentinel");
+  private static final Path TOOLS =
+      Path.of(
+          System.getenv()
+              .getOrDefault(
+                  "JVM_SENTINEL_TOOLS",
+                  System.getProperty("user.home") + "/.cache/jvm-sentinel/tools"));
+
+  private static final List<String> JMX_STANDALONE =
+      List.of(
+          "--set", "workload.enabled=true",
+          "--set", "jmx.existingSecret=orders-jmx",
+          "--set", "targetTags.app=orders",
+          "--set", "podMonitor.enabled=true",
+          "--set", "podMonitor.labels.release=prometheus",
+          "--set", "prometheusRule.enabled=true");
+  private static final List<String> PID_STANDALONE =
+      List.of(
+          "--set", "mode=pid",
+          "--set", "workload.enabled=true",
+          "--set", "pid.match=-jar /app/orders.jar",
+          "--set", "podMonitor.enabled=true");
+  private static final List<String> SNIPPET_ONLY =
+      List.of("--set", "jmx.existingSecret=orders-jmx");
+
+  @TempDir Path dir;
+
+  @Test
+  void lintsCleanInEveryMode() {
+    for (List<String> values : List.of(JMX_STANDALONE, PID_STANDALONE, SNIPPET_ONLY)) {
+      Result lint = helm(concat(List.of("lint", "--strict", CHART.toString()), values));
+      assertThat(lint.exitCode()).as(lint.output()).isZero();
+      assertThat(lint.output()).contains("1 chart(s) linted, 0 chart(s) failed");
+    }
+  }
+
+  @Test
+  void rendersValidKubernetesObjectsInEveryMode() throws IOException {
+    List<String> files = new ArrayList<>();
+    for (List<String> values : List.of(JMX_STANDALONE, PID_STANDALONE, SNIPPET_ONLY)) {
+      Path out = dir.resolve("rendered-" + files.size() + ".yaml");
+      Files.writeString(out, template(values));
+      files.add(out.toString());
+    }
+    Result validation = validate(files);
+    assertThat(validation.exitCode()).as(validation.output()).isZero();
+    // jmx: ConfigMap, Deployment, PodMonitor, PrometheusRule; pid: 3; snippet only: the ConfigMap.
+    assertThat(validation.output()).contains("8 passed, 0 failed");
+  }
+
+  @Test
+  void theValidatorRejectsWhatAClusterWouldReject() throws IOException {
+    // Guards the guard: a misspelt field in a core object and in a CRD object both fail.
+    Path bad = dir.resolve("bad.yaml");
+    Files.writeString(
+        bad,
+        template(JMX_STANDALONE)
+            .replace("readOnlyRootFilesystem:", "readOnlyRootFileSystem:")
+            .replace("podMetricsEndpoints:", "podMetricEndpoints:"));
+    Result validation = validate(List.of(bad.toString()));
+    assertThat(validation.exitCode()).isEqualTo(1);
+    assertThat(validation.output())
+        .contains("readOnlyRootFileSystem")
+        .contains("podMetricEndpoints")
+        .contains("2 passed, 2 failed");
+  }
+
+  @Test
+  void thePrometheusRuleIsTheAlertsFileItself() throws IOException {
+    JsonNode rule = object(template(JMX_STANDALONE), "PrometheusRule");
+    JsonNode file =
+        DeployFiles.single(DeployFiles.repo().resolve("alerts/prometheus/jvm-sentinel.rules.yml"));
+    assertThat(rule.at("/spec/groups")).isNotEmpty().isEqualTo(file.get("groups"));
+    assertThat(rule.at("/metadata/labels/release").asText()).isEmpty();
+  }
+
+  @Test
+  void theSidecarRunsNonRootReadOnlyWithProbesAndItsConfigLoads() throws Exception {
+    String rendered = template(JMX_STANDALONE);
+    JsonNode pod = object(rendered, "Deployment").at("/spec/template/spec");
+    JsonNode sidecar = DeployFiles.byName(pod.get("containers"), "jvm-sentinel").orElseThrow();
+    assertThat(sidecar.at("/securityContext/runAsNonRoot").asBoolean()).isTrue();
+    assertThat(sidecar.at("/securityContext/readOnlyRootFilesystem").asBoolean()).isTrue();
+    assertThat(sidecar.at("/securityContext/allowPrivilegeEscalation").asBoolean()).isFalse();
+    assertThat(sidecar.at("/readinessProbe/httpGet/path").asText()).isEqualTo("/ready");
+    assertThat(sidecar.at("/livenessProbe/httpGet/path").asText()).isEqualTo("/health");
+    assertThat(sidecar.at("/resources/limits/memory").asText()).isEqualTo("256Mi");
+    JsonNode app = DeployFiles.byName(pod.get("containers"), "app").orElseThrow();
+    assertThat(app.at("/env/0/value").asText())
+        .contains("-Dcom.sun.management.jmxremote.port=9010")
+        .contains("-Dcom.sun.management.jmxremote.host=127.0.0.1");
+
+    // The rendered sentinel.yaml is a configuration the daemon accepts.
+    String yaml = object(rendered, "ConfigMap").at("/data/sentinel.yaml").asText();
+    SentinelConfig config = DeployFiles.loadExample(yaml, "sentinel.yaml", dir);
+    assertThat(config.targets())
+        .singleElement()
+        .satisfies(
+            t -> {
+              assertThat(t.name()).isEqualTo("release");
+              assertThat(t.address().toString()).contains("127.0.0.1:9010");
+              assertThat(t.tags()).containsEntry("app", "orders");
+            });
+
+    JsonNode pidPod = object(template(PID_STANDALONE), "Deployment").at("/spec/template/spec");
+    assertThat(pidPod.get("shareProcessNamespace").asBoolean()).isTrue();
+    JsonNode pidSidecar =
+        DeployFiles.byName(pidPod.get("containers"), "jvm-sentinel").orElseThrow();
+    assertThat(pidSidecar.at("/command/0").asText()).isEqualTo("/app/bin/find-pid.sh");
+  }
+
+  @Test
+  void aServiceChartThatIncludesTheSidecarRendersValidObjects() throws IOException {
+    // deploy/helm/examples/orders, copied so that "dependency build" leaves the tree clean.
+    Path example = DeployFiles.deploy().resolve("helm/examples/orders");
+    Path copy = dir.resolve("orders");
+    for (Path file : DeployFiles.filesUnder(example, ".yaml")) {
+      Path target = copy.resolve(example.relativize(file).toString());
+      Files.createDirectories(target.getParent());
+      Files.writeString(
+          target, Files.readString(file).replace("file://../../jvm-sentinel", "file://" + CHART));
+    }
+    Result build = helm(List.of("dependency", "build", copy.toString()));
+    assertThat(build.exitCode()).as(build.output()).isZero();
+    Path rendered = dir.resolve("orders.yaml");
+    Files.writeString(rendered, template(List.of(), copy));
+    Result validation = validate(List.of(rendered.toString()));
+    assertThat(validation.exitCode()).as(validation.output()).isZero();
+    assertThat(validation.output())
+        .contains("3 passed, 0 failed"); // ConfigMap, Deployment, PodMonitor
+    JsonNode pod = object(Files.readString(rendered), "Deployment").at("/spec/template/spec");
+    assertThat(pod.get("containers"))
+        .extracting(c -> c.get("name").asText())
+        .containsExactly("orders", "jvm-sentinel");
+  }
+
+  @Test
+  void jmxWithoutASecretFailsWithAnActionableMessage() {
+    Result result = helm(List.of("template", "release", CHART.toString()));
+    assertThat(result.exitCode()).isNotZero();
+    assertThat(result.output()).contains("mode jmx needs jmx.existingSecret");
+    Result badMode = helm(List.of("template", "release", CHART.toString(), "--set", "mode=agent"));
+    assertThat(badMode.output()).contains("mode must be jmx or pid, not \"agent\"");
+  }
+
+  private String template(List<String> values) {
+    return template(values, CHART);
+  }
+
+  private String template(List<String> values, Path chart) {
+    Result result = helm(concat(List.of("template", "release", chart.toString()), values));
+    assertThat(result.exitCode()).as(result.output()).isZero();
+    return result.stdout();
+  }
+
+  private static JsonNode object(String rendered, String kind) throws IOException {
+    Path file = Files.createTempFile("rendered", ".yaml");
+    try {
+      Files.writeString(file, rendered);
+      return DeployFiles.documents(file).stream()
+          .filter(d -> kind.equals(d.path("kind").asText()))
+          .findFirst()
+          .orElseThrow(() -> new AssertionError("no " + kind + " in\n" + rendered));
+    } finally {
+      Files.delete(file);
+    }
+  }
+
+  private static List<String> concat(List<String> a, List<String> b) {
+    List<String> all = new ArrayList<>(a);
+    all.addAll(b);
+    return all;
+  }
+
+  /** What a tool printed: {@code stdout} alone (rendered YAML), {@code output} with stderr. */
+  private record Result(int exitCode, String stdout, String stderr) {
+    String output() {
+      return stdout + stderr;
+    }
+  }
+
+  // The Kubernetes version of the schemas in .ci/validate-k8s.py.
+  private static Result helm(List<String> args) {
+    List<String> command = concat(List.of(tool("helm-v3.22.0/helm", "helm")), args);
+    boolean renders = args.get(0).equals("template") || args.get(0).equals("lint");
+    return run(renders ? concat(command, List.of("--kube-version", "1.34.0")) : command);
+  }
+
+  private static Result validate(List<String> files) {
+    return run(
+        concat(
+            List.of(
+                tool("k8s-validate-venv/bin/python", null),
+                DeployFiles.repo().resolve(".ci/validate-k8s.py").toString()),
+            files));
+  }
+
+  /** The tool in the cache of .ci/install-test-deps, else (if it has one) by name on the PATH. */
+  private static String tool(String cached, String onPath) {
+    Path candidate = TOOLS.resolve(cached);
+    if (Files.isExecutable(candidate)) {
+      return candidate.toString();
+    }
+    if (onPath != null) {
+      for (String d : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
+        if (Files.isExecutable(Path.of(d, onPath))) {
+          return Path.of(d, onPath).toString();
+        }
+      }
+    }
+    throw new AssertionError(
+        candidate
+            + " not found"
+            + (onPath != null ? " (nor " + onPath + " on the PATH)" : "")
+            + ". The Helm chart cannot be checked without it: run .ci/install-test-deps, which"
+            + " builds helm from the Go module proxy and the schema validator's venv from PyPI"
+            + " (set JVM_SENTINEL_TOOLS to use another cache directory).");
+  }
+
+  private static Result run(List<String> command) {
+    try {
+      // Output goes to a file: a full pipe can never block the tool, and the timeout holds.
+      Path log = Files.createTempFile("tool", ".log");
+      Path errors = Files.createTempFile("tool", ".err");
+      Process process =
+          new ProcessBuilder(command)
+              .directory(DeployFiles.repo().toFile())
+              .redirectOutput(log.toFile())
+              .redirectError(errors.toFile())
+              .start();
+      process.getOutputStream().close();
+      if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+        process.destroyForcibly();
+        fail("did not finish in " + TIMEOUT_SECONDS + " s: " + command);
+      }
+      String output = Files.readString(log, StandardCharsets.UTF_8);
+      String stderr = Files.readString(errors, StandardCharsets.UTF_8);
+      Files.delete(log);
+      Files.delete(errors);
+      return new Result(process.exitValue(), output, stderr);
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot run " + command, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted: " + command, e);
+    }
+  }
+}

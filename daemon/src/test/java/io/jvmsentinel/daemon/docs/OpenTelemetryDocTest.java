@@ -1,0 +1,88 @@
+package io.jvmsentinel.daemon.docs;
+
+import io.jvmsentinel.collectors.catalog.Metric;
+import io.jvmsentinel.daemon.export.otlp.OtelName;
+import io.jvmsentinel.daemon.export.otlp.OtelNames;
+import java.io.IOException;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/**
+ * docs/opentelemetry.md is generated from {@link OtelNames}, the one table of OpenTelemetry names.
+ * To regenerate: {@code ./mvnw -pl daemon -am test -Dtest=OpenTelemetryDocTest
+ * -Dsurefire.failIfNoSpecifiedTests=false -Dupdate.docs=true}.
+ */
+class OpenTelemetryDocTest {
+
+  @Test
+  void openTelemetryReferenceMatchesTheTable() throws IOException {
+    GeneratedDoc.check("docs/opentelemetry.md", render(), "OpenTelemetryDocTest");
+  }
+
+  static String render() {
+    StringBuilder out = new StringBuilder();
+    out.append("# OpenTelemetry (OTLP) names\n\n")
+        .append("<!-- Generated from io.jvmsentinel.daemon.export.otlp.OtelNames by")
+        .append(" OpenTelemetryDocTest; do not edit by hand. -->\n\n")
+        .append("With `otlp.enabled: true` (see [configuration.md](configuration.md#otlp)) the")
+        .append(" daemon pushes every metric of [metrics.md](metrics.md) over OTLP/HTTP.")
+        .append(" These follow the OpenTelemetry JVM semantic conventions (`runtime/jvm-metrics`):")
+        .append(" the name, unit and attributes below replace ours. Every other metric keeps its")
+        .append(" Micrometer name (the `Micrometer name` column of metrics.md) and tags, with the")
+        .append(" unit written in UCUM (`s`, `By`, `ms`, `{thread}`). Timers become histograms")
+        .append(" with count and sum (no buckets). The `target` tag, the target's own tags and the")
+        .append(" global `tags` stay data point attributes: one daemon may watch several")
+        .append(" targets. `jvm.memory.peak` is not in the conventions and keeps our name, with")
+        .append(" the pool attributes of its neighbours; `jvm.system.cpu.*` are experimental")
+        .append(" there.\n\n")
+        .append(
+            "| OpenTelemetry name | unit | attributes | from (Micrometer name) | conversion |\n")
+        .append("|---|---|---|---|---|\n");
+    for (Map.Entry<Metric, OtelName> e : OtelNames.table().entrySet()) {
+      Metric metric = e.getKey();
+      OtelName otel = e.getValue();
+      out.append("| `")
+          .append(otel.name())
+          .append("` | `")
+          .append(otel.unit())
+          .append("` | ")
+          .append(attributes(metric, otel))
+          .append(" | `")
+          .append(metric.meterName())
+          .append("` | ")
+          .append(conversion(otel))
+          .append(" |\n");
+    }
+    return out.toString();
+  }
+
+  private static String attributes(Metric metric, OtelName otel) {
+    if (metric.tagKeys().isEmpty()) {
+      return "";
+    }
+    return java.util.Arrays.stream(metric.tagKeys().split(",\\s*"))
+        .map(
+            tag -> {
+              String name = otel.attributes().getOrDefault(tag, tag);
+              Map<String, String> values = otel.values().getOrDefault(tag, Map.of());
+              String translated =
+                  values.entrySet().stream()
+                      .sorted(Map.Entry.comparingByKey())
+                      .map(v -> "`" + v.getKey() + "` → `" + v.getValue() + "`")
+                      .collect(Collectors.joining(", "));
+              return "`"
+                  + name
+                  + "` (ours: `"
+                  + tag
+                  + "`"
+                  + (translated.isEmpty() ? "" : "; " + translated)
+                  + ")";
+            })
+        .collect(Collectors.joining(", "));
+  }
+
+  private static String conversion(OtelName otel) {
+    return otel.scale() == 1 ? "" : "× " + otel.scale();
+  }
+}

@@ -1,0 +1,211 @@
+{{/*
+Named templates. The ones under "Sidecar" are the chart's interface for platform teams: a chart of
+their own adds this chart as a dependency and includes them in its pod template with a context of
+{Values, Release} (see deploy/README.md, "Helm"). Each reads only .Values and .Release.Name.
+*/}}
+
+{{- define "jvm-sentinel.targetName" -}}
+{{- .Values.targetName | default .Release.Name | trunc 40 | trimSuffix "-" -}}
+{{- end }}
+
+{{- define "jvm-sentinel.fullname" -}}
+{{- printf "%s-jvm-sentinel" (include "jvm-sentinel.targetName" .) | trunc 63 | trimSuffix "-" -}}
+{{- end }}
+
+{{- define "jvm-sentinel.labels" -}}
+app.kubernetes.io/name: {{ include "jvm-sentinel.targetName" . }}
+app.kubernetes.io/component: jvm-sentinel
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end }}
+
+{{- define "jvm-sentinel.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "jvm-sentinel.targetName" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end }}
+
+{{- define "jvm-sentinel.checkMode" -}}
+{{- if not (has .Values.mode (list "jmx" "pid")) -}}
+{{- fail (printf "mode must be jmx or pid, not %q" .Values.mode) -}}
+{{- end -}}
+{{- if and (eq .Values.mode "jmx") (not .Values.jmx.existingSecret) -}}
+{{- fail "mode jmx needs jmx.existingSecret: a Secret with the JMX password files (deploy/kubernetes/secret-example.yaml); passwords are never chart values" -}}
+{{- end -}}
+{{- end }}
+
+{{/* The daemon's sentinel.yaml: .Values.config plus the one target this sidecar watches. */}}
+{{- define "jvm-sentinel.config" -}}
+{{- $target := dict "name" (include "jvm-sentinel.targetName" .) -}}
+{{- if eq .Values.mode "jmx" -}}
+{{- $_ := set $target "jmx" (printf "127.0.0.1:%d" (int .Values.jmx.port)) -}}
+{{- $_ := set $target "username" .Values.jmx.username -}}
+{{- $_ := set $target "passwordFile" "/var/run/secrets/jvm-sentinel/monitor-password" -}}
+{{- end -}}
+{{- if .Values.targetTags -}}
+{{- $_ := set $target "tags" .Values.targetTags -}}
+{{- end -}}
+{{- $config := deepCopy .Values.config -}}
+{{- if eq .Values.mode "jmx" -}}
+{{- $_ := set $config "targets" (list $target) -}}
+{{- end -}}
+{{- toYaml $config -}}
+{{- end }}
+
+{{/* ---------------------------------------------------------------- Sidecar */}}
+
+{{/* The sidecar container, as one list item of a pod's containers. */}}
+{{- define "jvm-sentinel.sidecar.container" -}}
+{{- include "jvm-sentinel.checkMode" . -}}
+- name: jvm-sentinel
+  image: "{{ .Values.image.repository }}:{{ .Values.image.tag | default "0.1.0" }}"
+  imagePullPolicy: {{ .Values.image.pullPolicy }}
+  {{- if eq .Values.mode "pid" }}
+  # find-pid.sh (deploy/kubernetes/find-pid.sh) waits for the app's JVM and runs the daemon
+  # with its pid in place of {pid}; it exits when that JVM does, so the kubelet restarts it.
+  command: [/app/bin/find-pid.sh]
+  args:
+    - java
+    - -XX:+ExitOnOutOfMemoryError
+    - -Djava.io.tmpdir=/tmp
+    - -jar
+    - /app/jvm-sentinel.jar
+    - run
+    - --pid
+    - "{pid}"
+    - --name
+    - {{ include "jvm-sentinel.targetName" . | quote }}
+  {{- else }}
+  args: [run]
+  {{- end }}
+  env:
+    - name: JVM_SENTINEL_CONFIG
+      value: /etc/jvm-sentinel/sentinel.yaml
+    {{- if eq .Values.mode "pid" }}
+    - name: JVM_SENTINEL_PID_MATCH
+      value: {{ .Values.pid.match | quote }}
+    - name: JVM_SENTINEL_PID_WAIT
+      value: {{ .Values.pid.waitSeconds | quote }}
+    {{- end }}
+    {{- with .Values.extraEnv }}
+    {{- toYaml . | nindent 4 }}
+    {{- end }}
+  ports:
+    - name: metrics
+      containerPort: {{ .Values.port }}
+  startupProbe:
+    httpGet: {path: /health, port: metrics}
+    {{- if eq .Values.mode "pid" }}
+    # Covers the wait for the app's JVM (pid.waitSeconds).
+    periodSeconds: 5
+    failureThreshold: {{ add (div .Values.pid.waitSeconds 5) 2 }}
+    {{- else }}
+    {{- toYaml .Values.probes.startup | nindent 4 }}
+    {{- end }}
+  livenessProbe:
+    httpGet: {path: /health, port: metrics}
+    {{- toYaml .Values.probes.liveness | nindent 4 }}
+  readinessProbe:
+    httpGet: {path: {{ .Values.probes.readinessPath }}, port: metrics}
+    {{- toYaml .Values.probes.readiness | nindent 4 }}
+  resources:
+    {{- toYaml .Values.resources | nindent 4 }}
+  securityContext:
+    runAsUser: {{ .Values.runAsUser }}
+    runAsGroup: {{ .Values.runAsGroup }}
+    {{- toYaml .Values.securityContext | nindent 4 }}
+  volumeMounts:
+    - name: jvm-sentinel-config
+      mountPath: /etc/jvm-sentinel
+      readOnly: true
+    {{- if eq .Values.mode "jmx" }}
+    - name: jvm-sentinel-secret
+      mountPath: /var/run/secrets/jvm-sentinel
+      readOnly: true
+    - name: jvm-sentinel-tmp
+      mountPath: /tmp
+    {{- else }}
+    # One /tmp with the app: its attach socket and hsperfdata live there.
+    - name: shared-tmp
+      mountPath: /tmp
+    {{- end }}
+    {{- with .Values.extraVolumeMounts }}
+    {{- toYaml . | nindent 4 }}
+    {{- end }}
+{{- end }}
+
+{{/* The sidecar's volumes, as list items of the pod's volumes. In pid mode "shared-tmp" must
+     also be mounted at /tmp in the app container. */}}
+{{- define "jvm-sentinel.sidecar.volumes" -}}
+- name: jvm-sentinel-config
+  configMap:
+    name: {{ include "jvm-sentinel.fullname" . }}
+{{- if eq .Values.mode "jmx" }}
+- name: jvm-sentinel-secret
+  secret:
+    secretName: {{ .Values.jmx.existingSecret }}
+    defaultMode: 0440
+    items:
+      - {key: {{ .Values.jmx.passwordKey }}, path: monitor-password}
+- name: jvm-sentinel-tmp
+  emptyDir:
+    sizeLimit: {{ .Values.tmpSizeLimit }}
+{{- else }}
+- name: shared-tmp
+  emptyDir:
+    sizeLimit: {{ .Values.tmpSizeLimit }}
+{{- end }}
+{{- with .Values.extraVolumes }}
+{{ toYaml . }}
+{{- end }}
+{{- end }}
+
+{{/* jmx mode: the env entry that gives the app's JVM its JMX agent on loopback, to add to the
+     app container (the image needs no change). */}}
+{{- define "jvm-sentinel.app.jmxEnv" -}}
+- name: JAVA_TOOL_OPTIONS
+  value: >-
+    -Dcom.sun.management.jmxremote.port={{ .Values.jmx.port }}
+    -Dcom.sun.management.jmxremote.rmi.port={{ .Values.jmx.port }}
+    -Dcom.sun.management.jmxremote.host=127.0.0.1
+    -Djava.rmi.server.hostname=127.0.0.1
+    -Dcom.sun.management.jmxremote.authenticate=true
+    -Dcom.sun.management.jmxremote.ssl=false
+    -Dcom.sun.management.jmxremote.password.file=/etc/jmx-auth/jmxremote.password
+    -Dcom.sun.management.jmxremote.access.file=/etc/jmx-auth/jmxremote.access
+{{- end }}
+
+{{/* jmx mode: the init container that copies the JMX password files owner-only (the JVM
+     refuses group-readable ones), and the volumes it and the app use. */}}
+{{- define "jvm-sentinel.app.jmxInitContainer" -}}
+- name: jmx-auth-files
+  image: "{{ .Values.image.repository }}:{{ .Values.image.tag | default "0.1.0" }}"
+  command:
+    - /bin/sh
+    - -c
+    - >-
+      cp /jmx-secret/jmxremote.password /jmx-secret/jmxremote.access /jmx-auth/ &&
+      chmod 0400 /jmx-auth/jmxremote.password /jmx-auth/jmxremote.access
+  resources:
+    requests: {cpu: 10m, memory: 16Mi}
+    limits: {cpu: 100m, memory: 32Mi}
+  securityContext:
+    runAsUser: {{ .Values.runAsUser }}
+    runAsGroup: {{ .Values.runAsGroup }}
+    {{- toYaml .Values.securityContext | nindent 4 }}
+  volumeMounts:
+    - {name: jmx-secret, mountPath: /jmx-secret, readOnly: true}
+    - {name: jmx-auth, mountPath: /jmx-auth}
+{{- end }}
+
+{{- define "jvm-sentinel.app.jmxVolumes" -}}
+- name: jmx-secret
+  secret:
+    secretName: {{ .Values.jmx.existingSecret }}
+    defaultMode: 0440
+    items:
+      - {key: {{ .Values.jmx.passwordFileKey }}, path: jmxremote.password}
+      - {key: {{ .Values.jmx.accessFileKey }}, path: jmxremote.access}
+- name: jmx-auth
+  emptyDir:
+    medium: Memory
+    sizeLimit: 1Mi
+{{- end }}
