@@ -35,6 +35,8 @@ import java.util.Map;
  * @param tlsPeers TLS handshakes per peer (JFR)
  * @param recompilations standard compilations of a method already compiled at the same tier on this
  *     stream (JFR): the same code compiled again, the signature of churn
+ * @param compilerCpuSeconds CPU seconds the C1 and C2 compiler threads used (JFR, or thread dumps
+ *     on JMX-only targets); boxed so a recording made before it existed reads as unknown (NaN)
  * @param details what happened in this tick (creator sites, deoptimised and recompiled methods) and
  *     what the target is: the rules build their evidence from these, never from live state
  */
@@ -60,6 +62,7 @@ public record SignalSample(
     double gcPauseSeconds,
     Map<String, TlsPeer> tlsPeers,
     double recompilations,
+    Double compilerCpuSeconds,
     Details details) {
 
   /** One code cache segment. */
@@ -150,5 +153,7 @@ public record SignalSample(
   public SignalSample {
     codeHeaps = List.copyOf(codeHeaps);
     tlsPeers = Map.copyOf(tlsPeers);
+    compilerCpuSeconds = compilerCpuSeconds == null ? Double.NaN : compilerCpuSeconds;
+    details = details == null ? Details.NONE : details;
   }
 }

@@ -73,6 +73,7 @@ final class SignalSampler {
         pollers.gc().pauseSeconds(),
         streaming ? tlsPeers(jfr.tlsHandshakes().snapshot(TLS_PEERS)) : Map.of(),
         streaming ? jfr.compilations().recompilations() : Double.NaN,
+        jfr.compilerCpu().cpuSeconds(CompilerCpu.C1) + jfr.compilerCpu().cpuSeconds(CompilerCpu.C2),
         details(target, status));
   }
 

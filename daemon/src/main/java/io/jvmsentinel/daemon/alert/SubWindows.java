@@ -65,7 +65,12 @@ public final class SubWindows {
       List<SignalSample> slice,
       ToDoubleFunction<SignalSample> value,
       Predicate<SignalSample> usable) {
-    List<SignalSample> used = slice.stream().filter(usable).toList();
+    // Only samples that know the value: a rate needs two known readings.
+    List<SignalSample> used =
+        slice.stream()
+            .filter(usable)
+            .filter(sample -> !Double.isNaN(value.applyAsDouble(sample)))
+            .toList();
     if (used.size() < 2) {
       return Double.NaN;
     }
@@ -101,13 +106,13 @@ public final class SubWindows {
     return fall;
   }
 
-  /** The highest occupancy of any code heap within the samples. */
+  /** The highest occupancy of any code heap within the samples; NaN when none was read. */
   public static double maxOccupancy(List<SignalSample> samples) {
-    double max = 0;
+    double max = Double.NaN;
     for (SignalSample sample : samples) {
       for (SignalSample.CodeHeap heap : sample.codeHeaps()) {
         if (!Double.isNaN(heap.occupancy())) {
-          max = Math.max(max, heap.occupancy());
+          max = Double.isNaN(max) ? heap.occupancy() : Math.max(max, heap.occupancy());
         }
       }
     }

@@ -161,7 +161,15 @@ class CodeCacheRulesTest {
                     .codeCacheGcs(t / 4)
                     .heap(SEGMENT, 92, 100));
 
+    // A mostly idle JVM: the compilers take 60% of its CPU, which is 0.05 of a core.
+    SignalHistory idle =
+        Samples.history(400, (s, t) -> s.compilerShare(0.6).compilerCpuSeconds(0.05 * t));
+    SignalHistory hotAndBusy =
+        Samples.history(400, (s, t) -> s.compilerShare(0.4).compilerCpuSeconds(0.8 * t));
+
     assertThat(rule.evaluate(context(rule, hot, Set.of(), false))).hasSize(1);
+    assertThat(rule.evaluate(context(rule, hotAndBusy, Set.of(), false))).hasSize(1);
+    assertThat(rule.evaluate(context(rule, idle, Set.of(), false))).isEmpty();
     assertThat(rule.evaluate(context(rule, hot, Set.of(), true))).isEmpty();
     assertThat(rule.evaluate(context(rule, spiky, Set.of(), false))).isEmpty();
     assertThat(rule.evaluate(context(rule, feature, Set.of(), false))).isEmpty();

@@ -34,6 +34,7 @@ final class Samples {
   private double gcPause = 0;
   private Map<String, SignalSample.TlsPeer> tls = Map.of();
   private double recompilations = 0;
+  private double compilerCpuSeconds = Double.NaN;
   private SignalSample.Details details = SignalSample.Details.NONE;
 
   Samples at(Instant value) {
@@ -125,6 +126,11 @@ final class Samples {
     return this;
   }
 
+  Samples compilerCpuSeconds(double value) {
+    compilerCpuSeconds = value;
+    return this;
+  }
+
   Samples recompilations(double value) {
     recompilations = value;
     return this;
@@ -182,6 +188,7 @@ final class Samples {
         gcPause,
         tls,
         recompilations,
+        compilerCpuSeconds,
         details);
   }
 

@@ -25,6 +25,7 @@ public final class CompilerCpuHighRule implements AlertRule {
   static final String SHARE = "share";
   static final String WINDOW = "windowSeconds";
   static final String SUSTAINED = "sustainedShare";
+  static final String MIN_CORES = "minCores";
   private static final int SUB_WINDOWS = 6;
 
   @Override
@@ -56,7 +57,13 @@ public final class CompilerCpuHighRule implements AlertRule {
             SUSTAINED,
             0.6,
             "fraction",
-            "Share of the sub-windows in which the compiler share must hold"));
+            "Share of the sub-windows in which the compiler share must hold"),
+        new RuleThreshold(
+            MIN_CORES,
+            0.25,
+            "cores",
+            "The compiler threads must also use this much CPU: a mostly idle JVM that compiles a"
+                + " little has a high share of very little"));
   }
 
   @Override
@@ -69,7 +76,9 @@ public final class CompilerCpuHighRule implements AlertRule {
     if (!Rates.up(context)) {
       return List.of();
     }
-    double limit = context.threshold(SHARE) * (context.firing("") ? 0.7 : 1);
+    double relax = context.firing("") ? 0.7 : 1;
+    double limit = context.threshold(SHARE) * relax;
+    double minCores = context.threshold(MIN_CORES) * relax;
     int needed = (int) Math.ceil(context.threshold(SUSTAINED) * SUB_WINDOWS);
     Duration window = Rates.seconds(context.threshold(WINDOW));
     // Long and high: after warm-up, compiler CPU that outlasts any burst of new code.
@@ -77,7 +86,7 @@ public final class CompilerCpuHighRule implements AlertRule {
         !context.warmingUp()
             && SubWindows.holding(
                     SubWindows.of(context.history(), window, SUB_WINDOWS),
-                    slice -> SubWindows.mean(slice, SignalSample::compilerCpuShare) >= limit)
+                    slice -> busy(slice, limit, minCores))
                 >= needed;
     // High while the same methods are compiled again under code cache pressure: the churn
     // signature, which needs no long wait and counts during warm-up too.
@@ -85,7 +94,7 @@ public final class CompilerCpuHighRule implements AlertRule {
         SubWindows.holding(
                 SubWindows.of(context.history(), ChurnSignature.WINDOW, SUB_WINDOWS),
                 slice ->
-                    SubWindows.mean(slice, SignalSample::compilerCpuShare) >= limit
+                    busy(slice, limit, minCores)
                         && ChurnSignature.recompilingUnderPressure(slice, context.warmingUp()))
             >= needed;
     if (!sustained && !churning) {
@@ -124,5 +133,15 @@ public final class CompilerCpuHighRule implements AlertRule {
             "Check code cache occupancy and the CodeCacheChurn and DeoptimizationStorm alerts;"
                 + " raise -XX:ReservedCodeCacheSize if the cache is near full.",
             evidence));
+  }
+
+  /**
+   * The compiler threads take at least {@code share} of the process CPU and at least {@code
+   * minCores} cores in the slice (the latter unknown in recordings made before it was sampled).
+   */
+  private static boolean busy(List<SignalSample> slice, double share, double minCores) {
+    double cores = SubWindows.rate(slice, SignalSample::compilerCpuSeconds, sample -> true);
+    return SubWindows.mean(slice, SignalSample::compilerCpuShare) >= share
+        && (Double.isNaN(cores) || cores >= minCores);
   }
 }
