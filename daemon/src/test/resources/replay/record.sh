@@ -32,6 +32,7 @@ detection:
 targets:
   - name: lab
     jmx: 127.0.0.1:$port
+    pollInterval: 2s
 YAML
 "$java" -jar "$jar" run --config "$work/sentinel.yaml" > "$work/daemon.log" 2>&1 &
 daemon=$!

@@ -79,6 +79,16 @@ class ScenarioReplayTest {
                     90,
                     "io.jvmsentinel.lab.DeoptTemplate"))),
         new Scenario(
+            "tls-30rps-jdk17",
+            WarmUp.DEFAULT,
+            List.of(
+                Expected.of(
+                    "ThreadStorm",
+                    "phase=storm",
+                    15,
+                    "TransportContext.finishHandshake (TLS handshake listener thread per"
+                        + " connection (JDK-8246039))"))),
+        new Scenario(
             "codecache-churn-4m-jdk17",
             WarmUp.DEFAULT,
             List.of(
