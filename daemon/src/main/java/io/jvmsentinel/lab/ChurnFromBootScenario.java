@@ -18,6 +18,16 @@ final class ChurnFromBootScenario implements Scenario {
   static final int DEFAULT_RATE = CodeCacheChurnScenario.DEFAULT_RATE;
   static final int TARGET_PERCENT = 90;
 
+  /**
+   * Calls per copy while the cache fills: enough for C1 (tier 3, the larger code) and cheap, so a
+   * busy machine fills the cache within the first minute too; at the target, copies run until C2
+   * has compiled them as well.
+   */
+  static final int FILL_CALLS = 3_000;
+
+  /** Unloads dropped copies often, so flushing starts as soon as the cache is near its target. */
+  static final int UNLOAD_EVERY = 10;
+
   private final int rate;
 
   ChurnFromBootScenario(LabOptions options) {
@@ -40,8 +50,16 @@ final class ChurnFromBootScenario implements Scenario {
 
   @Override
   public void run(LabLog log) throws InterruptedException {
-    log.onset("churn", "rate", rate, "target_percent", TARGET_PERCENT);
-    CodeCacheChurnScenario.churn(rate, alive -> occupancyPercent() > TARGET_PERCENT);
+    log.onset(
+        "churn", "rate", rate, "target_percent", TARGET_PERCENT, "unload_every", UNLOAD_EVERY);
+    CodeCacheChurnScenario.churn(
+        rate,
+        () ->
+            occupancyPercent() < TARGET_PERCENT
+                ? FILL_CALLS
+                : CodeCacheChurnScenario.CALLS_PER_COPY,
+        alive -> occupancyPercent() > TARGET_PERCENT,
+        UNLOAD_EVERY);
   }
 
   /** Used share of the code cache's maximum, over its pools (one, or three when segmented). */

@@ -3,6 +3,7 @@ package io.jvmsentinel.lab;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.function.IntPredicate;
+import java.util.function.IntSupplier;
 import java.util.function.LongUnaryOperator;
 
 /**
@@ -46,15 +47,16 @@ final class CodeCacheChurnScenario implements Scenario {
   @Override
   public void run(LabLog log) throws InterruptedException {
     log.onset("churn", "rate", rate, "keep", KEEP, "unload_every", UNLOAD_EVERY);
-    churn(rate, alive -> alive > KEEP);
+    churn(rate, () -> CALLS_PER_COPY, alive -> alive > KEEP, UNLOAD_EVERY);
   }
 
   /**
-   * Loads {@code rate} fresh copies per second until interrupted, keeping the newest hot (dropping
-   * the oldest while {@code tooMany} says so) and unloading the dropped every {@value
-   * #UNLOAD_EVERY} copies.
+   * Loads {@code rate} fresh copies per second until interrupted, each called {@code callsPerCopy}
+   * times, keeping the newest hot (dropping the oldest while {@code tooMany} says so) and unloading
+   * the dropped every {@code unloadEvery} copies.
    */
-  static void churn(int rate, IntPredicate tooMany) throws InterruptedException {
+  static void churn(int rate, IntSupplier callsPerCopy, IntPredicate tooMany, int unloadEvery)
+      throws InterruptedException {
     GeneratedCode code = new GeneratedCode(HotCodeTemplate.class);
     Deque<LongUnaryOperator> alive = new ArrayDeque<>();
     long[] sink = {0};
@@ -62,7 +64,7 @@ final class CodeCacheChurnScenario implements Scenario {
         rate,
         sequence -> {
           LongUnaryOperator copy = code.newCopy(LongUnaryOperator.class);
-          sink[0] += runUntilCompiled(copy, sequence);
+          sink[0] += run(copy, sequence, callsPerCopy.getAsInt());
           alive.addLast(copy);
           while (alive.size() > 1 && tooMany.test(alive.size())) {
             alive.removeFirst();
@@ -72,7 +74,7 @@ final class CodeCacheChurnScenario implements Scenario {
               sink[0] += hot.applyAsLong(i);
             }
           }
-          if ((sequence + 1) % UNLOAD_EVERY == 0) {
+          if ((sequence + 1) % unloadEvery == 0) {
             System.gc();
           }
         });
@@ -81,8 +83,12 @@ final class CodeCacheChurnScenario implements Scenario {
 
   /** Enough calls for C1 and C2 to compile the copy's methods. */
   static long runUntilCompiled(LongUnaryOperator copy, long seed) {
+    return run(copy, seed, CALLS_PER_COPY);
+  }
+
+  private static long run(LongUnaryOperator copy, long seed, int calls) {
     long sum = 0;
-    for (int i = 0; i < CALLS_PER_COPY; i++) {
+    for (int i = 0; i < calls; i++) {
       sum += copy.applyAsLong(seed + i);
     }
     return sum;

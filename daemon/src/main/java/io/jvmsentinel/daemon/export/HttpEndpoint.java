@@ -28,6 +28,7 @@ import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
 
 /**
  * The daemon's HTTP server: {@code /metrics}, {@code /health}, {@code /ready} and the read-only
@@ -178,7 +179,9 @@ public final class HttpEndpoint implements AutoCloseable {
     threads.setDaemon(true);
     // No idle threads parked in reserve: the routes are quick, and threads cost memory.
     threads.setReservedThreads(0);
-    Server server = new Server(threads);
+    // Daemon threads, like the pool: an open endpoint must never keep the process alive.
+    Server server =
+        new Server(threads, new ScheduledExecutorScheduler("http-scheduler", true), null);
     server.setStopAtShutdown(false);
     server.setErrorHandler(new PlainErrors());
 

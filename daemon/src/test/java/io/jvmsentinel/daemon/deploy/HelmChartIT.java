@@ -23,12 +23,14 @@ import org.junit.jupiter.api.io.TempDir;
 class HelmChartIT {
   private static final long TIMEOUT_SECONDS = 120;
   private static final Path CHART = DeployFiles.deploy().resolve("helm/jvm-sentinel");
+  // Where .ci/install-test-deps puts them: $JVM_SENTINEL_TOOLS, else $HOME/.cache/...
   private static final Path TOOLS =
       Path.of(
           System.getenv()
               .getOrDefault(
                   "JVM_SENTINEL_TOOLS",
-                  System.getProperty("user.home") + "/.cache/jvm-sentinel/tools"));
+                  System.getenv().getOrDefault("HOME", System.getProperty("user.home"))
+                      + "/.cache/jvm-sentinel/tools"));
 
   private static final List<String> JMX_STANDALONE =
       List.of(
@@ -92,8 +94,12 @@ class HelmChartIT {
   @Test
   void thePrometheusRuleIsTheAlertsFileItself() throws IOException {
     JsonNode rule = object(template(JMX_STANDALONE), "PrometheusRule");
-    JsonNode file =
-        DeployFiles.single(DeployFiles.repo().resolve("alerts/prometheus/jvm-sentinel.rules.yml"));
+    // The chart's rules/ holds a symlink into alerts/prometheus/, never a copy.
+    Path link = CHART.resolve("rules/metrics.rules.yml");
+    assertThat(link).isSymbolicLink();
+    Path target = link.getParent().resolve(Files.readSymbolicLink(link)).normalize();
+    assertThat(target).startsWith(DeployFiles.repo().resolve("alerts/prometheus").normalize());
+    JsonNode file = DeployFiles.single(target);
     assertThat(rule.at("/spec/groups")).isNotEmpty().isEqualTo(file.get("groups"));
     assertThat(rule.at("/metadata/labels/release").asText()).isEmpty();
   }

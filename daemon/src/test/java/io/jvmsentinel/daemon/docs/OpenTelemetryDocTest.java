@@ -35,7 +35,10 @@ class OpenTelemetryDocTest {
         .append(" global `tags` stay data point attributes: one daemon may watch several")
         .append(" targets. `jvm.memory.peak` is not in the conventions and keeps our name, with")
         .append(" the pool attributes of its neighbours; `jvm.system.cpu.*` are experimental")
-        .append(" there.\n\n")
+        .append(" there. `jvm.thread.count` carries `jvm.thread.state` but no `jvm.thread.daemon`")
+        .append(" (our `jvm.threads.live` and `jvm.threads.daemon` keep their names);")
+        .append(" `jvm.memory.limit` reads -1 for a pool without a maximum (the conventions leave")
+        .append(" it out).\n\n")
         .append(
             "| OpenTelemetry name | unit | attributes | from (Micrometer name) | conversion |\n")
         .append("|---|---|---|---|---|\n");
@@ -61,7 +64,9 @@ class OpenTelemetryDocTest {
     if (metric.tagKeys().isEmpty()) {
       return "";
     }
-    return java.util.Arrays.stream(metric.tagKeys().split(",\\s*"))
+    // "state (new, runnable, ...)": the keys without their explanations.
+    String keys = metric.tagKeys().replaceAll("\\s*\\([^)]*\\)", "");
+    return java.util.Arrays.stream(keys.split(",\\s*"))
         .map(
             tag -> {
               String name = otel.attributes().getOrDefault(tag, tag);

@@ -53,6 +53,20 @@ final class Daemons {
                     .contains(1.0));
   }
 
+  /** Alerts to a webhook, and evidence snapshots to {@code snapshots} ("" for none). */
+  static String webhookAndSnapshots(String webhookUrl, String snapshots) {
+    return """
+        alerts:
+          sinks:
+            webhook:
+              url: %s
+        detection:
+          snapshots:
+            directory: "%s"
+        """
+        .formatted(webhookUrl, snapshots);
+  }
+
   static String target(String name, String hostPort, String pollInterval) {
     return """
         targets:

@@ -44,16 +44,7 @@ class DetectionIT {
   }
 
   private String config(String jmx) {
-    return """
-        alerts:
-          sinks:
-            webhook:
-              url: %s
-        detection:
-          snapshots:
-            directory: %s
-        """
-            .formatted(receiver.url(), dir.resolve("evidence"))
+    return Daemons.webhookAndSnapshots(receiver.url(), dir.resolve("evidence").toString())
         + Daemons.target("lab", jmx, "2s");
   }
 

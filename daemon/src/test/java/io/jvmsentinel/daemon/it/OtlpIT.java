@@ -96,7 +96,16 @@ class OtlpIT {
                   .sum())
           .isPositive();
 
-      double threads = single(receiver.latest("jvm.thread.count").orElseThrow());
+      // Threads by state; together they are the live threads /metrics counts.
+      Metric byState = receiver.latest("jvm.thread.count").orElseThrow();
+      assertThat(byState.getGauge().getDataPointsList())
+          .extracting(p -> attr(p, "jvm.thread.state"))
+          .contains("runnable")
+          .doesNotContain("timed-waiting");
+      double threads =
+          byState.getGauge().getDataPointsList().stream()
+              .mapToDouble(NumberDataPoint::getAsDouble)
+              .sum();
       double live =
           http.scrape().value("jvm_threads_live_threads", Map.of("target", "lab")).orElseThrow();
       assertThat(threads).isPositive().isCloseTo(live, org.assertj.core.data.Offset.offset(40.0));

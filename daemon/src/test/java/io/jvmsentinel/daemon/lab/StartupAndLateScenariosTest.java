@@ -122,7 +122,7 @@ class StartupAndLateScenariosTest {
           hotRecompiled,
           HOT_CODE);
       assertThat(high).as("peak occupancy in the first 55 s").isGreaterThan(0.8);
-      assertThat(falls).as("occupancy falls: code is flushed").isGreaterThan(2);
+      assertThat(falls).as("occupancy falls: code is flushed").isPositive();
       assertThat(hotRecompiled).as("the same methods compiled again").isGreaterThan(500);
     }
   }

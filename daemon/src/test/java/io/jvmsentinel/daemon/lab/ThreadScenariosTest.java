@@ -85,8 +85,10 @@ class ThreadScenariosTest {
           "tls-listener-storm --rate 30 JDK %d: %s%n",
           Runtime.version().feature(),
           phase);
-      // Below ThreadStorm's generic floor of 50/s, and all of it JDK-8246039's signature.
-      assertThat(phase.rate()).as("notify threads/s").isBetween(24.0, 34.0);
+      // Below ThreadStorm's generic floor of 50/s, and all of it JDK-8246039's signature (30/s on
+      // a quiet machine; the local HTTPS server handshakes on one thread, so a loaded one does
+      // fewer).
+      assertThat(phase.rate()).as("notify threads/s").isBetween(15.0, 34.0);
       assertThat(phase.creatorShare()).isGreaterThan(0.95);
       assertThat(starts)
           .allSatisfy(

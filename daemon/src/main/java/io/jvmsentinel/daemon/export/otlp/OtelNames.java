@@ -34,7 +34,22 @@ public final class OtelNames {
     t.put(Metric.JVM_MEMORY_MAX, renamed(MEMORY_POOL, "jvm.memory.limit"));
     // Not in the conventions: our name, with the same pool attributes as its neighbours.
     t.put(Metric.JVM_MEMORY_PEAK, renamed(MEMORY_POOL, "jvm.memory.peak"));
-    t.put(Metric.JVM_THREADS_LIVE, OtelName.of("jvm.thread.count", "{thread}"));
+    t.put(
+        Metric.JVM_BUFFER_COUNT,
+        OtelName.of("jvm.buffer.count", "{buffer}").attribute("id", "jvm.buffer.pool.name"));
+    t.put(
+        Metric.JVM_BUFFER_MEMORY_USED,
+        OtelName.of("jvm.buffer.memory.used", "By").attribute("id", "jvm.buffer.pool.name"));
+    t.put(
+        Metric.JVM_BUFFER_TOTAL_CAPACITY,
+        OtelName.of("jvm.buffer.memory.limit", "By").attribute("id", "jvm.buffer.pool.name"));
+    // By state, as the conventions count threads; their sum is jvm.threads.live, which keeps
+    // its own name so that no two meters share one OTLP name.
+    t.put(
+        Metric.JVM_THREADS_STATES,
+        OtelName.of("jvm.thread.count", "{thread}")
+            .attribute("state", "jvm.thread.state")
+            .value("state", "timed-waiting", "timed_waiting"));
     t.put(
         Metric.JVM_GC_PAUSE,
         OtelName.of("jvm.gc.duration", "s")

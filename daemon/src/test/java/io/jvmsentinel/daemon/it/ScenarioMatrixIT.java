@@ -1,0 +1,266 @@
+package io.jvmsentinel.daemon.it;
+
+import static io.jvmsentinel.daemon.it.matrix.Expectation.allowedUntil;
+import static io.jvmsentinel.daemon.it.matrix.Expectation.fires;
+import static io.jvmsentinel.daemon.it.matrix.Expectation.firesAnyOf;
+import static io.jvmsentinel.daemon.it.matrix.Expectation.tolerated;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jvmsentinel.daemon.SentinelDaemon;
+import io.jvmsentinel.daemon.it.matrix.Cell;
+import io.jvmsentinel.daemon.it.matrix.MatrixReport;
+import io.jvmsentinel.daemon.it.matrix.Onset;
+import io.jvmsentinel.daemon.it.matrix.Raised;
+import io.jvmsentinel.daemon.it.matrix.Row;
+import io.jvmsentinel.daemon.lab.LabProcess;
+import io.jvmsentinel.daemon.lab.LabProcessException;
+import io.jvmsentinel.daemon.lab.LabScenarios;
+import io.jvmsentinel.daemon.testing.Jdks;
+import io.jvmsentinel.daemon.testing.WebhookReceiver;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The precision matrix of issue 12: every scenario of the lab under one daemon with its DEFAULT
+ * rules (3-minute warm-up included), and for every rule whether it fires or stays silent, how long
+ * after the scenario's onset, and whether its summary names the expected cause. Alerts are taken
+ * from the daemon's webhook, as a user would get them.
+ *
+ * <p>The targets run side by side on a 2-core machine, so their incidents are staggered by {@code
+ * --delay} (t = seconds after the labs start): churn-from-boot 0-90 and gc-at-startup 0-60,
+ * storm-after-storm 30-150, codecache-full and tls-full-handshakes from 100, the low-rate TLS storm
+ * 170-210, mixed 150-370 (its incidents: thread-per-request, TLS listener storm, GC pressure, deopt
+ * storm), pool-start at 30 and 230, and the feature switched on at 200 and watched for the 3
+ * minutes the issue asks: about 7 minutes in all. The thread-per-request, tls-listener-storm,
+ * gc-pressure, deopt-storm and codecache-churn incidents run singly, with a short warm-up, in
+ * {@link ScenarioSuiteIT}; here they are covered by {@code mixed} (codecache-churn is left out: a
+ * second core-hungry target beside churn-from-boot).
+ *
+ * <p>Writes {@code target/scenario-matrix.json} and {@code target/scenario-matrix.md} (the table in
+ * docs/alerts.md), then fails if any cell does not hold.
+ */
+class ScenarioMatrixIT {
+
+  static final List<String> RULES =
+      List.of(
+          "ThreadStorm",
+          "CodeCacheNearFull",
+          "CodeCacheFull",
+          "CodeCacheChurn",
+          "CompilerCpuHigh",
+          "DeoptimizationStorm",
+          "GcOverhead",
+          "TlsHandshakeStorm",
+          "TargetDown");
+
+  private static final String JDK_8246039 = "JDK-8246039";
+  private static final String FINISH_HANDSHAKE =
+      "sun.security.ssl.TransportContext.finishHandshake";
+
+  /** Labs that end their scenario stay up, idle, so the daemon watches them to the end. */
+  private static final String LINGER = "900s";
+
+  private static final Duration TEN_SECONDS = Duration.ofSeconds(10);
+  private static final Duration READY = Duration.ofSeconds(60);
+
+  @TempDir Path dir;
+
+  static List<Row> rows() {
+    return List.of(
+        new Row("healthy", "healthy", 17, List.of(), Onset.of("steady"), Duration.ZERO, List.of()),
+        new Row(
+            "feature-after-warmup",
+            "feature-after-warmup",
+            17,
+            List.of("--pause", "200s"),
+            Onset.of("feature"),
+            Duration.ofMinutes(3),
+            List.of()),
+        new Row(
+            "storm-after-storm",
+            "storm-after-storm",
+            17,
+            List.of("--delay", "30s", "--phase", "30s", "--pause", "60s"),
+            Onset.of("quiet"),
+            Duration.ofSeconds(30),
+            List.of(
+                fires(
+                    "ThreadStorm",
+                    Onset.of("logger-storm"),
+                    TEN_SECONDS,
+                    "io.jvmsentinel.lab.ThreadPerEventLogger.log"),
+                fires(
+                    "ThreadStorm",
+                    Onset.of("tls-storm"),
+                    TEN_SECONDS,
+                    FINISH_HANDSHAKE,
+                    JDK_8246039))),
+        new Row(
+            "tls-listener-storm-30",
+            "tls-listener-storm",
+            17,
+            List.of("--rate", "30", "--delay", "170s", "--duration", "210s", "--linger", LINGER),
+            Onset.of("storm"),
+            Duration.ofSeconds(40),
+            List.of(fires("ThreadStorm", Onset.of("storm"), Duration.ofSeconds(15), JDK_8246039))),
+        new Row(
+            "churn-from-boot",
+            "churn-from-boot",
+            17,
+            List.of("--duration", "90s", "--linger", LINGER),
+            Onset.of("churn"),
+            Duration.ofSeconds(90),
+            List.of(
+                firesAnyOf(
+                    Set.of("CodeCacheChurn", "CodeCacheNearFull", "CodeCacheFull"),
+                    Onset.of("churn"),
+                    Duration.ofSeconds(60)),
+                // Churn's compiler cost is real: the issue wants it reported even in warm-up.
+                tolerated("CompilerCpuHigh"))),
+        new Row(
+            "gc-at-startup",
+            "gc-at-startup",
+            17,
+            List.of(),
+            Onset.of("startup-over"),
+            Duration.ofSeconds(150),
+            // Pauses during start-up are real (77% of wall time): reporting them is right; still
+            // reporting them, or reporting new ones, once start-up is over is not.
+            List.of(allowedUntil("GcOverhead", Onset.of("startup-over"), Duration.ofSeconds(120)))),
+        new Row(
+            "pool-start",
+            "pool-start",
+            17,
+            List.of("--delay", "30s", "--pause", "200s"),
+            Onset.of("pool-restart"),
+            Duration.ofSeconds(30),
+            List.of()),
+        new Row(
+            "mixed",
+            "mixed",
+            17,
+            List.of("--delay", "150s"),
+            Onset.of("end"),
+            Duration.ZERO,
+            List.of(
+                fires(
+                    "ThreadStorm",
+                    new Onset("storm", 1),
+                    TEN_SECONDS,
+                    "io.jvmsentinel.lab.RequestDispatcher.dispatch"),
+                fires(
+                    "ThreadStorm",
+                    new Onset("storm", 2),
+                    TEN_SECONDS,
+                    FINISH_HANDSHAKE,
+                    JDK_8246039),
+                fires("GcOverhead", Onset.of("gc"), Duration.ofSeconds(60)),
+                fires("DeoptimizationStorm", Onset.of("deopt"), Duration.ofSeconds(90)))));
+  }
+
+  @Test
+  void everyRuleFiresOrStaysSilentAsExpectedOnEveryScenario() throws Exception {
+    Instant started = Instant.now();
+    Map<Row, LabProcess> labs = new LinkedHashMap<>();
+    try (WebhookReceiver webhook = WebhookReceiver.start()) {
+      for (Row row : rows()) {
+        labs.put(
+            row,
+            LabScenarios.builder(row.scenario(), Jdks.jdk(row.jdk()), row.jdk())
+                .args(row.args().toArray(new String[0]))
+                .build()
+                .start());
+      }
+      for (Map.Entry<Row, LabProcess> entry : labs.entrySet()) {
+        try {
+          entry.getValue().awaitReady(READY);
+        } catch (LabProcessException e) {
+          if (!e.portInUse()) {
+            throw e;
+          }
+          // Two labs started at once picked the same free port: start this one again, alone.
+          entry.setValue(entry.getValue().spec().startReady(READY));
+        }
+      }
+      SentinelDaemon daemon = Daemons.start(dir, config(webhook, labs));
+      try {
+        watchUntilEveryRowIsDone(labs);
+      } finally {
+        daemon.close();
+      }
+      List<Raised> raised = Raised.fromWebhook(List.copyOf(webhook.received()));
+      Map<Row, List<Cell>> results = new LinkedHashMap<>();
+      labs.forEach(
+          (row, lab) ->
+              results.put(
+                  row,
+                  row.judge(
+                      RULES,
+                      lab.events(),
+                      raised.stream().filter(r -> r.target().equals(row.name())).toList())));
+      Path out = Path.of("target");
+      MatrixReport.write(out, results, started);
+      System.out.println(Files.readString(out.resolve("scenario-matrix.md")));
+
+      List<String> failed = new ArrayList<>();
+      results.forEach(
+          (row, cells) ->
+              cells.stream()
+                  .filter(c -> !c.passed())
+                  .forEach(
+                      c ->
+                          failed.add(
+                              row.name()
+                                  + ": "
+                                  + c.expectation().describe()
+                                  + ": "
+                                  + c.problem())));
+      assertThat(failed)
+          .as("matrix cells that do not hold (see target/scenario-matrix.md)")
+          .isEmpty();
+    } finally {
+      labs.values().forEach(LabProcess::close);
+    }
+  }
+
+  /** Until every row's onset plus its watch time has passed (at most 9 minutes). */
+  private static void watchUntilEveryRowIsDone(Map<Row, LabProcess> labs) throws Exception {
+    Instant cap = Instant.now().plus(Duration.ofMinutes(9));
+    while (Instant.now().isBefore(cap)) {
+      boolean done = true;
+      for (Map.Entry<Row, LabProcess> entry : labs.entrySet()) {
+        Optional<Instant> from = entry.getKey().watchFrom().in(entry.getValue().events());
+        if (from.isEmpty() || Instant.now().isBefore(from.get().plus(entry.getKey().watchFor()))) {
+          done = false;
+        }
+      }
+      if (done) {
+        return;
+      }
+      Thread.sleep(1_000);
+    }
+  }
+
+  private static String config(WebhookReceiver webhook, Map<Row, LabProcess> labs) {
+    StringBuilder yaml =
+        new StringBuilder(Daemons.webhookAndSnapshots(webhook.url(), "")).append("targets:\n");
+    labs.forEach(
+        (row, lab) ->
+            yaml.append("  - name: ")
+                .append(row.name())
+                .append("\n    jmx: ")
+                .append(lab.jmxHostPort())
+                .append("\n    pollInterval: 2s\n"));
+    return yaml.toString();
+  }
+}
