@@ -95,8 +95,8 @@ final class ObservabilityFiles {
 
   /**
    * Every PromQL expression of the Grafana dashboards (panel targets, also inside collapsed rows,
-   * and variable queries) and of the rules files, keyed by where it is, e.g. {@code
-   * jvm-sentinel-overview.json: Code cache occupancy}.
+   * annotation queries and variable queries) and of the rules files, keyed by where it is, e.g.
+   * {@code jvm-sentinel-overview.json: Code cache occupancy}.
    */
   static Map<String, String> promQlExpressions() {
     Map<String, String> expressions = new LinkedHashMap<>();
@@ -112,6 +112,13 @@ final class ObservabilityFiles {
                 file + ": " + panel.path("title").asText() + " " + target.path("refId").asText(),
                 target.get("expr").asText());
           }
+        }
+      }
+      for (JsonNode annotation : root.path("annotations").path("list")) {
+        if (annotation.hasNonNull("expr")) {
+          expressions.put(
+              file + ": annotation " + annotation.path("name").asText(),
+              annotation.get("expr").asText());
         }
       }
       for (JsonNode variable : root.path("templating").path("list")) {
