@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -46,7 +45,15 @@ class ScenarioReplayTest {
     }
   }
 
-  record Scenario(String fixture, WarmUp warmUp, List<Expected> expected) {
+  /**
+   * A recorded scenario and what it must page, in order; {@code tolerated} rules may fire too (a
+   * real condition that is not the scenario's point), all others must stay silent.
+   */
+  record Scenario(String fixture, WarmUp warmUp, List<Expected> expected, Set<String> tolerated) {
+    Scenario(String fixture, WarmUp warmUp, List<Expected> expected) {
+      this(fixture, warmUp, expected, Set.of());
+    }
+
     @Override
     public String toString() {
       return fixture;
@@ -89,6 +96,35 @@ class ScenarioReplayTest {
                     "TransportContext.finishHandshake (TLS handshake listener thread per"
                         + " connection (JDK-8246039))"))),
         new Scenario(
+            "storm-after-storm-jdk17",
+            WarmUp.DEFAULT,
+            List.of(
+                Expected.of(
+                    "ThreadStorm",
+                    "phase=logger-storm",
+                    10,
+                    "from io.jvmsentinel.lab.ThreadPerEventLogger.log"),
+                Expected.of(
+                    "ThreadStorm",
+                    " phase=storm ",
+                    10,
+                    "from sun.security.ssl.TransportContext.finishHandshake (TLS handshake listener"
+                        + " thread per connection (JDK-8246039))"))),
+        new Scenario(
+            "churn-from-boot-8m-jdk17",
+            WarmUp.DEFAULT,
+            List.of(
+                Expected.of("CodeCacheChurn", "phase=churn", 60, "compiled again"),
+                Expected.of("CompilerCpuHigh", "phase=churn", 90, "JIT compiler threads use"))),
+        // 200 threads started at once, reused, and once more a minute later: never a storm.
+        new Scenario("pool-start-jdk17", WarmUp.DEFAULT, List.of()),
+        // GC takes most of the wall time while the service starts (-Xmx64m), then little: a real
+        // condition while it lasts, so GcOverhead may fire then (and resolves), nothing else.
+        new Scenario("gc-at-startup-jdk17", WarmUp.DEFAULT, List.of(), Set.of("GcOverhead")),
+        // A big feature switched on 4 minutes after start (7x the compilations, all new code),
+        // watched for 3 more minutes: nothing to page.
+        new Scenario("feature-after-warmup-jdk17", WarmUp.DEFAULT, List.of()),
+        new Scenario(
             "codecache-churn-4m-jdk17",
             WarmUp.DEFAULT,
             List.of(
@@ -107,10 +143,8 @@ class ScenarioReplayTest {
     List<Replay.Page> firing =
         pages.stream().filter(p -> p.status() == AlertNotification.Status.FIRING).toList();
 
-    Set<String> expectedRules = new LinkedHashSet<>();
-    scenario.expected().forEach(e -> expectedRules.add(e.rule()));
-    Set<String> raisedRules = new LinkedHashSet<>();
-    firing.forEach(p -> raisedRules.add(p.rule()));
+    List<String> expectedRules = scenario.expected().stream().map(Expected::rule).toList();
+    List<String> raisedRules = firing.stream().map(Replay.Page::rule).toList();
     List<String> cells = new ArrayList<>();
     for (Expected expected : scenario.expected()) {
       double onset = secondsAfter(start, onsetAt(onsets, expected.onset(), expected.occurrence()));
@@ -141,12 +175,18 @@ class ScenarioReplayTest {
         String.format(
             "| %s | %s | %s | %s |",
             scenario.fixture(),
-            String.join(", ", expectedRules),
-            String.join(", ", raisedRules),
+            expectedRules.isEmpty()
+                ? "none"
+                : String.join(", ", expectedRules)
+                    + (scenario.tolerated().isEmpty()
+                        ? ""
+                        : " (may: " + scenario.tolerated() + ")"),
+            raisedRules.isEmpty() ? "none" : String.join(", ", raisedRules),
             String.join("; ", cells)));
-    assertThat(raisedRules).as("rules raised; pages: %s", pages).isEqualTo(expectedRules);
-    assertThat(firing)
-        .as("each expected firing once, in order; pages: %s", pages)
+    List<Replay.Page> judged =
+        firing.stream().filter(p -> !scenario.tolerated().contains(p.rule())).toList();
+    assertThat(judged)
+        .as("each expected firing once, in order, nothing else; pages: %s", pages)
         .extracting(Replay.Page::rule)
         .containsExactlyElementsOf(scenario.expected().stream().map(Expected::rule).toList());
   }
