@@ -153,8 +153,9 @@ public final class CodeCacheChurnRule implements AlertRule {
             + ": "
             + Rates.format(recompiles)
             + " methods/s compiled again, code cache "
-            + Rates.percent(maxOccupancy)
-            + " full"
+            + (Double.isNaN(maxOccupancy)
+                ? "occupancy unknown"
+                : Rates.percent(maxOccupancy) + " full")
             + (flushing ? " and being flushed" : ""),
         "The JIT keeps compiling again methods it had already compiled ("
             + Rates.format(recompiles)
