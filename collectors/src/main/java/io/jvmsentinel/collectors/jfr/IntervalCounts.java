@@ -16,7 +16,8 @@ public final class IntervalCounts {
   /** Keys tracked within one interval; rarer keys are estimates (Space-Saving). */
   static final int CAPACITY = 64;
 
-  static final int MAX_DETAILS = 8;
+  /** Details kept per key, here and where detection sums intervals over a window. */
+  public static final int MAX_DETAILS = 8;
 
   /**
    * One key's count within an interval.

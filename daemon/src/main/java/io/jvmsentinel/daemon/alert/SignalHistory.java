@@ -35,6 +35,11 @@ public final class SignalHistory {
     return Optional.ofNullable(samples.peekLast());
   }
 
+  /** Every sample kept, oldest first. */
+  public synchronized List<SignalSample> all() {
+    return new ArrayList<>(samples);
+  }
+
   /** The samples of the last {@code window}, oldest first. */
   public synchronized List<SignalSample> window(Duration window) {
     List<SignalSample> result = new ArrayList<>();
@@ -101,10 +106,7 @@ public final class SignalHistory {
       Duration window,
       ToDoubleFunction<SignalSample> value,
       Predicate<SignalSample> usable) {
-    List<SignalSample> all;
-    synchronized (this) {
-      all = new ArrayList<>(samples);
-    }
+    List<SignalSample> all = all();
     if (all.isEmpty()) {
       return Double.NaN;
     }

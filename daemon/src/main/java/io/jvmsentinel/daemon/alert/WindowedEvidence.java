@@ -18,8 +18,6 @@ import java.util.function.Function;
  * API can show any recent window.
  */
 public final class WindowedEvidence {
-  private static final int MAX_DETAILS = 8;
-
   private WindowedEvidence() {}
 
   /** Thread starts by creator site over {@code samples}, busiest {@code topN} first. */
@@ -68,7 +66,7 @@ public final class WindowedEvidence {
         counts.merge(count.key(), count.count(), Long::sum);
         Set<String> seen = details.computeIfAbsent(count.key(), k -> new LinkedHashSet<>());
         for (String detail : count.details()) {
-          if (seen.size() < MAX_DETAILS) {
+          if (seen.size() < IntervalCounts.MAX_DETAILS) {
             seen.add(detail);
           }
         }

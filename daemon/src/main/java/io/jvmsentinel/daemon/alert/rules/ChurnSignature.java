@@ -15,6 +15,7 @@ import java.util.List;
  */
 final class ChurnSignature {
   static final Duration WINDOW = Duration.ofSeconds(60);
+  // The defaults of CodeCacheChurn's thresholds; CompilerCpuHigh's churn form uses them as set.
   static final double MIN_RECOMPILE_RATE = 1;
   static final double NEAR_MAX = 0.8;
   private static final double MOSTLY_RECOMPILING = 0.5;

@@ -52,13 +52,13 @@ public final class CodeCacheChurnRule implements AlertRule {
             WINDOW, 60, "seconds", "Window judged, in 6 sub-windows (see sustainedShare)"),
         new RuleThreshold(
             MIN_RECOMPILE_RATE,
-            1,
+            ChurnSignature.MIN_RECOMPILE_RATE,
             "recompilations/s",
             "Compilations of methods already compiled at the same tier (required: churn is"
                 + " recompilation; first-time compilation never counts)"),
         new RuleThreshold(
             OCCUPANCY,
-            0.8,
+            ChurnSignature.NEAR_MAX,
             "fraction",
             "Code cache occupancy that counts as 'near its maximum' (pressure; and, with flushing,"
                 + " the unambiguous form that fires during warm-up)"),

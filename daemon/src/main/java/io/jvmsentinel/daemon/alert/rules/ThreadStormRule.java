@@ -129,7 +129,8 @@ public final class ThreadStormRule implements AlertRule {
       return List.of();
     }
     return List.of(
-        finding(context, latest.get(), rate, baseline, storm, creators, cause.orElse(null)));
+        finding(
+            context, latest.get(), rate, baseline, window, storm, creators, cause.orElse(null)));
   }
 
   /**
@@ -138,7 +139,7 @@ public final class ThreadStormRule implements AlertRule {
    * the rule's window. A storm that ended a minute ago is not part of the next one.
    */
   static List<SignalSample> stormWindow(SignalHistory history, Duration window, double level) {
-    List<SignalSample> all = history.window(Duration.ofDays(1));
+    List<SignalSample> all = history.all();
     if (all.isEmpty()) {
       return all;
     }
@@ -181,6 +182,7 @@ public final class ThreadStormRule implements AlertRule {
       SignalSample latest,
       double rate,
       double baseline,
+      Duration window,
       List<SignalSample> storm,
       ThreadStartReport report,
       KnownCause cause) {
@@ -192,7 +194,7 @@ public final class ThreadStormRule implements AlertRule {
     Map<String, Object> evidence = new LinkedHashMap<>();
     evidence.put("startsPerSecond", round(rate));
     evidence.put("baselinePerSecond", Double.isNaN(baseline) ? null : round(baseline));
-    evidence.put("window", Rates.seconds(context.threshold(WINDOW)).toSeconds() + "s");
+    evidence.put("window", window.toSeconds() + "s");
     evidence.put("stormWindow", stormSpan.toSeconds() + "s");
     evidence.put(
         "source",
@@ -202,7 +204,6 @@ public final class ThreadStormRule implements AlertRule {
                 ? "JMX TotalStartedThreadCount; creator sites from JFR before the stream was paused"
                     + " to spare the target (jfr.stormPauseAboveRate)"
                 : "JMX TotalStartedThreadCount");
-    Duration window = Rates.seconds(context.threshold(WINDOW));
     double shortLived =
         context.history().rate(window, SignalSample::shortLivedThreads, s -> s.jfr());
     if (!Double.isNaN(shortLived) && rate > 0) {
