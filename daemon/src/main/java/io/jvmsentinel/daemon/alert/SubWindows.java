@@ -13,7 +13,21 @@ import java.util.function.ToDoubleFunction;
  * started once) fills one or two sub-windows and averages high; churn and storms fill most of them.
  */
 public final class SubWindows {
+  /** Sub-windows a window is judged in. */
+  public static final int PARTS = 6;
+
   private SubWindows() {}
+
+  /** How many of the last {@code window}'s {@link #PARTS} sub-windows satisfy the condition. */
+  public static int holding(
+      SignalHistory history, Duration window, Predicate<List<SignalSample>> condition) {
+    return holding(of(history, window, PARTS), condition);
+  }
+
+  /** Whether {@code held} sub-windows are at least {@code share} of them: sustained. */
+  public static boolean sustained(int held, double share) {
+    return held >= Math.ceil(share * PARTS);
+  }
 
   /**
    * The last {@code window} cut into {@code parts} equal slices, oldest first. Each slice starts

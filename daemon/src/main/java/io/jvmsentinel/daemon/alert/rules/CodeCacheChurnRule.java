@@ -28,7 +28,6 @@ public final class CodeCacheChurnRule implements AlertRule {
   static final String MIN_RECOMPILE_RATE = "minRecompileRate";
   static final String OCCUPANCY = "occupancy";
   static final String SUSTAINED = "sustainedShare";
-  static final int SUB_WINDOWS = 6;
 
   @Override
   public String id() {
@@ -92,10 +91,11 @@ public final class CodeCacheChurnRule implements AlertRule {
     boolean strict = context.warmingUp() && !context.firing("");
     int held =
         SubWindows.holding(
-            SubWindows.of(context.history(), window, SUB_WINDOWS),
+            context.history(),
+            window,
             slice ->
                 ChurnSignature.recompilingUnderPressure(slice, strict, minRecompiles, nearMax));
-    if (held < Math.ceil(context.threshold(SUSTAINED) * SUB_WINDOWS)) {
+    if (!SubWindows.sustained(held, context.threshold(SUSTAINED))) {
       return List.of();
     }
     List<SignalSample> samples = context.history().window(window);
@@ -125,7 +125,7 @@ public final class CodeCacheChurnRule implements AlertRule {
     evidence.put("recompilationsPerSecond", round(recompiles));
     evidence.put("compilationsPerSecond", round(compiles));
     evidence.put("madeNotEntrantPerSecond", round(notEntrant));
-    evidence.put("subWindowsHeld", held + " of " + SUB_WINDOWS);
+    evidence.put("subWindowsHeld", held + " of " + SubWindows.PARTS);
     evidence.put(
         "compilerCpuShare", round(Rates.mean(context, window, SignalSample::compilerCpuShare)));
     evidence.put("maxOccupancy", round(maxOccupancy));
@@ -166,7 +166,7 @@ public final class CodeCacheChurnRule implements AlertRule {
             + ", in "
             + held
             + " of the last "
-            + SUB_WINDOWS
+            + SubWindows.PARTS
             + " sub-windows"
             + (context.warmingUp() ? ", already during warm-up" : "")
             + ". The compiler threads burn CPU and hot code runs slower between"

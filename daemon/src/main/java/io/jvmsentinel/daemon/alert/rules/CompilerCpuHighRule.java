@@ -26,7 +26,6 @@ public final class CompilerCpuHighRule implements AlertRule {
   static final String WINDOW = "windowSeconds";
   static final String SUSTAINED = "sustainedShare";
   static final String MIN_CORES = "minCores";
-  private static final int SUB_WINDOWS = 6;
 
   @Override
   public String id() {
@@ -79,24 +78,26 @@ public final class CompilerCpuHighRule implements AlertRule {
     double relax = context.firing("") ? 0.7 : 1;
     double limit = context.threshold(SHARE) * relax;
     double minCores = context.threshold(MIN_CORES) * relax;
-    int needed = (int) Math.ceil(context.threshold(SUSTAINED) * SUB_WINDOWS);
+    double sustainedShare = context.threshold(SUSTAINED);
     Duration window = Rates.seconds(context.threshold(WINDOW));
     // Long and high: after warm-up, compiler CPU that outlasts any burst of new code.
     boolean sustained =
         !context.warmingUp()
-            && SubWindows.holding(
-                    SubWindows.of(context.history(), window, SUB_WINDOWS),
-                    slice -> busy(slice, limit, minCores))
-                >= needed;
+            && SubWindows.sustained(
+                SubWindows.holding(
+                    context.history(), window, slice -> busy(slice, limit, minCores)),
+                sustainedShare);
     // High while the same methods are compiled again under code cache pressure: the churn
     // signature, which needs no long wait and counts during warm-up too.
     boolean churning =
-        SubWindows.holding(
-                SubWindows.of(context.history(), ChurnSignature.WINDOW, SUB_WINDOWS),
+        SubWindows.sustained(
+            SubWindows.holding(
+                context.history(),
+                ChurnSignature.WINDOW,
                 slice ->
                     busy(slice, limit, minCores)
-                        && ChurnSignature.recompilingUnderPressure(slice, context.warmingUp()))
-            >= needed;
+                        && ChurnSignature.recompilingUnderPressure(slice, context.warmingUp())),
+            sustainedShare);
     if (!sustained && !churning) {
       return List.of();
     }

@@ -17,7 +17,6 @@ import java.util.Map;
 public final class DeoptimizationStormRule implements AlertRule {
   static final String RATE = "minRate";
   static final String WINDOW = "windowSeconds";
-  private static final int SUB_WINDOWS = 6;
   private static final double SUSTAINED_SHARE = 0.6;
 
   @Override
@@ -59,10 +58,11 @@ public final class DeoptimizationStormRule implements AlertRule {
     // (a few seconds of deoptimisations) does not average into a storm.
     int held =
         SubWindows.holding(
-            SubWindows.of(context.history(), window, SUB_WINDOWS),
+            context.history(),
+            window,
             slice ->
                 SubWindows.rate(slice, SignalSample::deoptimizations, SignalSample::jfr) >= limit);
-    if (Double.isNaN(rate) || held < Math.ceil(SUSTAINED_SHARE * SUB_WINDOWS)) {
+    if (Double.isNaN(rate) || !SubWindows.sustained(held, SUSTAINED_SHARE)) {
       return List.of();
     }
     Map<String, Object> evidence = new LinkedHashMap<>();
