@@ -35,10 +35,8 @@ public final class IntervalCounts {
   private TopK<String, Set<String>> current = new TopK<>(CAPACITY);
 
   public synchronized void add(String key, String detail) {
-    // A new key keeps the set passed with it; a tracked key keeps its own.
-    current.add(key, current.count(key) == 0 ? new LinkedHashSet<>() : null);
-    Set<String> details = current.sample(key);
-    if (details != null && detail != null && details.size() < MAX_DETAILS) {
+    Set<String> details = current.addAndGetSample(key, LinkedHashSet::new);
+    if (detail != null && details.size() < MAX_DETAILS) {
       details.add(detail);
     }
   }

@@ -61,6 +61,15 @@ public final class TopK<K, V> {
     samples.put(key, sample);
   }
 
+  /**
+   * Counts one occurrence of {@code key} and returns the sample kept for it: a new key's sample is
+   * made by {@code newSample} (only then), a tracked key keeps its own.
+   */
+  public V addAndGetSample(K key, java.util.function.Supplier<V> newSample) {
+    add(key, counts.containsKey(key) ? null : newSample.get());
+    return samples.get(key);
+  }
+
   /** How many occurrences were added in all, including keys no longer tracked. */
   public long total() {
     return total;
@@ -78,11 +87,6 @@ public final class TopK<K, V> {
   public long count(K key) {
     long[] entry = counts.get(key);
     return entry == null ? 0 : entry[0];
-  }
-
-  /** The sample kept for {@code key}, null when it is not tracked. */
-  public V sample(K key) {
-    return samples.get(key);
   }
 
   public void clear() {

@@ -107,8 +107,8 @@ final class CreatorSites {
     String parent = pattern(start.parentName());
     sample.names.add(name, null);
     sample.parents.add(parent, null);
-    interval.add(site, interval.count(site) == 0 ? new IntervalSample(sample) : null);
-    IntervalSample recent = interval.sample(site);
+    Sample siteSample = sample;
+    IntervalSample recent = interval.addAndGetSample(site, () -> new IntervalSample(siteSample));
     recent.names.add(name, null);
     recent.parents.add(parent, null);
     return seriesFor(site, sample);
