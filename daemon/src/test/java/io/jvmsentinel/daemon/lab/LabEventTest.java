@@ -2,6 +2,8 @@ package io.jvmsentinel.daemon.lab;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -62,8 +64,13 @@ class LabEventTest {
   }
 
   @Test
-  void defaultClasspathIsWhereTheLabClassesLive() {
-    assertThat(Path.of(LabSpec.defaultClasspath()).resolve("io/jvmsentinel/lab/LabMain.class"))
-        .exists();
+  void defaultClasspathIsWhereTheLabClassesLive() throws Exception {
+    // A directory in the IDE and `test`, the lab module's jar from `verify`, the daemon's jar in
+    // demo.
+    URL labClasspath = Path.of(LabSpec.defaultClasspath()).toUri().toURL();
+    try (URLClassLoader isolated = new URLClassLoader(new URL[] {labClasspath}, null)) {
+      assertThat(isolated.loadClass("io.jvmsentinel.lab.LabMain").getName())
+          .isEqualTo("io.jvmsentinel.lab.LabMain");
+    }
   }
 }

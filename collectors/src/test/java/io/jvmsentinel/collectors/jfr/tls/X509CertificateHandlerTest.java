@@ -30,8 +30,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * The certificate handler fed with recorded lab scenarios, together with the two handlers that tell
  * it which certificates the target used. The lab's chain: {@code CN=localhost} signed by {@code
- * CN=jvm-sentinel lab CA} (see daemon/src/main/resources/io/jvmsentinel/lab/README.md); every other
- * parsed certificate is a {@code cacerts} root that no handshake used.
+ * CN=jvm-sentinel lab CA} (the CA the lab used when the fixtures were recorded; see lab/README.md);
+ * every other parsed certificate is a {@code cacerts} root that no handshake used.
  */
 class X509CertificateHandlerTest {
 
