@@ -1,4 +1,4 @@
-package io.jvmsentinel.daemon.bench;
+package io.jvmsentinel.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

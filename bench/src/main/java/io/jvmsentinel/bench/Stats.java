@@ -1,4 +1,4 @@
-package io.jvmsentinel.daemon.bench;
+package io.jvmsentinel.bench;
 
 import java.util.ArrayList;
 import java.util.Collections;

@@ -1,4 +1,4 @@
-package io.jvmsentinel.daemon.bench;
+package io.jvmsentinel.bench;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,4 +1,4 @@
-package io.jvmsentinel.daemon.bench;
+package io.jvmsentinel.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.jvmsentinel.daemon.bench;
+package io.jvmsentinel.bench;
 
 import io.jvmsentinel.daemon.lab.LabEvent;
 import io.jvmsentinel.daemon.lab.LabProcess;
