@@ -3,10 +3,9 @@ package io.jvmsentinel.daemon.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.jvmsentinel.collectors.jfr.EventSettings;
-import io.jvmsentinel.collectors.jfr.JfrEventHandler;
 import io.jvmsentinel.collectors.jmx.ObjectNames;
 import io.jvmsentinel.daemon.config.JfrConfig;
+import io.jvmsentinel.daemon.jfr.CountingHandler;
 import io.jvmsentinel.daemon.jfr.JfrStreamSession;
 import io.jvmsentinel.daemon.jfr.RecordingOwner;
 import io.jvmsentinel.daemon.jfr.StreamDirectories;
@@ -27,11 +26,9 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import javax.management.ObjectName;
 import javax.management.openmbean.CompositeData;
-import jdk.jfr.consumer.RecordedEvent;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -56,34 +53,6 @@ class JfrStreamIT {
   private final CountingHandler absentEvent = new CountingHandler("jdk.NoSuchEventInAnyJdk");
   private TargetSession session;
   private JfrStreamSession stream;
-
-  /** Counts the events it gets. */
-  static final class CountingHandler implements JfrEventHandler {
-    final AtomicLong events = new AtomicLong();
-    private final String name;
-
-    CountingHandler(String name) {
-      this.name = name;
-    }
-
-    @Override
-    public String eventName() {
-      return name;
-    }
-
-    @Override
-    public EventSettings settings() {
-      return EventSettings.instant(false);
-    }
-
-    @Override
-    public void accept(RecordedEvent event) {
-      events.incrementAndGet();
-    }
-
-    @Override
-    public void bindTo(MeterRegistry registry) {}
-  }
 
   @AfterEach
   void closeSessions() {

@@ -3,10 +3,7 @@ package io.jvmsentinel.daemon.jfr;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.jvmsentinel.collectors.jfr.EventSettings;
-import io.jvmsentinel.collectors.jfr.JfrEventHandler;
 import io.jvmsentinel.daemon.config.JfrConfig;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
@@ -15,8 +12,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
 import jdk.management.jfr.RecordingInfo;
 import org.junit.jupiter.api.AfterEach;
@@ -33,34 +28,6 @@ class JfrStreamSessionTest {
   private final String ownName = owner.recordingName("self");
   private final CountingHandler threadStarts = new CountingHandler("jdk.ThreadStart");
   private JfrStreamSession session;
-
-  /** Counts the events it gets. */
-  static final class CountingHandler implements JfrEventHandler {
-    final AtomicLong events = new AtomicLong();
-    private final String name;
-
-    CountingHandler(String name) {
-      this.name = name;
-    }
-
-    @Override
-    public String eventName() {
-      return name;
-    }
-
-    @Override
-    public EventSettings settings() {
-      return EventSettings.instant(false);
-    }
-
-    @Override
-    public void accept(RecordedEvent event) {
-      events.incrementAndGet();
-    }
-
-    @Override
-    public void bindTo(MeterRegistry registry) {}
-  }
 
   @AfterEach
   void close() throws Exception {
