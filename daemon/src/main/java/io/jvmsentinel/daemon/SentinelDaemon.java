@@ -27,7 +27,7 @@ import io.jvmsentinel.daemon.export.TargetReportRoutes;
 import io.jvmsentinel.daemon.export.datadog.DatadogExport;
 import io.jvmsentinel.daemon.export.otlp.OtlpExport;
 import io.jvmsentinel.daemon.jfr.JfrStreamSession;
-import io.jvmsentinel.daemon.jfr.RecordingNames;
+import io.jvmsentinel.daemon.jfr.RecordingOwner;
 import io.jvmsentinel.daemon.jfr.StreamDirectories;
 import io.jvmsentinel.daemon.target.AttachConnector;
 import io.jvmsentinel.daemon.target.Backoff;
@@ -98,7 +98,7 @@ public final class SentinelDaemon implements AutoCloseable {
 
     StreamDirectories directories = StreamDirectories.inTempDir();
     directories.removeOrphans();
-    String recordingName = RecordingNames.forThisHost();
+    RecordingOwner recordingOwner = RecordingOwner.forThisProcess();
     DetectionConfig detectionConfig = config.detection();
     // Snapshots need the stream to keep its last minutes locally.
     Duration localRetention =
@@ -107,7 +107,7 @@ public final class SentinelDaemon implements AutoCloseable {
             : Duration.ZERO;
     List<WatchedTarget> targets = new ArrayList<>();
     for (TargetConfig target : config.targets()) {
-      targets.add(watch(target, config, registry, directories, recordingName, localRetention));
+      targets.add(watch(target, config, registry, directories, recordingOwner, localRetention));
     }
     DatadogExport datadog;
     try {
@@ -200,7 +200,7 @@ public final class SentinelDaemon implements AutoCloseable {
       SentinelConfig config,
       PrometheusMeterRegistry registry,
       StreamDirectories directories,
-      String recordingName,
+      RecordingOwner recordingOwner,
       Duration localRetention) {
     Tags tags = Tags.of("target", target.name());
     for (Map.Entry<String, String> tag : target.tags().entrySet()) {
@@ -217,7 +217,7 @@ public final class SentinelDaemon implements AutoCloseable {
             registry,
             tags,
             directories,
-            recordingName,
+            recordingOwner,
             localRetention);
     session.addListener(stream);
     // Compiler CPU seconds: jdk.ThreadCPULoad is a fraction of all the target's processors.

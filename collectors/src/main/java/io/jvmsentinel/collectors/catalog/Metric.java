@@ -623,6 +623,14 @@ public enum Metric {
           + " when a chunk rotates, so it often reads 0 while streaming; bounded by jfr.maxSizeMb)",
       "",
       "daemon (JMX `FlightRecorderMXBean` `Recordings`)"),
+  SENTINEL_JFR_EVIDENCE_DROPPED(
+      "jvm.sentinel.jfr.evidence.dropped",
+      MeterKind.COUNTER,
+      null,
+      "JFR evidence dumps not written because the target's dump queue was full (one dump runs and"
+          + " at most two wait; alerts firing together want the same minutes of events); logged",
+      "",
+      "daemon"),
   SENTINEL_NOTIFICATION_QUEUE(
       "jvm.sentinel.notification.queue",
       MeterKind.GAUGE,

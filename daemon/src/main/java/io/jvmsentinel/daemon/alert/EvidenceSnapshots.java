@@ -12,16 +12,16 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.CompletionException;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * When an alert fires, saves the target's recent JFR events to a file on-call can open in JDK
- * Mission Control, and names the file in the alert. Writing happens on its own thread (the alert
- * goes out at once, with the path the file will have); the directory is capped in size, oldest
+ * Mission Control, and names the file in the alert. The stream writes it on its target's bounded
+ * dump thread (the alert goes out at once, with the path the file will have; a dump that does not
+ * fit the queue is dropped and the alert names no file); the directory is capped in size, oldest
  * snapshots deleted first.
  */
 public final class EvidenceSnapshots implements AutoCloseable {
@@ -32,7 +32,6 @@ public final class EvidenceSnapshots implements AutoCloseable {
   private final Path directory;
   private final long maxDirectoryBytes;
   private final Map<String, JfrStreamSession> streams;
-  private final ExecutorService writer;
 
   /** Snapshots into {@code directory}, or none when it is null. */
   public EvidenceSnapshots(
@@ -40,13 +39,6 @@ public final class EvidenceSnapshots implements AutoCloseable {
     this.directory = directory;
     this.maxDirectoryBytes = maxDirectoryBytes;
     this.streams = Map.copyOf(streams);
-    this.writer =
-        Executors.newSingleThreadExecutor(
-            runnable -> {
-              Thread t = new Thread(runnable, "evidence-snapshots");
-              t.setDaemon(true);
-              return t;
-            });
   }
 
   public static EvidenceSnapshots disabled() {
@@ -60,23 +52,34 @@ public final class EvidenceSnapshots implements AutoCloseable {
       return Optional.empty();
     }
     Path file = directory.resolve(target + "-" + ruleId + "-" + STAMP.format(at) + ".jfr");
-    writer.execute(() -> write(stream, file));
-    return Optional.of(file.toString());
-  }
-
-  private void write(JfrStreamSession stream, Path file) {
     try {
       Files.createDirectories(directory);
-      stream.dump(file);
+    } catch (IOException e) {
+      log.warn("cannot save JFR evidence {}: {}", file, e.toString());
+      return Optional.empty();
+    }
+    return stream
+        .dump(file)
+        .map(written -> written.whenComplete(this::saved))
+        .map(f -> file.toString());
+  }
+
+  private void saved(Path file, Throwable failure) {
+    if (failure != null) {
+      Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
+      log.warn("cannot save JFR evidence: {}", String.valueOf(cause));
+      return;
+    }
+    try {
       log.info("saved JFR evidence {} ({} bytes)", file, Files.size(file));
       prune();
     } catch (IOException | RuntimeException e) {
-      log.warn("cannot save JFR evidence {}: {}", file, e.toString());
+      log.warn("cannot prune JFR evidence after {}: {}", file, e.toString());
     }
   }
 
   /** Deletes the oldest snapshots until the directory fits its cap. */
-  void prune() throws IOException {
+  synchronized void prune() throws IOException {
     List<Path> files;
     try (Stream<Path> list = Files.list(directory)) {
       files =
@@ -109,6 +112,6 @@ public final class EvidenceSnapshots implements AutoCloseable {
 
   @Override
   public void close() {
-    writer.shutdownNow();
+    // Each stream's dump thread ends with its stream.
   }
 }

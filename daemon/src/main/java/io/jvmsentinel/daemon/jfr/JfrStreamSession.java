@@ -20,15 +20,17 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
-import java.util.stream.Collectors;
 import javax.management.JMException;
 import javax.management.MBeanServerConnection;
 import javax.management.remote.JMXConnector;
@@ -37,29 +39,28 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One remote JFR stream per target, riding on the target session's JMX connection.
+ * One remote JFR stream per target, riding on the target session's JMX connection: its lifecycle.
  *
  * <p>Implementation notes. All stream management runs on this session's own thread: starting a
  * stream takes 0.5 to 1.2 s of remote calls and must not delay JMX polling. The stream is started
  * when the JMX connection comes up and closed when it goes away; a watchdog restarts a stream that
  * stops flushing, because a remote stream whose target died fires neither {@code onClose} nor
  * {@code onError}: it just goes silent. Only handlers whose event the target's JVM has are wired,
- * all settings go in one {@code setSettings} call (one remote round trip instead of two per
- * setting), and the target-side recording gets {@code maxAge}/{@code maxSize} right after it is
- * created: the stream's own limits only bound the daemon's local copy, and a daemon killed without
- * closing its stream would otherwise leave the target recording without limit.
+ * and all settings go in one {@code setSettings} call (one remote round trip instead of two per
+ * setting). The parts with a job of their own: the target-side recording, identified, named,
+ * bounded and leased, and the leftovers the daemon may close ({@link TargetRecording}, {@link
+ * RecordingOwner}); what the stream may cost the target ({@link StreamLoadPolicy}); evidence dumps
+ * on a bounded thread of their own ({@link EvidenceDumps}), so a minute-long dump never stalls the
+ * watchdog.
  *
  * <p>Overload: the dispatcher sheds hot events that arrive later than {@code jfr.maxLag} (counted
  * in {@code jvm_sentinel_jfr_events_dropped_total}, logged here at most once a minute), and at high
  * thread start rates this session switches {@code jdk.ThreadStart} stack traces to short sampling
- * windows on the live stream ({@link StackSampling}): one {@code setSettings} call with the whole
- * settings map, because a recording's {@code setSettings} replaces all of its settings.
- *
- * <p>Heavy storms: above {@code jfr.stormPauseAboveRate} thread starts/s (counted from the stream
- * while it runs, read once a second from the target's JMX {@code TotalStartedThreadCount} while it
- * is paused), the stream is closed once it has captured the storm's onset, and opened again when
- * the storm is over or for a periodic probe ({@link StormPause}): a running recording alone costs
- * such a target much of its CPU (+43% per thread start on JDK 17, measured).
+ * windows on the live stream: one {@code setSettings} call with the whole settings map, because a
+ * recording's {@code setSettings} replaces all of its settings. Above {@code
+ * jfr.stormPauseAboveRate} thread starts/s the stream is closed once it has captured the storm's
+ * onset, and opened again when the storm is over or for a periodic probe: a running recording alone
+ * costs such a target much of its CPU (+43% per thread start on JDK 17, measured).
  */
 public final class JfrStreamSession implements TargetSession.ConnectionListener, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(JfrStreamSession.class);
@@ -77,18 +78,17 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
   private final JfrConfig config;
   private final Supplier<JvmIdentity> identity;
   private final StreamDirectories directories;
-  private final String recordingName;
+  private final RecordingOwner owner;
   private final Duration localRetention;
   private final EventDispatcher dispatcher;
   private final DropLog drops = new DropLog(DROP_LOG_INTERVAL);
   private final StackSampledHandler stackSampled;
-  private final StackSampling stackSampling;
+  private final StreamLoadPolicy load;
   private final AtomicInteger stacksSampledGauge = new AtomicInteger();
-  private final StormPause stormPause;
   private final AtomicInteger stormPausedGauge = new AtomicInteger();
   private final AtomicLong startedThreads = new AtomicLong(-1);
-  private boolean startsFromStream;
   private final ScheduledExecutorService thread;
+  private final EvidenceDumps dumps;
   private final AtomicInteger available = new AtomicInteger();
   private final AtomicLong recordingSize = new AtomicLong(-1);
   private final Counter startsOnConnect;
@@ -97,17 +97,15 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
   private final Counter startsAfterStorm;
   private final Counter startsForProbe;
 
-  // Confined to the session thread.
+  // Confined to the session thread, except that dump threads read the recording.
   private MBeanServerConnection mbeans;
-  private RemoteRecordingStream stream;
+  private volatile TargetRecording recording;
   private Path directory;
-  private long recordingId = -1;
   private long nextRetry;
   private long nextSizeCheck;
   private String lastFailure;
-  private String unavailableReason;
+  private volatile String unavailableReason;
   private Map<String, String> liveSettings;
-  private boolean liveStacks;
   private volatile long lastFlushNanos;
 
   public JfrStreamSession(
@@ -118,14 +116,14 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
       MeterRegistry registry,
       Tags tags,
       StreamDirectories directories,
-      String recordingName,
+      RecordingOwner owner,
       Duration localRetention) {
     this.target = target;
     this.handlers = List.copyOf(handlers);
     this.config = config;
     this.identity = identity;
     this.directories = directories;
-    this.recordingName = recordingName;
+    this.owner = owner;
     this.localRetention = localRetention;
     this.dispatcher =
         new EventDispatcher(
@@ -142,22 +140,23 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
             .map(StackSampledHandler.class::cast)
             .findFirst()
             .orElse(null);
-    this.stackSampling =
-        stackSampled != null && config.stackSamplingEnabled()
-            ? new StackSampling(
-                config.stackSamplingAboveRate(),
-                config.stackSamplingWindow(),
-                config.stackSamplingEvery())
-            : null;
+    this.load =
+        new StreamLoadPolicy(
+            config.stormPauseEnabled()
+                ? new StormPause(
+                    config.stormPauseAboveRate(),
+                    config.stormPauseCapture(),
+                    config.stormPauseProbeEvery())
+                : null,
+            stackSampled != null && config.stackSamplingEnabled()
+                ? new StackSampling(
+                    config.stackSamplingAboveRate(),
+                    config.stackSamplingWindow(),
+                    config.stackSamplingEvery())
+                : null,
+            stackSampled != null);
     Metric.SENTINEL_JFR_STACK_SAMPLING.gauge(
         registry, tags, stacksSampledGauge, AtomicInteger::get);
-    this.stormPause =
-        config.stormPauseEnabled()
-            ? new StormPause(
-                config.stormPauseAboveRate(),
-                config.stormPauseCapture(),
-                config.stormPauseProbeEvery())
-            : null;
     Metric.SENTINEL_JFR_STORM_PAUSED.gauge(registry, tags, stormPausedGauge, AtomicInteger::get);
     this.handlers.forEach(handler -> handler.bindTo(registry));
     Metric.SENTINEL_JFR_AVAILABLE.gauge(registry, tags, available, AtomicInteger::get);
@@ -173,6 +172,8 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
         Metric.SENTINEL_JFR_STREAM_STARTS.counter(registry, tags.and("cause", "storm-over"));
     this.startsForProbe =
         Metric.SENTINEL_JFR_STREAM_STARTS.counter(registry, tags.and("cause", "storm-probe"));
+    this.dumps =
+        new EvidenceDumps(target, Metric.SENTINEL_JFR_EVIDENCE_DROPPED.counter(registry, tags));
     this.thread =
         Executors.newSingleThreadScheduledExecutor(
             runnable -> {
@@ -218,7 +219,7 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
         () -> {
           mbeans = connection;
           nextRetry = 0;
-          resetStormPause();
+          resetLoad();
           if (config.enabled()) {
             start(startsOnConnect);
           }
@@ -231,7 +232,7 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
         () -> {
           mbeans = null;
           stop();
-          resetStormPause();
+          resetLoad();
         });
   }
 
@@ -248,7 +249,7 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
       return;
     }
     TargetFlightRecorder recorder = new TargetFlightRecorder(mbeans);
-    RemoteRecordingStream opened = null;
+    TargetRecording opened = null;
     Path dir = null;
     long started = System.nanoTime();
     try {
@@ -266,35 +267,37 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
           absent.add(handler.eventName());
         }
       }
-      closeLeftovers(recorder);
-      Set<Long> before = ids(recorder.recordings());
+      closeLeftovers(-1);
       dir = directories.create(target);
-      opened = new RemoteRecordingStream(mbeans, dir);
-      recordingId = newRecording(recorder, before);
-      if (recordingId >= 0) {
-        recorder.setOptions(recordingId, recordingOptions());
-      }
+      opened =
+          TargetRecording.open(
+              mbeans,
+              dir,
+              owner.recordingName(target),
+              config.maxAge(),
+              config.maxSizeMb() * 1024 * 1024,
+              TargetRecording.Lease.DEFAULT);
+      RemoteRecordingStream stream = opened.stream();
       if (!localRetention.isZero()) {
         // Keep the last minutes of chunks locally, so an alert can save them as evidence; the
         // size bound too, since minutes of a storm are hundreds of MB. (Without either, the JDK
         // deletes each chunk once parsed; the dispatcher's shedding keeps parsing caught up.)
-        opened.setMaxAge(localRetention);
-        opened.setMaxSize(config.maxSizeMb() * 1024 * 1024);
+        stream.setMaxAge(localRetention);
+        stream.setMaxSize(config.maxSizeMb() * 1024 * 1024);
       }
       Map<String, String> settings = settings(active);
-      opened.setSettings(settings);
+      stream.setSettings(settings);
       for (JfrEventHandler handler : active) {
-        opened.onEvent(handler.eventName(), dispatcher.consumerFor(handler));
+        stream.onEvent(handler.eventName(), dispatcher.consumerFor(handler));
       }
-      opened.onFlush(() -> lastFlushNanos = System.nanoTime());
-      opened.onError(
+      stream.onFlush(() -> lastFlushNanos = System.nanoTime());
+      stream.onError(
           error -> log.debug("target {}: JFR stream error: {}", target, error.toString()));
       lastFlushNanos = System.nanoTime();
-      opened.startAsync();
-      stream = opened;
+      stream.startAsync();
+      recording = opened;
       directory = dir;
       liveSettings = settings;
-      liveStacks = true;
       resetStackSampling();
       unavailableReason = null;
       lastFailure = null;
@@ -311,7 +314,6 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
         closeQuietly(opened);
       }
       StreamDirectories.deleteRecursively(dir);
-      recordingId = -1;
       nextRetry = System.currentTimeMillis() + RETRY_MILLIS;
       String message = "cannot start the JFR stream: " + ConnectFailure.describe(e);
       if (!message.equals(lastFailure)) {
@@ -331,12 +333,12 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
   }
 
   private void stop() {
-    if (stream != null) {
-      closeQuietly(stream);
-      stream = null;
+    TargetRecording closing = recording;
+    if (closing != null) {
+      recording = null;
+      closeQuietly(closing);
       StreamDirectories.deleteRecursively(directory);
       directory = null;
-      recordingId = -1;
       liveSettings = null;
       resetStackSampling();
       handlers.forEach(JfrEventHandler::streamStopped);
@@ -354,7 +356,8 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
         return;
       }
       long now = System.currentTimeMillis();
-      if (stream == null) {
+      TargetRecording live = recording;
+      if (live == null) {
         if (unavailableReason != null && nextRetry > 0 && now >= nextRetry) {
           start(startsOnRetry);
         }
@@ -370,11 +373,12 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
         start(startsAfterStall);
         return;
       }
-      sampleStacks();
+      sampleStacks(live);
       logDrops();
-      if (now >= nextSizeCheck && recordingId >= 0) {
+      renewLease(live);
+      if (now >= nextSizeCheck) {
         nextSizeCheck = now + SIZE_CHECK_MILLIS;
-        updateRecordingSize();
+        updateRecordingSize(live);
       }
     } catch (RuntimeException e) {
       log.warn("target {}: JFR watchdog failed: {}", target, e.toString(), e);
@@ -382,40 +386,29 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
   }
 
   /**
-   * While a stream runs or is paused for a storm, reads the target's started-thread count and
-   * pauses or resumes the stream as {@link StormPause} says; true while the stream is paused (the
-   * watchdog then leaves it closed).
+   * Reads the started-thread count the load policy needs and pauses or resumes the stream as it
+   * says; true while the stream is paused (the watchdog then leaves it closed).
    */
   private boolean guardAgainstStorm() {
-    if (stormPause == null || (stream == null && !stormPause.paused())) {
-      if (stormPause != null) {
-        stormPause.idle();
-      }
-      return false;
-    }
-    // While the stream runs, its own count of starts is the rate (no remote call); while it is
-    // paused, the target's JMX counter, read once a second. Two counters: a switch restarts the
-    // rate.
-    boolean fromStream = stream != null && stackSampled != null;
-    if (fromStream != startsFromStream) {
-      startsFromStream = fromStream;
-      stormPause.restartRate();
-    }
-    long started;
-    if (fromStream) {
+    boolean streaming = recording != null;
+    StreamLoadPolicy.StartsFrom source = load.startsFrom(streaming);
+    long started = -1;
+    if (source == StreamLoadPolicy.StartsFrom.STREAM) {
       started = stackSampled.totalEvents();
-    } else {
+    } else if (source == StreamLoadPolicy.StartsFrom.TARGET) {
       try {
         started =
             ((Number) mbeans.getAttribute(ObjectNames.THREADING, "TotalStartedThreadCount"))
                 .longValue();
       } catch (IOException | JMException | RuntimeException e) {
         // The JMX session notices a broken connection on its own; the next tick tries again.
-        return stormPause.paused();
+        return load.stormPaused();
       }
-      startedThreads.set(started);
+      if (!streaming) {
+        startedThreads.set(started);
+      }
     }
-    switch (stormPause.update(Instant.now(), started, stream != null)) {
+    switch (load.storm(Instant.now(), source, started, streaming)) {
       case PAUSE -> pauseForStorm();
       case RESUME -> resumeAfterStorm(startsAfterStorm, "the storm is over");
       case PROBE ->
@@ -427,7 +420,7 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
         // Nothing changes.
       }
     }
-    return stormPause.paused();
+    return load.stormPaused();
   }
 
   private void pauseForStorm() {
@@ -436,11 +429,11 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
     nextRetry = 0;
     unavailableReason =
         String.format(
-            java.util.Locale.ROOT,
+            Locale.ROOT,
             "paused during a thread storm of %.0f starts/s (above jfr.stormPauseAboveRate %.0f):"
                 + " a running recording would cost the target much of its CPU; JMX metrics"
                 + " continue",
-            stormPause.rate(),
+            load.stormRate(),
             config.stormPauseAboveRate());
     log.warn(
         "target {}: JFR stream {}; it reopens once the rate stays under {}/s for {}, and for {}"
@@ -460,25 +453,23 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
         "target {}: reopening the JFR stream: {} ({} starts/s)",
         target,
         why,
-        Math.round(stormPause.rate()));
+        Math.round(load.stormRate()));
     start(cause);
   }
 
-  private void resetStormPause() {
-    if (stormPause != null) {
-      stormPause.reset();
-    }
+  private void resetLoad() {
+    load.reset();
     stormPausedGauge.set(0);
     startedThreads.set(-1);
   }
 
   /** Switches thread-start stack traces on the live stream when the sampling plan says so. */
-  private void sampleStacks() {
-    if (stackSampling == null || !liveSettings.containsKey(stackTraceKey())) {
+  private void sampleStacks(TargetRecording live) {
+    if (stackSampled == null || !liveSettings.containsKey(stackTraceKey())) {
       return;
     }
-    boolean wanted = stackSampling.update(Instant.now(), stackSampled.totalEvents());
-    boolean sampling = stackSampling.sampling();
+    Optional<Boolean> change = load.stacks(Instant.now(), stackSampled.totalEvents());
+    boolean sampling = load.sampling();
     if (sampling != (stacksSampledGauge.get() == 1)) {
       log.info(
           "target {}: {} stack traces {}",
@@ -492,13 +483,12 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
     }
     stacksSampledGauge.set(sampling ? 1 : 0);
     stackSampled.stacksSampled(sampling);
-    if (wanted != liveStacks) {
+    if (change.isPresent()) {
       Map<String, String> changed = new LinkedHashMap<>(liveSettings);
-      changed.put(stackTraceKey(), Boolean.toString(wanted));
+      changed.put(stackTraceKey(), Boolean.toString(change.get()));
       // One remote call; a failure closes the stream, which the watchdog then restarts.
-      stream.setSettings(changed);
+      live.stream().setSettings(changed);
       liveSettings = changed;
-      liveStacks = wanted;
     }
   }
 
@@ -507,11 +497,11 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
   }
 
   private void resetStackSampling() {
-    if (stackSampling != null) {
-      stackSampling.reset();
+    load.streamStarted();
+    if (stackSampled != null) {
       stackSampled.stacksSampled(false);
-      stacksSampledGauge.set(0);
     }
+    stacksSampledGauge.set(0);
   }
 
   private void logDrops() {
@@ -529,48 +519,40 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
                     counts));
   }
 
-  private void updateRecordingSize() {
+  private void renewLease(TargetRecording live) {
     try {
-      for (TargetFlightRecorder.Recording recording :
-          new TargetFlightRecorder(mbeans).recordings()) {
-        if (recording.id() == recordingId) {
-          recordingSize.set(recording.size());
-        }
-      }
-    } catch (IOException | JMException e) {
+      live.renewLeaseIfDue(System.nanoTime());
+    } catch (RuntimeException e) {
+      // Retried next second; the lease outlasts minutes of failures, and the JMX session notices
+      // a broken connection on its own.
+      log.debug("target {}: renewing the JFR recording's lease failed: {}", target, e.toString());
+    }
+  }
+
+  private void updateRecordingSize(TargetRecording live) {
+    try {
+      live.size().ifPresent(recordingSize::set);
+      // A daemon that died since leaves a recording that stops with its lease: closed here.
+      closeLeftovers(live.id());
+    } catch (IOException | JMException | RuntimeException e) {
       // The JMX session notices a broken connection on its own.
+      log.debug("target {}: reading the target's JFR recordings failed: {}", target, e.toString());
     }
   }
 
-  /** Closes recordings this daemon's host left running on the target, e.g. after a kill -9. */
-  private void closeLeftovers(TargetFlightRecorder recorder) throws IOException, JMException {
-    for (TargetFlightRecorder.Recording recording : recorder.recordings()) {
-      if (recordingName.equals(recording.name()) && !"CLOSED".equals(recording.state())) {
-        log.info(
-            "target {}: closing JFR recording {} ({} bytes) left behind by an earlier daemon",
-            target,
-            recording.id(),
-            recording.size());
-        recorder.close(recording.id());
-      }
+  /** Closes what {@link RecordingOwner#mayClose} allows, e.g. after a kill -9 of a daemon. */
+  private void closeLeftovers(long liveId) throws IOException, JMException {
+    for (TargetFlightRecorder.Recording closed :
+        TargetRecording.closeLeftovers(mbeans, owner, target, liveId)) {
+      log.info(
+          "target {}: closed JFR recording {} '{}' ({}, {} bytes) left behind by a jvm-sentinel"
+              + " daemon",
+          target,
+          closed.id(),
+          closed.name(),
+          closed.state(),
+          closed.size());
     }
-  }
-
-  private static long newRecording(TargetFlightRecorder recorder, Set<Long> before)
-      throws IOException, JMException {
-    return recorder.recordings().stream()
-        .filter(r -> !before.contains(r.id()))
-        .mapToLong(TargetFlightRecorder.Recording::id)
-        .max()
-        .orElse(-1);
-  }
-
-  private Map<String, String> recordingOptions() {
-    Map<String, String> options = new LinkedHashMap<>();
-    options.put("name", recordingName);
-    options.put("maxAge", config.maxAge().toSeconds() + " s");
-    options.put("maxSize", Long.toString(config.maxSizeMb() * 1024 * 1024));
-    return options;
   }
 
   static Map<String, String> settings(List<JfrEventHandler> active) {
@@ -581,11 +563,7 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
     return settings;
   }
 
-  private static Set<Long> ids(List<TargetFlightRecorder.Recording> recordings) {
-    return recordings.stream().map(TargetFlightRecorder.Recording::id).collect(Collectors.toSet());
-  }
-
-  private void closeQuietly(RemoteRecordingStream closing) {
+  private void closeQuietly(TargetRecording closing) {
     try {
       closing.close();
     } catch (RuntimeException e) {
@@ -594,33 +572,26 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
   }
 
   /**
-   * Writes the events the stream holds locally (the last {@code localRetention}) to {@code file},
-   * for JDK Mission Control. Runs on the stream's thread; fails when no stream is running.
+   * Starts writing the events the stream holds locally (the last {@code localRetention}) to {@code
+   * file}, for JDK Mission Control, on this target's dump thread ({@link EvidenceDumps}); empty
+   * when the dump queue is full. The future fails when no stream is running.
    */
-  public void dump(Path file) throws IOException {
-    try {
-      thread
-          .submit(
-              () -> {
-                if (stream == null) {
-                  throw new IOException("no JFR stream is running for target " + target);
-                }
-                stream.dump(file);
-                return null;
-              })
-          .get(60, TimeUnit.SECONDS);
-    } catch (java.util.concurrent.ExecutionException e) {
-      throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
-    } catch (java.util.concurrent.TimeoutException e) {
-      throw new IOException("dumping the JFR stream of " + target + " timed out", e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new java.io.InterruptedIOException("interrupted while dumping");
-    }
+  public Optional<CompletableFuture<Path>> dump(Path file) {
+    return dumps.submit(
+        file,
+        to -> {
+          TargetRecording live = recording;
+          if (live == null) {
+            throw new IOException("no JFR stream is running for target " + target);
+          }
+          // RemoteRecordingStream.dump is safe beside the stream's own threads (the JDK locks).
+          live.stream().dump(to);
+        });
   }
 
   @Override
   public void close() {
+    dumps.close();
     try {
       thread.submit(this::stop).get(10, TimeUnit.SECONDS);
     } catch (Exception e) {

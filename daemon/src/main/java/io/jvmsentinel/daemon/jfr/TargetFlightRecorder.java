@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import javax.management.JMException;
 import javax.management.JMX;
@@ -57,6 +58,11 @@ final class TargetFlightRecorder {
               data.get("size") instanceof Number n ? n.longValue() : -1));
     }
     return recordings;
+  }
+
+  /** The recording with {@code id}, if the target has it. */
+  Optional<Recording> find(long id) throws IOException, JMException {
+    return recordings().stream().filter(r -> r.id() == id).findFirst();
   }
 
   void setOptions(long id, Map<String, String> options) {

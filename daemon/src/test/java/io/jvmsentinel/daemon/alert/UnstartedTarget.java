@@ -4,6 +4,7 @@ import io.jvmsentinel.collectors.jfr.JfrHandlers;
 import io.jvmsentinel.daemon.WatchedTarget;
 import io.jvmsentinel.daemon.config.JfrConfig;
 import io.jvmsentinel.daemon.jfr.JfrStreamSession;
+import io.jvmsentinel.daemon.jfr.RecordingOwner;
 import io.jvmsentinel.daemon.jfr.StreamDirectories;
 import io.jvmsentinel.daemon.target.Backoff;
 import io.jvmsentinel.daemon.target.Connector;
@@ -54,7 +55,7 @@ final class UnstartedTarget {
             registry,
             tags,
             new StreamDirectories(tmp),
-            "test",
+            new RecordingOwner("test-host", "test"),
             Duration.ZERO);
     return new WatchedTarget(session, handlers, stream);
   }

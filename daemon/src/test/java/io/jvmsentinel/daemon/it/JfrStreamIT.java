@@ -3,10 +3,11 @@ package io.jvmsentinel.daemon.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.jvmsentinel.collectors.jfr.EventSettings;
-import io.jvmsentinel.collectors.jfr.JfrEventHandler;
+import io.jvmsentinel.collectors.jmx.ObjectNames;
 import io.jvmsentinel.daemon.config.JfrConfig;
+import io.jvmsentinel.daemon.jfr.CountingHandler;
 import io.jvmsentinel.daemon.jfr.JfrStreamSession;
+import io.jvmsentinel.daemon.jfr.RecordingOwner;
 import io.jvmsentinel.daemon.jfr.StreamDirectories;
 import io.jvmsentinel.daemon.lab.LabProcess;
 import io.jvmsentinel.daemon.lab.LabSpec;
@@ -25,11 +26,9 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import javax.management.ObjectName;
 import javax.management.openmbean.CompositeData;
-import jdk.jfr.consumer.RecordedEvent;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,7 +41,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * behind is closed, and a restarted target gets a new stream.
  */
 class JfrStreamIT {
-  private static final String RECORDING = "jvm-sentinel@test";
+  private static final ObjectName RECORDER =
+      ObjectNames.parse("jdk.management.jfr:type=FlightRecorder");
+  private static final RecordingOwner OWNER = new RecordingOwner("test", "it");
+  private static final String RECORDING = "jvm-sentinel@test/it/lab";
   private static final Duration READY = Duration.ofSeconds(30);
 
   @TempDir Path tmp;
@@ -51,34 +53,6 @@ class JfrStreamIT {
   private final CountingHandler absentEvent = new CountingHandler("jdk.NoSuchEventInAnyJdk");
   private TargetSession session;
   private JfrStreamSession stream;
-
-  /** Counts the events it gets. */
-  static final class CountingHandler implements JfrEventHandler {
-    final AtomicLong events = new AtomicLong();
-    private final String name;
-
-    CountingHandler(String name) {
-      this.name = name;
-    }
-
-    @Override
-    public String eventName() {
-      return name;
-    }
-
-    @Override
-    public EventSettings settings() {
-      return EventSettings.instant(false);
-    }
-
-    @Override
-    public void accept(RecordedEvent event) {
-      events.incrementAndGet();
-    }
-
-    @Override
-    public void bindTo(MeterRegistry registry) {}
-  }
 
   @AfterEach
   void closeSessions() {
@@ -128,27 +102,34 @@ class JfrStreamIT {
   }
 
   @Test
-  void aRecordingLeftBehindByAKilledDaemonIsClosedOnConnect() throws Exception {
+  void aStoppedRecordingOfAGoneDaemonIsClosedOnConnectAndARunningOneOfAnotherDaemonIsNot()
+      throws Exception {
     try (LabProcess lab = lab(Jdks.jdk17());
         JmxClient jmx = JmxClient.connect(lab)) {
-      // A recording with the daemon's name, as a daemon killed with -9 leaves it.
-      ObjectName recorder = new ObjectName("jdk.management.jfr:type=FlightRecorder");
-      long orphan = (Long) jmx.connection().invoke(recorder, "newRecording", null, null);
+      // As a daemon killed with -9 leaves it once its lease ran out: stopped.
+      long gone = startedRecording(jmx, "jvm-sentinel@test/dead/lab");
       jmx.connection()
-          .invoke(recorder, "startRecording", new Object[] {orphan}, new String[] {"long"});
-      jdk.management.jfr.FlightRecorderMXBean proxy =
-          javax.management.JMX.newMXBeanProxy(
-              jmx.connection(), recorder, jdk.management.jfr.FlightRecorderMXBean.class);
-      proxy.setRecordingOptions(orphan, java.util.Map.of("name", RECORDING));
+          .invoke(RECORDER, "stopRecording", new Object[] {gone}, new String[] {"long"});
+      // Another daemon, maybe alive: its recording runs.
+      long other = startedRecording(jmx, "jvm-sentinel@test/alive/lab");
 
       watch(lab, JfrConfig.DEFAULT);
 
       await().atMost(READY).untilAsserted(() -> assertThat(threadStarts.events.get()).isPositive());
-      List<CompositeData> named =
-          recordings(jmx).stream().filter(r -> RECORDING.equals(r.get("name"))).toList();
-      assertThat(named).hasSize(1);
-      assertThat(named.get(0).get("id")).isNotEqualTo(orphan);
+      List<Object> ids = recordings(jmx).stream().map(r -> r.get("id")).toList();
+      assertThat(ids).doesNotContain(gone).contains(other);
+      assertThat(recordingNamed(jmx, RECORDING)).isNotNull();
     }
+  }
+
+  private static long startedRecording(JmxClient jmx, String name) throws Exception {
+    long id = (Long) jmx.connection().invoke(RECORDER, "newRecording", null, null);
+    jdk.management.jfr.FlightRecorderMXBean proxy =
+        javax.management.JMX.newMXBeanProxy(
+            jmx.connection(), RECORDER, jdk.management.jfr.FlightRecorderMXBean.class);
+    proxy.setRecordingOptions(id, java.util.Map.of("name", name));
+    jmx.connection().invoke(RECORDER, "startRecording", new Object[] {id}, new String[] {"long"});
+    return id;
   }
 
   @Test
@@ -216,7 +197,7 @@ class JfrStreamIT {
             registry,
             tags,
             new StreamDirectories(tmp),
-            RECORDING,
+            OWNER,
             Duration.ZERO);
     session.addListener(stream);
     session.start();

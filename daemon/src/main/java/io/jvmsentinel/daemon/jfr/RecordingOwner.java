@@ -1,0 +1,77 @@
+package io.jvmsentinel.daemon.jfr;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.HexFormat;
+import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Who this daemon is on a target's list of recordings: its recordings are named {@code
+ * jvm-sentinel@<host>/<instance>/<target>}, where the instance is random per daemon process, so two
+ * daemons on one host, or a daemon and its restarted successor, never share a name.
+ *
+ * <p>Which recordings the daemon may close ({@link #mayClose}): only ones a jvm-sentinel daemon
+ * named, and of those only (1) this daemon's own earlier recording for the same target that is not
+ * its live one, and (2) any jvm-sentinel recording in state {@code STOPPED}. A daemon gives its
+ * recording a lease ({@code duration}, renewed while its stream runs: {@link TargetRecording}), so
+ * the recording of a daemon that died stops on its own once the lease runs out; stopped, no stream
+ * reads it any more. A running recording of another daemon is never touched, whether that daemon is
+ * alive or not: it stops within a lease and is closed by the next daemon that connects. Recordings
+ * named by anybody else (JMC, jcmd, an APM agent, a plain {@code RemoteRecordingStream}, the {@code
+ * Clone of ...} a dump makes) never match.
+ */
+public record RecordingOwner(String host, String instance) {
+  static final String PREFIX = "jvm-sentinel@";
+
+  public RecordingOwner {
+    Objects.requireNonNull(host);
+    Objects.requireNonNull(instance);
+    if (host.contains("/") || instance.contains("/") || instance.isEmpty()) {
+      throw new IllegalArgumentException("host and instance must not contain '/': " + host);
+    }
+  }
+
+  /** This daemon process: its host name and a fresh random instance id. */
+  public static RecordingOwner forThisProcess() {
+    byte[] random = new byte[6];
+    ThreadLocalRandom.current().nextBytes(random);
+    return new RecordingOwner(hostName().replace('/', '_'), HexFormat.of().formatHex(random));
+  }
+
+  /** The name of this daemon's recording for {@code target}. */
+  String recordingName(String target) {
+    return PREFIX + host + "/" + instance + "/" + target;
+  }
+
+  /**
+   * Whether the daemon watching {@code target} through its live recording {@code liveId} (-1 when
+   * none) may close {@code recording}; see the class comment.
+   */
+  boolean mayClose(TargetFlightRecorder.Recording recording, String target, long liveId) {
+    if (recording.id() == liveId || "CLOSED".equals(recording.state())) {
+      return false;
+    }
+    String name = recording.name();
+    if (name.equals(recordingName(target))) {
+      return true;
+    }
+    // Older daemons named their recording jvm-sentinel@<host>, without a lease: not provably
+    // stopped, so left alone (their maxAge/maxSize bound them).
+    return name.startsWith(PREFIX)
+        && name.indexOf('/', PREFIX.length()) > 0
+        && "STOPPED".equals(recording.state());
+  }
+
+  private static String hostName() {
+    String host = System.getenv("HOSTNAME");
+    if (host != null && !host.isBlank()) {
+      return host;
+    }
+    try {
+      return InetAddress.getLocalHost().getHostName();
+    } catch (UnknownHostException e) {
+      return "unknown-host";
+    }
+  }
+}

@@ -1,0 +1,146 @@
+package io.jvmsentinel.daemon.jfr;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import javax.management.JMException;
+import javax.management.MBeanServerConnection;
+import jdk.management.jfr.RemoteRecordingStream;
+
+/**
+ * The daemon's recording on the target, one per stream: created by the stream, identified by the id
+ * the target returned to that stream's own {@code newRecording} call ({@link NewRecordingCapture}),
+ * then named for this daemon ({@link RecordingOwner}) and bounded before it starts: {@code maxAge}
+ * and {@code maxSize} bound what the target keeps (the stream's own limits only bound the daemon's
+ * copy), and a {@code duration} lease, renewed while the stream runs, stops the recording on its
+ * own once the daemon is gone. Used from the session thread; {@link #stream()} may be read from any
+ * thread.
+ */
+final class TargetRecording {
+  /**
+   * How long a recording runs on after its daemon's last renewal, and how often a live daemon
+   * renews it: minutes, so a slow or briefly broken connection never stops a live stream.
+   */
+  record Lease(Duration length, Duration renewEvery) {
+    static final Lease DEFAULT = new Lease(Duration.ofMinutes(5), Duration.ofMinutes(1));
+  }
+
+  private final TargetFlightRecorder recorder;
+  private final RemoteRecordingStream stream;
+  private final long id;
+  private final Lease lease;
+  private final long openedNanos;
+  private long renewedNanos;
+
+  private TargetRecording(
+      TargetFlightRecorder recorder,
+      RemoteRecordingStream stream,
+      long id,
+      Lease lease,
+      long openedNanos) {
+    this.recorder = recorder;
+    this.stream = stream;
+    this.id = id;
+    this.lease = lease;
+    this.openedNanos = openedNanos;
+    this.renewedNanos = openedNanos;
+  }
+
+  /**
+   * Opens a stream whose recording on the target is named {@code name} and bounded by {@code
+   * maxAge} and {@code maxSizeBytes} and held by {@code lease}; not started yet. On failure nothing
+   * is left on the target.
+   */
+  static TargetRecording open(
+      MBeanServerConnection mbeans,
+      Path directory,
+      String name,
+      Duration maxAge,
+      long maxSizeBytes,
+      Lease lease)
+      throws IOException, JMException {
+    NewRecordingCapture capture = new NewRecordingCapture(mbeans);
+    long opened = System.nanoTime();
+    RemoteRecordingStream stream = new RemoteRecordingStream(capture, directory);
+    try {
+      TargetFlightRecorder recorder = new TargetFlightRecorder(mbeans);
+      long id = capture.createdRecording();
+      String state = recorder.find(id).map(TargetFlightRecorder.Recording::state).orElse("gone");
+      if (!"NEW".equals(state)) {
+        // Someone else already started or closed it: not the daemon's to name or bound.
+        throw new IOException("the stream's new recording " + id + " is " + state + " already");
+      }
+      Map<String, String> options = new LinkedHashMap<>();
+      options.put("name", name);
+      options.put("maxAge", maxAge.toSeconds() + " s");
+      options.put("maxSize", Long.toString(maxSizeBytes));
+      options.put("duration", seconds(lease.length()));
+      recorder.setOptions(id, options);
+      return new TargetRecording(recorder, stream, id, lease, opened);
+    } catch (IOException | JMException | RuntimeException e) {
+      // Closes the stream's own recording, whatever its id (the JDK kept it).
+      stream.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Closes the recordings on the target that {@code owner} may close while watching {@code target}
+   * through {@code liveId} (-1 when none): left behind by this daemon, or by any jvm-sentinel
+   * daemon and stopped ({@link RecordingOwner#mayClose}). Returns what it closed.
+   */
+  static List<TargetFlightRecorder.Recording> closeLeftovers(
+      MBeanServerConnection mbeans, RecordingOwner owner, String target, long liveId)
+      throws IOException, JMException {
+    TargetFlightRecorder recorder = new TargetFlightRecorder(mbeans);
+    List<TargetFlightRecorder.Recording> closed = new ArrayList<>();
+    for (TargetFlightRecorder.Recording recording : recorder.recordings()) {
+      if (owner.mayClose(recording, target, liveId)) {
+        recorder.close(recording.id());
+        closed.add(recording);
+      }
+    }
+    return closed;
+  }
+
+  RemoteRecordingStream stream() {
+    return stream;
+  }
+
+  long id() {
+    return id;
+  }
+
+  /**
+   * Extends the lease when due: the recording then stops a lease's length from now at the earliest.
+   * The duration counts from the recording's start, which came after {@code openedNanos}.
+   */
+  void renewLeaseIfDue(long nowNanos) {
+    if (nowNanos - renewedNanos < lease.renewEvery().toNanos()) {
+      return;
+    }
+    Duration ran = Duration.ofNanos(nowNanos - openedNanos);
+    recorder.setOptions(id, Map.of("duration", seconds(ran.plus(lease.length()))));
+    renewedNanos = nowNanos;
+  }
+
+  /** The recording's size as the target reports it, if the target still has it. */
+  Optional<Long> size() throws IOException, JMException {
+    return recorder.find(id).map(TargetFlightRecorder.Recording::size);
+  }
+
+  void close() {
+    // The JDK closes the target's recording with the stream.
+    stream.close();
+  }
+
+  private static String seconds(Duration duration) {
+    return TimeUnit.NANOSECONDS.toSeconds(duration.toNanos() + 999_999_999) + " s";
+  }
+}

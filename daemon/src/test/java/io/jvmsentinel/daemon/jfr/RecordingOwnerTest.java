@@ -1,0 +1,84 @@
+package io.jvmsentinel.daemon.jfr;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.jvmsentinel.daemon.jfr.TargetFlightRecorder.Recording;
+import org.junit.jupiter.api.Test;
+
+/** Which recordings on a target a daemon may close: only provably jvm-sentinel's, never live. */
+class RecordingOwnerTest {
+  private final RecordingOwner me = new RecordingOwner("host-a", "0123456789ab");
+
+  private static Recording recording(long id, String name, String state) {
+    return new Recording(id, name, state, 100);
+  }
+
+  @Test
+  void itsRecordingNameCarriesHostInstanceAndTarget() {
+    assertThat(me.recordingName("orders")).isEqualTo("jvm-sentinel@host-a/0123456789ab/orders");
+  }
+
+  @Test
+  void twoDaemonsOnOneHostNeverShareAName() {
+    RecordingOwner one = RecordingOwner.forThisProcess();
+    RecordingOwner two = RecordingOwner.forThisProcess();
+
+    assertThat(one.host()).isEqualTo(two.host());
+    assertThat(one.recordingName("t")).isNotEqualTo(two.recordingName("t"));
+  }
+
+  @Test
+  void itsOwnEarlierRecordingForTheTargetIsClosedButNotTheLiveOne() {
+    String mine = me.recordingName("orders");
+
+    assertThat(me.mayClose(recording(3, mine, "RUNNING"), "orders", 7)).isTrue();
+    assertThat(me.mayClose(recording(7, mine, "RUNNING"), "orders", 7)).isFalse();
+    assertThat(me.mayClose(recording(3, mine, "CLOSED"), "orders", 7)).isFalse();
+  }
+
+  @Test
+  void aRunningRecordingOfAnotherDaemonOrOfItsOwnOtherTargetIsLeftAlone() {
+    assertThat(
+            me.mayClose(
+                recording(3, "jvm-sentinel@host-a/ffffffffffff/orders", "RUNNING"), "orders", 7))
+        .as("another daemon on the same host, alive or not")
+        .isFalse();
+    assertThat(me.mayClose(recording(3, me.recordingName("billing"), "RUNNING"), "orders", 7))
+        .as("this daemon's stream for another target name on the same JVM")
+        .isFalse();
+  }
+
+  @Test
+  void aStoppedRecordingOfAnyJvmSentinelDaemonIsClosed() {
+    assertThat(
+            me.mayClose(
+                recording(3, "jvm-sentinel@host-b/ffffffffffff/orders", "STOPPED"), "orders", 7))
+        .as("its lease ran out: no daemon reads it")
+        .isTrue();
+  }
+
+  @Test
+  void recordingsNamedByAnybodyElseAreNeverClosed() {
+    for (String name :
+        new String[] {
+          "Remote Recording Stream: 2026-11-25T04:00:00Z",
+          "JMC",
+          "1",
+          "Clone of jvm-sentinel@host-a/0123456789ab/orders",
+          "jvm-sentinel@host-a",
+          "xjvm-sentinel@host-a/0123456789ab/orders"
+        }) {
+      assertThat(me.mayClose(recording(3, name, "STOPPED"), "orders", 7)).as(name).isFalse();
+      assertThat(me.mayClose(recording(3, name, "RUNNING"), "orders", 7)).as(name).isFalse();
+    }
+  }
+
+  @Test
+  void aSlashInHostOrInstanceIsRejected() {
+    assertThatThrownBy(() -> new RecordingOwner("a/b", "x"))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new RecordingOwner("a", ""))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+}
