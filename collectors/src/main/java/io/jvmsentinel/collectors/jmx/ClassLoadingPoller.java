@@ -1,6 +1,7 @@
 package io.jvmsentinel.collectors.jmx;
 
 import io.jvmsentinel.collectors.catalog.Metric;
+import io.jvmsentinel.collectors.support.LatestReading;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import java.io.IOException;

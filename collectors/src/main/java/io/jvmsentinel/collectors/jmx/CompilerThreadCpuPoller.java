@@ -1,6 +1,6 @@
 package io.jvmsentinel.collectors.jmx;
 
-import io.jvmsentinel.collectors.jfr.compiler.CompilerCpu;
+import io.jvmsentinel.collectors.support.CompilerCpu;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.time.Clock;

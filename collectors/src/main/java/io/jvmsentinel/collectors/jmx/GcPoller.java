@@ -2,6 +2,7 @@ package io.jvmsentinel.collectors.jmx;
 
 import com.sun.management.GarbageCollectionNotificationInfo;
 import io.jvmsentinel.collectors.catalog.Metric;
+import io.jvmsentinel.collectors.support.KeyedReadings;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;

@@ -1,6 +1,6 @@
 package io.jvmsentinel.collectors.jmx;
 
-import io.jvmsentinel.collectors.jfr.compiler.CompilerCpu;
+import io.jvmsentinel.collectors.support.CompilerCpu;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.regex.Matcher;

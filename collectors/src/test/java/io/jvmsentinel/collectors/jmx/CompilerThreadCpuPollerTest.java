@@ -2,7 +2,7 @@ package io.jvmsentinel.collectors.jmx;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jvmsentinel.collectors.jfr.compiler.CompilerCpu;
+import io.jvmsentinel.collectors.support.CompilerCpu;
 import java.lang.management.ManagementFactory;
 import java.time.Clock;
 import java.time.Duration;

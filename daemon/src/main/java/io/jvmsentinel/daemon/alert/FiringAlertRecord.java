@@ -33,7 +33,7 @@ public record FiringAlertRecord(
   }
 
   /** The engine's id of the alert: rule, target and key. */
-  String id() {
+  public String id() {
     return ruleId + "|" + target + "|" + key;
   }
 }

@@ -54,7 +54,7 @@ public final class SignalRecorder implements AutoCloseable {
     return new SignalRecorder(Optional.of(directory));
   }
 
-  void record(String target, SignalSample sample) {
+  public void record(String target, SignalSample sample) {
     if (directory.isEmpty()) {
       return;
     }

@@ -1,8 +1,8 @@
 package io.jvmsentinel.daemon.alert;
 
-import io.jvmsentinel.collectors.jfr.IntervalCounts;
 import io.jvmsentinel.collectors.jfr.codecache.CodeCacheFullHandler;
 import io.jvmsentinel.collectors.jfr.threads.SiteStarts;
+import io.jvmsentinel.collectors.support.IntervalCounts;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;

@@ -1,8 +1,8 @@
 package io.jvmsentinel.daemon.alert;
 
-import io.jvmsentinel.collectors.jfr.IntervalCounts;
 import io.jvmsentinel.collectors.jfr.threads.SiteStarts;
 import io.jvmsentinel.collectors.jfr.threads.ThreadStartReport;
+import io.jvmsentinel.collectors.support.IntervalCounts;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;

@@ -1,6 +1,5 @@
 package io.jvmsentinel.daemon.cli;
 
-import io.jvmsentinel.daemon.SentinelDaemon;
 import io.jvmsentinel.daemon.config.AlertsConfig;
 import io.jvmsentinel.daemon.config.ConnectionConfig;
 import io.jvmsentinel.daemon.config.DatadogConfig;
@@ -15,6 +14,7 @@ import io.jvmsentinel.daemon.config.TargetConfig;
 import io.jvmsentinel.daemon.lab.LabProcess;
 import io.jvmsentinel.daemon.lab.LabScenarios;
 import io.jvmsentinel.daemon.lab.LabSpec;
+import io.jvmsentinel.daemon.runtime.SentinelDaemon;
 import io.jvmsentinel.lab.Scenarios;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -1,9 +1,9 @@
 package io.jvmsentinel.daemon.cli;
 
-import io.jvmsentinel.daemon.SentinelDaemon;
 import io.jvmsentinel.daemon.config.ConfigException;
 import io.jvmsentinel.daemon.config.ConfigLoader;
 import io.jvmsentinel.daemon.config.SentinelConfig;
+import io.jvmsentinel.daemon.runtime.SentinelDaemon;
 import java.io.IOException;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;

@@ -2,7 +2,7 @@ package io.jvmsentinel.daemon.config;
 
 import io.jvmsentinel.daemon.alert.AlertRule;
 import io.jvmsentinel.daemon.alert.RuleThreshold;
-import io.jvmsentinel.daemon.alert.Rules;
+import io.jvmsentinel.daemon.alert.rules.Rules;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

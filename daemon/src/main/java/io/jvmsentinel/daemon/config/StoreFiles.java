@@ -1,6 +1,5 @@
 package io.jvmsentinel.daemon.config;
 
-import io.jvmsentinel.daemon.tls.KeyStores;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;

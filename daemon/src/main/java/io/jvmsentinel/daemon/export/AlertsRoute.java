@@ -1,7 +1,7 @@
 package io.jvmsentinel.daemon.export;
 
 import io.jvmsentinel.daemon.alert.ActiveAlert;
-import io.jvmsentinel.daemon.alert.DetectionEngine;
+import io.jvmsentinel.daemon.detection.DetectionEngine;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package io.jvmsentinel.daemon.export;
 
-import io.jvmsentinel.collectors.catalog.Metric;
+import io.jvmsentinel.daemon.catalog.SentinelMetric;
 import io.jvmsentinel.daemon.config.HttpAuth;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -29,9 +29,9 @@ public final class HttpAccess {
     this.auth = auth;
     this.expected = digest(expectedHeader(auth));
     this.missing =
-        Metric.SENTINEL_HTTP_AUTH_FAILURES.counter(registry, Tags.of("reason", "missing"));
+        SentinelMetric.SENTINEL_HTTP_AUTH_FAILURES.counter(registry, Tags.of("reason", "missing"));
     this.invalid =
-        Metric.SENTINEL_HTTP_AUTH_FAILURES.counter(registry, Tags.of("reason", "invalid"));
+        SentinelMetric.SENTINEL_HTTP_AUTH_FAILURES.counter(registry, Tags.of("reason", "invalid"));
   }
 
   /** Access as configured; with {@link HttpAuth.None} every request passes and nothing counts. */

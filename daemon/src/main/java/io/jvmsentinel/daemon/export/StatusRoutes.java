@@ -1,8 +1,8 @@
 package io.jvmsentinel.daemon.export;
 
 import io.jvmsentinel.collectors.jmx.JvmIdentity;
-import io.jvmsentinel.daemon.WatchedTarget;
 import io.jvmsentinel.daemon.target.TargetStatus;
+import io.jvmsentinel.daemon.watch.WatchedTarget;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,11 +1,11 @@
 package io.jvmsentinel.daemon.export;
 
 import io.jvmsentinel.collectors.jfr.threads.ThreadStartReport;
-import io.jvmsentinel.daemon.WatchedTarget;
 import io.jvmsentinel.daemon.alert.SignalHistory;
 import io.jvmsentinel.daemon.alert.SignalSample;
 import io.jvmsentinel.daemon.alert.WindowedEvidence;
 import io.jvmsentinel.daemon.config.Durations;
+import io.jvmsentinel.daemon.watch.WatchedTarget;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;

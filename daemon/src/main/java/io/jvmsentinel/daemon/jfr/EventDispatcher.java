@@ -1,7 +1,7 @@
 package io.jvmsentinel.daemon.jfr;
 
-import io.jvmsentinel.collectors.catalog.Metric;
-import io.jvmsentinel.collectors.jfr.JfrEventHandler;
+import io.jvmsentinel.collectors.jfr.handler.JfrEventHandler;
+import io.jvmsentinel.daemon.catalog.SentinelMetric;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -58,20 +58,20 @@ final class EventDispatcher {
     this.maxLag = maxLag;
     this.simulatedCostNanos = simulatedCost.toNanos();
     this.drops = drops;
-    this.lag = Metric.SENTINEL_JFR_LAG.timer(registry, tags);
+    this.lag = SentinelMetric.SENTINEL_JFR_LAG.timer(registry, tags);
     // A timer's max decays over minutes; operators and tests need how far behind it is now.
-    Metric.SENTINEL_JFR_LAG_CURRENT.gauge(
+    SentinelMetric.SENTINEL_JFR_LAG_CURRENT.gauge(
         registry, tags, currentLagMillis, l -> l.get() < 0 ? Double.NaN : l.get() / 1000.0);
   }
 
   /** The stream callback for one handler; its counters are registered once, here. */
   Consumer<RecordedEvent> consumerFor(JfrEventHandler handler) {
     Tags eventTags = tags.and("event", handler.eventName());
-    Counter received = Metric.SENTINEL_JFR_EVENTS.counter(registry, eventTags);
-    Counter errors = Metric.SENTINEL_JFR_HANDLER_ERRORS.counter(registry, eventTags);
+    Counter received = SentinelMetric.SENTINEL_JFR_EVENTS.counter(registry, eventTags);
+    Counter errors = SentinelMetric.SENTINEL_JFR_HANDLER_ERRORS.counter(registry, eventTags);
     Counter dropped =
         handler.sheddable()
-            ? Metric.SENTINEL_JFR_EVENTS_DROPPED.counter(
+            ? SentinelMetric.SENTINEL_JFR_EVENTS_DROPPED.counter(
                 registry, eventTags.and("reason", REASON_LAG))
             : null;
     String name = handler.eventName();

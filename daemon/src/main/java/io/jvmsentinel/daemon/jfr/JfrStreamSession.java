@@ -1,10 +1,10 @@
 package io.jvmsentinel.daemon.jfr;
 
-import io.jvmsentinel.collectors.catalog.Metric;
-import io.jvmsentinel.collectors.jfr.JfrEventHandler;
-import io.jvmsentinel.collectors.jfr.StackSampledHandler;
+import io.jvmsentinel.collectors.jfr.handler.JfrEventHandler;
+import io.jvmsentinel.collectors.jfr.handler.StackSampledHandler;
 import io.jvmsentinel.collectors.jmx.JvmIdentity;
 import io.jvmsentinel.collectors.jmx.ObjectNames;
+import io.jvmsentinel.daemon.catalog.SentinelMetric;
 import io.jvmsentinel.daemon.config.Durations;
 import io.jvmsentinel.daemon.config.JfrConfig;
 import io.jvmsentinel.daemon.target.ConnectFailure;
@@ -155,25 +155,29 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
                     config.stackSamplingEvery())
                 : null,
             stackSampled != null);
-    Metric.SENTINEL_JFR_STACK_SAMPLING.gauge(
+    SentinelMetric.SENTINEL_JFR_STACK_SAMPLING.gauge(
         registry, tags, stacksSampledGauge, AtomicInteger::get);
-    Metric.SENTINEL_JFR_STORM_PAUSED.gauge(registry, tags, stormPausedGauge, AtomicInteger::get);
+    SentinelMetric.SENTINEL_JFR_STORM_PAUSED.gauge(
+        registry, tags, stormPausedGauge, AtomicInteger::get);
     this.handlers.forEach(handler -> handler.bindTo(registry));
-    Metric.SENTINEL_JFR_AVAILABLE.gauge(registry, tags, available, AtomicInteger::get);
-    Metric.SENTINEL_JFR_TARGET_RECORDING_SIZE.gauge(
+    SentinelMetric.SENTINEL_JFR_AVAILABLE.gauge(registry, tags, available, AtomicInteger::get);
+    SentinelMetric.SENTINEL_JFR_TARGET_RECORDING_SIZE.gauge(
         registry, tags, recordingSize, size -> size.get() < 0 ? Double.NaN : size.get());
     this.startsOnConnect =
-        Metric.SENTINEL_JFR_STREAM_STARTS.counter(registry, tags.and("cause", "connect"));
+        SentinelMetric.SENTINEL_JFR_STREAM_STARTS.counter(registry, tags.and("cause", "connect"));
     this.startsAfterStall =
-        Metric.SENTINEL_JFR_STREAM_STARTS.counter(registry, tags.and("cause", "stalled"));
+        SentinelMetric.SENTINEL_JFR_STREAM_STARTS.counter(registry, tags.and("cause", "stalled"));
     this.startsOnRetry =
-        Metric.SENTINEL_JFR_STREAM_STARTS.counter(registry, tags.and("cause", "retry"));
+        SentinelMetric.SENTINEL_JFR_STREAM_STARTS.counter(registry, tags.and("cause", "retry"));
     this.startsAfterStorm =
-        Metric.SENTINEL_JFR_STREAM_STARTS.counter(registry, tags.and("cause", "storm-over"));
+        SentinelMetric.SENTINEL_JFR_STREAM_STARTS.counter(
+            registry, tags.and("cause", "storm-over"));
     this.startsForProbe =
-        Metric.SENTINEL_JFR_STREAM_STARTS.counter(registry, tags.and("cause", "storm-probe"));
+        SentinelMetric.SENTINEL_JFR_STREAM_STARTS.counter(
+            registry, tags.and("cause", "storm-probe"));
     this.dumps =
-        new EvidenceDumps(target, Metric.SENTINEL_JFR_EVIDENCE_DROPPED.counter(registry, tags));
+        new EvidenceDumps(
+            target, SentinelMetric.SENTINEL_JFR_EVIDENCE_DROPPED.counter(registry, tags));
     this.thread =
         Executors.newSingleThreadScheduledExecutor(
             runnable -> {

@@ -1,8 +1,8 @@
 package io.jvmsentinel.daemon.target;
 
-import io.jvmsentinel.collectors.catalog.Metric;
 import io.jvmsentinel.collectors.jmx.JmxPoller;
 import io.jvmsentinel.collectors.jmx.JmxPollers;
+import io.jvmsentinel.daemon.catalog.SentinelMetric;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -117,14 +117,15 @@ public final class TargetSession implements AutoCloseable {
     this.registry = registry;
     this.pollers = JmxPollers.create(tags);
     this.pollers.all().forEach(poller -> poller.bindTo(registry));
-    Metric.SENTINEL_TARGET_UP.gauge(registry, tags, upGauge, AtomicInteger::get);
-    this.attempts = Metric.SENTINEL_CONNECTION_ATTEMPTS.counter(registry, tags);
+    SentinelMetric.SENTINEL_TARGET_UP.gauge(registry, tags, upGauge, AtomicInteger::get);
+    this.attempts = SentinelMetric.SENTINEL_CONNECTION_ATTEMPTS.counter(registry, tags);
     for (ConnectFailure reason : ConnectFailure.values()) {
       failures.put(
           reason,
-          Metric.SENTINEL_CONNECTION_FAILURES.counter(registry, tags.and("reason", reason.tag())));
+          SentinelMetric.SENTINEL_CONNECTION_FAILURES.counter(
+              registry, tags.and("reason", reason.tag())));
     }
-    this.pollDuration = Metric.SENTINEL_POLL_DURATION.timer(registry, tags);
+    this.pollDuration = SentinelMetric.SENTINEL_POLL_DURATION.timer(registry, tags);
     pollers.all().forEach(this::bindPollErrors);
     this.thread =
         Executors.newSingleThreadScheduledExecutor(
@@ -173,7 +174,7 @@ public final class TargetSession implements AutoCloseable {
     for (PollProblem reason : PollProblem.values()) {
       pollErrors.put(
           poller.name() + "|" + reason.tag(),
-          Metric.SENTINEL_POLL_ERRORS.counter(
+          SentinelMetric.SENTINEL_POLL_ERRORS.counter(
               registry, tags.and("poller", poller.name(), "reason", reason.tag())));
     }
   }

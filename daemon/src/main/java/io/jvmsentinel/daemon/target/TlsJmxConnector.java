@@ -1,8 +1,8 @@
 package io.jvmsentinel.daemon.target;
 
+import io.jvmsentinel.daemon.config.KeyStores;
 import io.jvmsentinel.daemon.config.RegistryAddress;
 import io.jvmsentinel.daemon.config.TargetTlsConfig;
-import io.jvmsentinel.daemon.tls.KeyStores;
 import io.jvmsentinel.daemon.tls.SslContexts;
 import java.io.IOException;
 import java.rmi.NotBoundException;

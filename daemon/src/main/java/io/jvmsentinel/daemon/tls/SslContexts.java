@@ -1,5 +1,6 @@
 package io.jvmsentinel.daemon.tls;
 
+import io.jvmsentinel.daemon.config.KeyStores;
 import io.jvmsentinel.daemon.config.StoreFile;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;

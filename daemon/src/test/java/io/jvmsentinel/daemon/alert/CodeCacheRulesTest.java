@@ -2,11 +2,11 @@ package io.jvmsentinel.daemon.alert;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jvmsentinel.daemon.WatchedTarget;
 import io.jvmsentinel.daemon.alert.rules.CodeCacheChurnRule;
 import io.jvmsentinel.daemon.alert.rules.CodeCacheFullRule;
 import io.jvmsentinel.daemon.alert.rules.CodeCacheNearFullRule;
 import io.jvmsentinel.daemon.alert.rules.CompilerCpuHighRule;
+import io.jvmsentinel.daemon.watch.WatchedTarget;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.util.Set;

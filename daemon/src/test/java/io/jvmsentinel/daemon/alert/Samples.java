@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.Map;
 
 /** Builds synthetic signal samples for rule tests: a healthy, connected JFR target by default. */
-final class Samples {
-  static final Instant T0 = Instant.parse("2026-11-22T10:00:00Z");
+public final class Samples {
+  public static final Instant T0 = Instant.parse("2026-11-22T10:00:00Z");
 
   private Instant at = T0;
   private boolean up = true;
@@ -37,107 +37,107 @@ final class Samples {
   private double compilerCpuSeconds = Double.NaN;
   private SignalSample.Details details = SignalSample.Details.NONE;
 
-  Samples at(Instant value) {
+  public Samples at(Instant value) {
     at = value;
     return this;
   }
 
-  Samples down(double seconds) {
+  public Samples down(double seconds) {
     up = false;
     downSeconds = seconds;
     return this;
   }
 
-  Samples uptime(double seconds) {
+  public Samples uptime(double seconds) {
     uptime = seconds;
     return this;
   }
 
-  Samples jmxOnly() {
+  public Samples jmxOnly() {
     jfr = false;
     return this;
   }
 
   /** The daemon closed the JFR stream itself during a heavy thread storm. */
-  Samples stormPaused() {
+  public Samples stormPaused() {
     jfr = false;
     stormPaused = true;
     return this;
   }
 
-  Samples threadStarts(double value) {
+  public Samples threadStarts(double value) {
     threadStarts = value;
     return this;
   }
 
-  Samples shortLived(double value) {
+  public Samples shortLived(double value) {
     shortLived = value;
     return this;
   }
 
-  Samples heap(String id, double used, double max) {
+  public Samples heap(String id, double used, double max) {
     heaps = List.of(new SignalSample.CodeHeap(id, used, max));
     return this;
   }
 
-  Samples compilationEnabled(double value) {
+  public Samples compilationEnabled(double value) {
     compilationEnabled = value;
     return this;
   }
 
-  Samples fullEvents(double value) {
+  public Samples fullEvents(double value) {
     fullEvents = value;
     return this;
   }
 
-  Samples compilations(double value) {
+  public Samples compilations(double value) {
     compilations = value;
     return this;
   }
 
-  Samples deopts(double total, double madeNotEntrant) {
+  public Samples deopts(double total, double madeNotEntrant) {
     deopts = total;
     notEntrant = madeNotEntrant;
     return this;
   }
 
-  Samples compilerShare(double value) {
+  public Samples compilerShare(double value) {
     compilerShare = value;
     return this;
   }
 
-  Samples codeCacheGcs(double value) {
+  public Samples codeCacheGcs(double value) {
     codeCacheGcs = value;
     return this;
   }
 
-  Samples gcPause(double seconds) {
+  public Samples gcPause(double seconds) {
     gcPause = seconds;
     return this;
   }
 
-  Samples tls(Map<String, SignalSample.TlsPeer> peers) {
+  public Samples tls(Map<String, SignalSample.TlsPeer> peers) {
     tls = peers;
     return this;
   }
 
-  Samples sweeper(double reclaimed) {
+  public Samples sweeper(double reclaimed) {
     sweeper = reclaimed;
     return this;
   }
 
-  Samples compilerCpuSeconds(double value) {
+  public Samples compilerCpuSeconds(double value) {
     compilerCpuSeconds = value;
     return this;
   }
 
-  Samples recompilations(double value) {
+  public Samples recompilations(double value) {
     recompilations = value;
     return this;
   }
 
   /** Thread starts by creator site in this tick. */
-  Samples creators(SiteStarts... sites) {
+  public Samples creators(SiteStarts... sites) {
     long attributed = 0;
     for (SiteStarts site : sites) {
       attributed += site.count();
@@ -155,7 +155,7 @@ final class Samples {
   }
 
   /** A creator site that started {@code count} threads named {@code threadName} in a tick. */
-  static SiteStarts site(String site, long count, String threadName) {
+  public static SiteStarts site(String site, long count, String threadName) {
     return new SiteStarts(
         site,
         count,
@@ -165,7 +165,7 @@ final class Samples {
         false);
   }
 
-  SignalSample build() {
+  public SignalSample build() {
     return new SignalSample(
         at,
         up,
@@ -196,7 +196,8 @@ final class Samples {
    * A history sampled every 2 s for {@code seconds}, where {@code shape} sets each sample from the
    * seconds elapsed (cumulative counters are computed by the shape).
    */
-  static SignalHistory history(int seconds, java.util.function.BiConsumer<Samples, Integer> shape) {
+  public static SignalHistory history(
+      int seconds, java.util.function.BiConsumer<Samples, Integer> shape) {
     SignalHistory history = new SignalHistory(Duration.ofMinutes(15));
     List<SignalSample> samples = new ArrayList<>();
     for (int s = 0; s <= seconds; s += 2) {

@@ -2,8 +2,8 @@ package io.jvmsentinel.daemon.alert;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jvmsentinel.daemon.WatchedTarget;
 import io.jvmsentinel.daemon.alert.rules.ThreadStormRule;
+import io.jvmsentinel.daemon.watch.WatchedTarget;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.util.List;

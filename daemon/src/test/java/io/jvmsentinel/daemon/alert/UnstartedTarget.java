@@ -1,7 +1,6 @@
 package io.jvmsentinel.daemon.alert;
 
 import io.jvmsentinel.collectors.jfr.JfrHandlers;
-import io.jvmsentinel.daemon.WatchedTarget;
 import io.jvmsentinel.daemon.config.JfrConfig;
 import io.jvmsentinel.daemon.jfr.JfrStreamSession;
 import io.jvmsentinel.daemon.jfr.RecordingOwner;
@@ -9,6 +8,7 @@ import io.jvmsentinel.daemon.jfr.StreamDirectories;
 import io.jvmsentinel.daemon.target.Backoff;
 import io.jvmsentinel.daemon.target.Connector;
 import io.jvmsentinel.daemon.target.TargetSession;
+import io.jvmsentinel.daemon.watch.WatchedTarget;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import java.io.IOException;
@@ -18,10 +18,10 @@ import java.time.Duration;
 import javax.management.remote.JMXConnector;
 
 /** A target wired like the daemon wires one, never started: rules read evidence from it. */
-final class UnstartedTarget {
+public final class UnstartedTarget {
   private UnstartedTarget() {}
 
-  static WatchedTarget create(String name, MeterRegistry registry, Path tmp) {
+  public static WatchedTarget create(String name, MeterRegistry registry, Path tmp) {
     Tags tags = Tags.of("target", name);
     Connector nowhere =
         new Connector() {

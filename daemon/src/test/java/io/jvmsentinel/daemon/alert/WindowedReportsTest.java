@@ -2,9 +2,9 @@ package io.jvmsentinel.daemon.alert;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jvmsentinel.daemon.WatchedTarget;
 import io.jvmsentinel.daemon.export.HttpEndpoint;
 import io.jvmsentinel.daemon.export.TargetReportRoutes;
+import io.jvmsentinel.daemon.watch.WatchedTarget;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

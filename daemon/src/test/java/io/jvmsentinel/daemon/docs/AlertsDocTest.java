@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jvmsentinel.daemon.alert.AlertRule;
 import io.jvmsentinel.daemon.alert.RuleThreshold;
-import io.jvmsentinel.daemon.alert.Rules;
+import io.jvmsentinel.daemon.alert.rules.Rules;
 import io.jvmsentinel.daemon.testing.Jdks;
 import java.io.IOException;
 import java.nio.file.Files;

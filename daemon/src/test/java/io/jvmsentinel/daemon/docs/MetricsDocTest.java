@@ -1,6 +1,7 @@
 package io.jvmsentinel.daemon.docs;
 
-import io.jvmsentinel.collectors.catalog.Metric;
+import io.jvmsentinel.collectors.catalog.MeterDefinition;
+import io.jvmsentinel.daemon.catalog.Catalog;
 import io.jvmsentinel.daemon.observability.CatalogNames;
 import java.io.IOException;
 import org.junit.jupiter.api.Test;
@@ -20,7 +21,8 @@ class MetricsDocTest {
   static String render() {
     StringBuilder out = new StringBuilder();
     out.append("# Metrics reference\n\n")
-        .append("<!-- Generated from io.jvmsentinel.collectors.catalog.Metric by MetricsDocTest;")
+        .append(
+            "<!-- Generated from io.jvmsentinel.collectors.catalog.Metric and io.jvmsentinel.daemon.catalog.SentinelMetric by MetricsDocTest;")
         .append(" do not edit by hand. -->\n\n")
         .append("Every series carries the `target` tag (the target's configured name), the")
         .append(" target's own `tags`, and the global `tags` of the configuration.\n")
@@ -31,7 +33,7 @@ class MetricsDocTest {
         .append(
             "| Prometheus name | Micrometer name | type | unit | tags | description | source |\n")
         .append("|---|---|---|---|---|---|---|\n");
-    for (Metric metric : Metric.values()) {
+    for (MeterDefinition metric : Catalog.everyMeter()) {
       out.append("| `")
           .append(CatalogNames.prometheusName(metric))
           .append("` | `")

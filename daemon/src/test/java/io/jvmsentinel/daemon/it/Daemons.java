@@ -3,9 +3,9 @@ package io.jvmsentinel.daemon.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.jvmsentinel.daemon.SentinelDaemon;
 import io.jvmsentinel.daemon.config.CliOverrides;
 import io.jvmsentinel.daemon.config.ConfigLoader;
+import io.jvmsentinel.daemon.runtime.SentinelDaemon;
 import io.jvmsentinel.daemon.testing.DaemonHttp;
 import java.nio.file.Files;
 import java.nio.file.Path;

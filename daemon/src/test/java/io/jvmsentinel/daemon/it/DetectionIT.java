@@ -5,9 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.jvmsentinel.daemon.SentinelDaemon;
 import io.jvmsentinel.daemon.lab.LabProcess;
 import io.jvmsentinel.daemon.lab.LabSpec;
+import io.jvmsentinel.daemon.runtime.SentinelDaemon;
 import io.jvmsentinel.daemon.testing.DaemonHttp;
 import io.jvmsentinel.daemon.testing.Jdks;
 import io.jvmsentinel.daemon.testing.WebhookReceiver;

@@ -3,9 +3,9 @@ package io.jvmsentinel.daemon.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.jvmsentinel.daemon.SentinelDaemon;
 import io.jvmsentinel.daemon.lab.LabProcess;
 import io.jvmsentinel.daemon.lab.LabSpec;
+import io.jvmsentinel.daemon.runtime.SentinelDaemon;
 import io.jvmsentinel.daemon.testing.DaemonHttp;
 import io.jvmsentinel.daemon.testing.Jdks;
 import io.jvmsentinel.daemon.testing.JmxClient;

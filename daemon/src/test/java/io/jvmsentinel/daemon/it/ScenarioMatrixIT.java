@@ -6,7 +6,6 @@ import static io.jvmsentinel.daemon.it.matrix.Expectation.firesAnyOf;
 import static io.jvmsentinel.daemon.it.matrix.Expectation.tolerated;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jvmsentinel.daemon.SentinelDaemon;
 import io.jvmsentinel.daemon.it.matrix.Cell;
 import io.jvmsentinel.daemon.it.matrix.MatrixReport;
 import io.jvmsentinel.daemon.it.matrix.Onset;
@@ -15,6 +14,7 @@ import io.jvmsentinel.daemon.it.matrix.Row;
 import io.jvmsentinel.daemon.lab.LabProcess;
 import io.jvmsentinel.daemon.lab.LabProcessException;
 import io.jvmsentinel.daemon.lab.LabScenarios;
+import io.jvmsentinel.daemon.runtime.SentinelDaemon;
 import io.jvmsentinel.daemon.testing.Jdks;
 import io.jvmsentinel.daemon.testing.WebhookReceiver;
 import java.nio.file.Files;

@@ -3,11 +3,11 @@ package io.jvmsentinel.daemon.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.jvmsentinel.daemon.SentinelDaemon;
 import io.jvmsentinel.daemon.alert.ActiveAlert;
 import io.jvmsentinel.daemon.lab.LabEvent;
 import io.jvmsentinel.daemon.lab.LabProcess;
 import io.jvmsentinel.daemon.lab.LabScenarios;
+import io.jvmsentinel.daemon.runtime.SentinelDaemon;
 import io.jvmsentinel.daemon.testing.Jdks;
 import java.nio.file.Path;
 import java.time.Duration;

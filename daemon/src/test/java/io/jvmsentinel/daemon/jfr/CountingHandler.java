@@ -1,7 +1,7 @@
 package io.jvmsentinel.daemon.jfr;
 
-import io.jvmsentinel.collectors.jfr.EventSettings;
-import io.jvmsentinel.collectors.jfr.JfrEventHandler;
+import io.jvmsentinel.collectors.jfr.handler.EventSettings;
+import io.jvmsentinel.collectors.jfr.handler.JfrEventHandler;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.concurrent.atomic.AtomicLong;
 import jdk.jfr.consumer.RecordedEvent;

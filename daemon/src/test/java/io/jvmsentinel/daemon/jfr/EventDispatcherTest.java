@@ -2,8 +2,8 @@ package io.jvmsentinel.daemon.jfr;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jvmsentinel.collectors.jfr.EventSettings;
-import io.jvmsentinel.collectors.jfr.JfrEventHandler;
+import io.jvmsentinel.collectors.jfr.handler.EventSettings;
+import io.jvmsentinel.collectors.jfr.handler.JfrEventHandler;
 import io.jvmsentinel.daemon.testing.MutableClock;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;

@@ -1,7 +1,8 @@
 package io.jvmsentinel.daemon.observability;
 
+import io.jvmsentinel.collectors.catalog.MeterDefinition;
 import io.jvmsentinel.collectors.catalog.MeterKind;
-import io.jvmsentinel.collectors.catalog.Metric;
+import io.jvmsentinel.daemon.catalog.Catalog;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.prometheus.PrometheusNamingConvention;
 import java.util.LinkedHashMap;
@@ -36,7 +37,7 @@ public final class CatalogNames {
    * The Prometheus name of a catalog entry, as the simpleclient registry exports it; also what
    * docs/metrics.md lists (MetricsDocTest).
    */
-  public static String prometheusName(Metric metric) {
+  public static String prometheusName(MeterDefinition metric) {
     Meter.Type type =
         switch (metric.kind()) {
           case GAUGE -> Meter.Type.GAUGE;
@@ -47,9 +48,9 @@ public final class CatalogNames {
   }
 
   /** Every Prometheus series name the catalog can produce, with the entry it comes from. */
-  static Map<String, Metric> prometheusSeries() {
-    Map<String, Metric> names = new LinkedHashMap<>();
-    for (Metric metric : Metric.values()) {
+  static Map<String, MeterDefinition> prometheusSeries() {
+    Map<String, MeterDefinition> names = new LinkedHashMap<>();
+    for (MeterDefinition metric : Catalog.everyMeter()) {
       String name = prometheusName(metric);
       if (metric.kind() == MeterKind.TIMER) {
         TIMER_SERIES.forEach(suffix -> names.put(name + suffix, metric));
@@ -61,9 +62,9 @@ public final class CatalogNames {
   }
 
   /** Every Datadog metric name the catalog can produce over DogStatsD. */
-  static Map<String, Metric> datadogMetrics() {
-    Map<String, Metric> names = new LinkedHashMap<>();
-    for (Metric metric : Metric.values()) {
+  static Map<String, MeterDefinition> datadogMetrics() {
+    Map<String, MeterDefinition> names = new LinkedHashMap<>();
+    for (MeterDefinition metric : Catalog.everyMeter()) {
       if (metric.kind() == MeterKind.TIMER) {
         DOGSTATSD_HISTOGRAM.forEach(suffix -> names.put(metric.meterName() + suffix, metric));
       } else {

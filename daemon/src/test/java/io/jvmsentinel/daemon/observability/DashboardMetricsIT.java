@@ -3,12 +3,12 @@ package io.jvmsentinel.daemon.observability;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.jvmsentinel.collectors.catalog.Metric;
-import io.jvmsentinel.daemon.SentinelDaemon;
+import io.jvmsentinel.collectors.catalog.MeterDefinition;
 import io.jvmsentinel.daemon.config.CliOverrides;
 import io.jvmsentinel.daemon.config.ConfigLoader;
 import io.jvmsentinel.daemon.lab.LabProcess;
 import io.jvmsentinel.daemon.lab.LabSpec;
+import io.jvmsentinel.daemon.runtime.SentinelDaemon;
 import io.jvmsentinel.daemon.testing.DaemonHttp;
 import io.jvmsentinel.daemon.testing.Jdks;
 import io.jvmsentinel.daemon.testing.PrometheusText;
@@ -51,7 +51,7 @@ class DashboardMetricsIT {
   @Test
   void everyMetricNamedByDashboardsAndRulesIsInARealScrape() throws Exception {
     Map<String, Set<String>> used = ObservabilityFiles.prometheusNames();
-    Map<String, Metric> catalog = CatalogNames.prometheusSeries();
+    Map<String, MeterDefinition> catalog = CatalogNames.prometheusSeries();
     assertThat(catalog.keySet())
         .as("catalog-only names must be catalog names")
         .containsAll(CATALOG_ONLY.keySet());

@@ -3,8 +3,9 @@ package io.jvmsentinel.daemon.observability;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.jvmsentinel.collectors.catalog.MeterDefinition;
 import io.jvmsentinel.collectors.catalog.MeterKind;
-import io.jvmsentinel.collectors.catalog.Metric;
+import io.jvmsentinel.daemon.catalog.Catalog;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -231,7 +232,7 @@ class DatadogUnitsTest {
   /** Every name DogStatsdPublisher sends, from the catalog, with what it is. */
   private static Map<String, Sent> sentMetrics() {
     Map<String, Sent> sent = new HashMap<>();
-    for (Metric metric : Metric.values()) {
+    for (MeterDefinition metric : Catalog.everyMeter()) {
       String unit = datadogUnit(metric.baseUnit());
       if (metric.kind() == MeterKind.TIMER) {
         sent.put(metric.meterName() + ".count", new Sent(true, "event"));

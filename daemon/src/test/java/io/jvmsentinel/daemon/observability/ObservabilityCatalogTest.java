@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.jvmsentinel.daemon.alert.AlertRule;
-import io.jvmsentinel.daemon.alert.Rules;
+import io.jvmsentinel.daemon.alert.rules.Rules;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

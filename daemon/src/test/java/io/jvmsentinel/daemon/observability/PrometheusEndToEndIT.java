@@ -5,13 +5,13 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.jvmsentinel.daemon.SentinelDaemon;
 import io.jvmsentinel.daemon.alert.notify.AlertmanagerIT;
 import io.jvmsentinel.daemon.config.CliOverrides;
 import io.jvmsentinel.daemon.config.ConfigLoader;
 import io.jvmsentinel.daemon.lab.LabProcess;
 import io.jvmsentinel.daemon.lab.LabSpec;
 import io.jvmsentinel.daemon.lab.LoopbackPorts;
+import io.jvmsentinel.daemon.runtime.SentinelDaemon;
 import io.jvmsentinel.daemon.testing.Jdks;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -5,10 +5,10 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.jvmsentinel.daemon.SentinelDaemon;
 import io.jvmsentinel.daemon.config.CliOverrides;
 import io.jvmsentinel.daemon.config.ConfigLoader;
 import io.jvmsentinel.daemon.lab.LoopbackPorts;
+import io.jvmsentinel.daemon.runtime.SentinelDaemon;
 import io.jvmsentinel.daemon.testing.Jdks;
 import io.jvmsentinel.daemon.testing.TestCertificates;
 import java.net.URI;

@@ -1,8 +1,9 @@
 package io.jvmsentinel.collectors.jfr.codecache;
 
-import io.jvmsentinel.collectors.jfr.EventSettings;
-import io.jvmsentinel.collectors.jfr.JfrEventHandler;
-import io.jvmsentinel.collectors.jfr.compiler.EventFields;
+import io.jvmsentinel.collectors.jfr.handler.EventSettings;
+import io.jvmsentinel.collectors.jfr.handler.JfrEventHandler;
+import io.jvmsentinel.collectors.support.EventFields;
+import io.jvmsentinel.collectors.support.RecentEvents;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Instant;
 import java.util.List;

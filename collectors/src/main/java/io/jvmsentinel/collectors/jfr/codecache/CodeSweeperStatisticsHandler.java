@@ -1,10 +1,10 @@
 package io.jvmsentinel.collectors.jfr.codecache;
 
 import io.jvmsentinel.collectors.catalog.Metric;
-import io.jvmsentinel.collectors.jfr.EventSettings;
-import io.jvmsentinel.collectors.jfr.JfrEventHandler;
-import io.jvmsentinel.collectors.jfr.compiler.EventFields;
-import io.jvmsentinel.collectors.jmx.LatestReading;
+import io.jvmsentinel.collectors.jfr.handler.EventSettings;
+import io.jvmsentinel.collectors.jfr.handler.JfrEventHandler;
+import io.jvmsentinel.collectors.support.EventFields;
+import io.jvmsentinel.collectors.support.LatestReading;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import java.time.Duration;

@@ -1,8 +1,10 @@
 package io.jvmsentinel.collectors.jfr.compiler;
 
 import io.jvmsentinel.collectors.catalog.Metric;
-import io.jvmsentinel.collectors.jfr.EventSettings;
-import io.jvmsentinel.collectors.jfr.JfrEventHandler;
+import io.jvmsentinel.collectors.jfr.handler.EventSettings;
+import io.jvmsentinel.collectors.jfr.handler.JfrEventHandler;
+import io.jvmsentinel.collectors.support.BoundedValues;
+import io.jvmsentinel.collectors.support.EventFields;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;

@@ -1,6 +1,6 @@
 package io.jvmsentinel.collectors.jfr.threads;
 
-import io.jvmsentinel.collectors.jfr.TopK;
+import io.jvmsentinel.collectors.support.TopK;
 import io.jvmsentinel.collectors.text.SafeText;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,8 +1,8 @@
 package io.jvmsentinel.collectors.jfr.threads;
 
 import io.jvmsentinel.collectors.catalog.Metric;
-import io.jvmsentinel.collectors.jfr.EventSettings;
-import io.jvmsentinel.collectors.jfr.StackSampledHandler;
+import io.jvmsentinel.collectors.jfr.handler.EventSettings;
+import io.jvmsentinel.collectors.jfr.handler.StackSampledHandler;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;

@@ -1,9 +1,9 @@
 package io.jvmsentinel.collectors.jfr.tls;
 
 import io.jvmsentinel.collectors.catalog.Metric;
-import io.jvmsentinel.collectors.jfr.EventSettings;
-import io.jvmsentinel.collectors.jfr.JfrEventHandler;
-import io.jvmsentinel.collectors.jfr.TopK;
+import io.jvmsentinel.collectors.jfr.handler.EventSettings;
+import io.jvmsentinel.collectors.jfr.handler.JfrEventHandler;
+import io.jvmsentinel.collectors.support.TopK;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;

@@ -2,6 +2,7 @@ package io.jvmsentinel.collectors.jfr.compiler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jvmsentinel.collectors.support.BoundedValues;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

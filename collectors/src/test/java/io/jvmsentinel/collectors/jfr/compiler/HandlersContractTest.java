@@ -3,11 +3,12 @@ package io.jvmsentinel.collectors.jfr.compiler;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
-import io.jvmsentinel.collectors.jfr.EventSettings;
-import io.jvmsentinel.collectors.jfr.JfrEventHandler;
 import io.jvmsentinel.collectors.jfr.codecache.CodeCacheFullHandler;
 import io.jvmsentinel.collectors.jfr.codecache.CodeCacheStatisticsHandler;
 import io.jvmsentinel.collectors.jfr.codecache.CodeSweeperStatisticsHandler;
+import io.jvmsentinel.collectors.jfr.handler.EventSettings;
+import io.jvmsentinel.collectors.jfr.handler.JfrEventHandler;
+import io.jvmsentinel.collectors.support.CompilerCpu;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;

@@ -1,5 +1,6 @@
 package io.jvmsentinel.collectors.jfr.compiler;
 
+import io.jvmsentinel.collectors.support.EventFields;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;

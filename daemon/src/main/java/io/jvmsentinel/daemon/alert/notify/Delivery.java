@@ -1,7 +1,7 @@
 package io.jvmsentinel.daemon.alert.notify;
 
-import io.jvmsentinel.collectors.catalog.Metric;
 import io.jvmsentinel.daemon.alert.AlertNotification;
+import io.jvmsentinel.daemon.catalog.SentinelMetric;
 import io.jvmsentinel.daemon.target.Backoff;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -91,13 +91,13 @@ public final class Delivery implements AutoCloseable {
     this.retried = outcome(registry, sink, "retried");
     this.failed = outcome(registry, sink, "failed");
     this.dropped = outcome(registry, sink, "dropped");
-    Metric.SENTINEL_NOTIFICATION_QUEUE.gauge(registry, sink, this, Delivery::pending);
+    SentinelMetric.SENTINEL_NOTIFICATION_QUEUE.gauge(registry, sink, this, Delivery::pending);
     this.thread = new Thread(this::run, "alert-delivery-" + notifier.name());
     thread.setDaemon(true);
   }
 
   private static Counter outcome(MeterRegistry registry, Tags sink, String outcome) {
-    return Metric.SENTINEL_NOTIFICATIONS.counter(registry, sink.and("outcome", outcome));
+    return SentinelMetric.SENTINEL_NOTIFICATIONS.counter(registry, sink.and("outcome", outcome));
   }
 
   public String sink() {

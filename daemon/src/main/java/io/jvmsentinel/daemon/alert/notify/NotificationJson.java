@@ -15,7 +15,7 @@ import java.util.TreeMap;
  * The notification as JSON, shared by the log line and the webhook body. Times are ISO-8601 UTC,
  * status and severity lower case; evidence keys are sorted so equal notifications log equal lines.
  */
-final class NotificationJson {
+public final class NotificationJson {
   static final ObjectMapper MAPPER = new ObjectMapper();
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
@@ -58,7 +58,7 @@ final class NotificationJson {
   }
 
   // By hand rather than valueToTree: an unexpected type becomes its text instead of an exception.
-  static JsonNode value(Object v) {
+  public static JsonNode value(Object v) {
     if (v == null) {
       return NODES.nullNode();
     }

@@ -1,6 +1,6 @@
 package io.jvmsentinel.daemon.alert.rules;
 
-import io.jvmsentinel.collectors.jfr.compiler.CompilerCpu;
+import io.jvmsentinel.collectors.support.CompilerCpu;
 import io.jvmsentinel.daemon.alert.AlertRule;
 import io.jvmsentinel.daemon.alert.Finding;
 import io.jvmsentinel.daemon.alert.RuleContext;

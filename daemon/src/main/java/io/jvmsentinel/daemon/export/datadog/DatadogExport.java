@@ -1,7 +1,6 @@
 package io.jvmsentinel.daemon.export.datadog;
 
 import com.timgroup.statsd.NonBlockingStatsDClient;
-import io.jvmsentinel.daemon.alert.notify.DatadogNotifier;
 import io.jvmsentinel.daemon.alert.notify.Notifier;
 import io.jvmsentinel.daemon.config.DatadogConfig;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -3,7 +3,7 @@ package io.jvmsentinel.daemon.export.datadog;
 import com.timgroup.statsd.NonBlockingStatsDClient;
 import com.timgroup.statsd.NonBlockingStatsDClientBuilder;
 import com.timgroup.statsd.StatsDClientErrorHandler;
-import io.jvmsentinel.collectors.catalog.Metric;
+import io.jvmsentinel.daemon.catalog.SentinelMetric;
 import io.jvmsentinel.daemon.config.DogStatsdAddress;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -52,7 +52,7 @@ public final class DogStatsdClients {
   }
 
   private static Counter errors(MeterRegistry registry, String reason) {
-    return Metric.SENTINEL_DOGSTATSD_ERRORS.counter(registry, Tags.of("reason", reason));
+    return SentinelMetric.SENTINEL_DOGSTATSD_ERRORS.counter(registry, Tags.of("reason", reason));
   }
 
   /** Counts every failure; logs the first, then at most one a minute with the count between. */

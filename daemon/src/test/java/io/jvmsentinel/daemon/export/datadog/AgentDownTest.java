@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatNoException;
 import static org.awaitility.Awaitility.await;
 
 import com.timgroup.statsd.NonBlockingStatsDClient;
-import io.jvmsentinel.daemon.alert.notify.DatadogNotifier;
 import io.jvmsentinel.daemon.config.DogStatsdAddress;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;

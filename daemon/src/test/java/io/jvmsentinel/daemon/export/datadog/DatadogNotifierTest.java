@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.timgroup.statsd.NonBlockingStatsDClient;
 import io.jvmsentinel.daemon.alert.AlertNotification;
 import io.jvmsentinel.daemon.alert.Severity;
-import io.jvmsentinel.daemon.alert.notify.DatadogNotifier;
 import io.jvmsentinel.daemon.export.datadog.DogStatsdLines.Event;
 import io.jvmsentinel.daemon.export.datadog.DogStatsdLines.Line;
 import io.jvmsentinel.daemon.export.datadog.DogStatsdLines.ServiceCheck;

@@ -1,4 +1,4 @@
-package io.jvmsentinel.collectors.jfr.compiler;
+package io.jvmsentinel.collectors.support;
 
 import java.time.Duration;
 import java.time.Instant;

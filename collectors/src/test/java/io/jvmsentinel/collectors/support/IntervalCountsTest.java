@@ -1,4 +1,4 @@
-package io.jvmsentinel.collectors.jfr;
+package io.jvmsentinel.collectors.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.jvmsentinel.collectors.jfr;
+package io.jvmsentinel.collectors.jfr.handler;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;

@@ -1,5 +1,12 @@
-package io.jvmsentinel.daemon.alert;
+package io.jvmsentinel.daemon.detection;
 
+import io.jvmsentinel.daemon.alert.AlertNotification;
+import io.jvmsentinel.daemon.alert.AlertStateFile;
+import io.jvmsentinel.daemon.alert.RuleSettings;
+import io.jvmsentinel.daemon.alert.SignalRecorder;
+import io.jvmsentinel.daemon.alert.SignalSample;
+import io.jvmsentinel.daemon.alert.WarmUp;
+import io.jvmsentinel.daemon.alert.rules.Rules;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -1,7 +1,11 @@
-package io.jvmsentinel.daemon.alert;
+package io.jvmsentinel.daemon.detection;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jvmsentinel.daemon.alert.AlertNotification;
+import io.jvmsentinel.daemon.alert.SignalRecorder;
+import io.jvmsentinel.daemon.alert.SignalSample;
+import io.jvmsentinel.daemon.alert.WarmUp;
 import io.jvmsentinel.daemon.testing.Jdks;
 import java.io.IOException;
 import java.nio.file.Files;

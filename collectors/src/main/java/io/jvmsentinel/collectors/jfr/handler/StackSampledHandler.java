@@ -1,4 +1,4 @@
-package io.jvmsentinel.collectors.jfr;
+package io.jvmsentinel.collectors.jfr.handler;
 
 /**
  * A handler whose event's stack traces are worth recording but too costly to record all the time at

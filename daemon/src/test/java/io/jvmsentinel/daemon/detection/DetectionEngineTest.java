@@ -1,9 +1,23 @@
-package io.jvmsentinel.daemon.alert;
+package io.jvmsentinel.daemon.detection;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jvmsentinel.daemon.WatchedTarget;
+import io.jvmsentinel.daemon.alert.ActiveAlert;
+import io.jvmsentinel.daemon.alert.AlertNotification;
+import io.jvmsentinel.daemon.alert.AlertRule;
+import io.jvmsentinel.daemon.alert.AlertStateFile;
+import io.jvmsentinel.daemon.alert.Finding;
+import io.jvmsentinel.daemon.alert.RuleContext;
+import io.jvmsentinel.daemon.alert.RuleSettings;
+import io.jvmsentinel.daemon.alert.RuleThreshold;
+import io.jvmsentinel.daemon.alert.Samples;
+import io.jvmsentinel.daemon.alert.Severity;
+import io.jvmsentinel.daemon.alert.SignalHistory;
+import io.jvmsentinel.daemon.alert.SignalRecorder;
+import io.jvmsentinel.daemon.alert.UnstartedTarget;
+import io.jvmsentinel.daemon.alert.WarmUp;
 import io.jvmsentinel.daemon.testing.MutableClock;
+import io.jvmsentinel.daemon.watch.WatchedTarget;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;

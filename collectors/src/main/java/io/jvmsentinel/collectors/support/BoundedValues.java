@@ -1,4 +1,4 @@
-package io.jvmsentinel.collectors.jfr.compiler;
+package io.jvmsentinel.collectors.support;
 
 import java.util.HashSet;
 import java.util.Set;

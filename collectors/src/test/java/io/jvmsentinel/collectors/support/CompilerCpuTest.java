@@ -1,4 +1,4 @@
-package io.jvmsentinel.collectors.jfr.compiler;
+package io.jvmsentinel.collectors.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;

@@ -1,4 +1,4 @@
-package io.jvmsentinel.collectors.jfr;
+package io.jvmsentinel.collectors.support;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;

@@ -1,4 +1,4 @@
-package io.jvmsentinel.collectors.jfr;
+package io.jvmsentinel.collectors.jfr.handler;
 
 import io.micrometer.core.instrument.binder.MeterBinder;
 import jdk.jfr.consumer.RecordedEvent;

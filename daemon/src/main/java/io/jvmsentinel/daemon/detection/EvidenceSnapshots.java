@@ -1,4 +1,4 @@
-package io.jvmsentinel.daemon.alert;
+package io.jvmsentinel.daemon.detection;
 
 import io.jvmsentinel.daemon.jfr.JfrStreamSession;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package io.jvmsentinel.collectors.jmx;
+package io.jvmsentinel.collectors.support;
 
 import java.util.function.ToDoubleFunction;
 

@@ -1,6 +1,5 @@
-package io.jvmsentinel.daemon.tls;
+package io.jvmsentinel.daemon.config;
 
-import io.jvmsentinel.daemon.config.StoreFile;
 import java.io.IOException;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
@@ -15,7 +14,7 @@ public final class KeyStores {
   public static final class StoreException extends Exception {
     private static final long serialVersionUID = 1L;
 
-    StoreException(String message) {
+    public StoreException(String message) {
       super(message, null, false, false);
     }
   }

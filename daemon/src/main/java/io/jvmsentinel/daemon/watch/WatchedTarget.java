@@ -1,4 +1,4 @@
-package io.jvmsentinel.daemon;
+package io.jvmsentinel.daemon.watch;
 
 import io.jvmsentinel.collectors.jfr.JfrHandlers;
 import io.jvmsentinel.daemon.jfr.JfrStreamSession;

@@ -1,7 +1,20 @@
-package io.jvmsentinel.daemon.alert;
+package io.jvmsentinel.daemon.detection;
 
-import io.jvmsentinel.collectors.catalog.Metric;
-import io.jvmsentinel.daemon.WatchedTarget;
+import io.jvmsentinel.daemon.alert.ActiveAlert;
+import io.jvmsentinel.daemon.alert.AlertListener;
+import io.jvmsentinel.daemon.alert.AlertNotification;
+import io.jvmsentinel.daemon.alert.AlertRule;
+import io.jvmsentinel.daemon.alert.AlertStateFile;
+import io.jvmsentinel.daemon.alert.Finding;
+import io.jvmsentinel.daemon.alert.FiringAlertRecord;
+import io.jvmsentinel.daemon.alert.RuleContext;
+import io.jvmsentinel.daemon.alert.RuleSettings;
+import io.jvmsentinel.daemon.alert.SignalHistory;
+import io.jvmsentinel.daemon.alert.SignalRecorder;
+import io.jvmsentinel.daemon.alert.SignalSample;
+import io.jvmsentinel.daemon.alert.WarmUp;
+import io.jvmsentinel.daemon.catalog.SentinelMetric;
+import io.jvmsentinel.daemon.watch.WatchedTarget;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -103,7 +116,7 @@ public final class DetectionEngine implements AutoCloseable {
     for (WatchedTarget target : targets) {
       histories.put(target.name(), new SignalHistory(HISTORY));
       warmingUp.put(target.name(), true);
-      Metric.SENTINEL_TARGET_WARMING_UP.gauge(
+      SentinelMetric.SENTINEL_TARGET_WARMING_UP.gauge(
           registry,
           target.session().tags(),
           warmingUp,
@@ -111,7 +124,7 @@ public final class DetectionEngine implements AutoCloseable {
       for (AlertRule rule : rules) {
         String counter = counterKey(rule.id(), target.name());
         firingCounts.put(counter, 0);
-        Metric.SENTINEL_ALERT_ACTIVE.gauge(
+        SentinelMetric.SENTINEL_ALERT_ACTIVE.gauge(
             registry,
             target.session().tags().and("alert", rule.id(), "severity", rule.severity().tag()),
             firingCounts,

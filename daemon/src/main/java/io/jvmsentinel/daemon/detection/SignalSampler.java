@@ -1,16 +1,17 @@
-package io.jvmsentinel.daemon.alert;
+package io.jvmsentinel.daemon.detection;
 
 import io.jvmsentinel.collectors.catalog.Metric;
 import io.jvmsentinel.collectors.jfr.JfrHandlers;
 import io.jvmsentinel.collectors.jfr.codecache.CodeSweeperStatisticsHandler;
-import io.jvmsentinel.collectors.jfr.compiler.CompilerCpu;
 import io.jvmsentinel.collectors.jfr.tls.TlsReport;
 import io.jvmsentinel.collectors.jmx.Attributes;
 import io.jvmsentinel.collectors.jmx.CodeCacheStateParser;
 import io.jvmsentinel.collectors.jmx.JmxPollers;
 import io.jvmsentinel.collectors.jmx.MemoryPoolPoller;
-import io.jvmsentinel.daemon.WatchedTarget;
+import io.jvmsentinel.collectors.support.CompilerCpu;
+import io.jvmsentinel.daemon.alert.SignalSample;
 import io.jvmsentinel.daemon.target.TargetStatus;
+import io.jvmsentinel.daemon.watch.WatchedTarget;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,11 +1,12 @@
-package io.jvmsentinel.daemon.alert.notify;
+package io.jvmsentinel.daemon.export.datadog;
 
 import com.timgroup.statsd.Event;
 import com.timgroup.statsd.ServiceCheck;
 import com.timgroup.statsd.StatsDClient;
 import io.jvmsentinel.daemon.alert.AlertNotification;
 import io.jvmsentinel.daemon.alert.Severity;
-import io.jvmsentinel.daemon.export.datadog.DogStatsdNames;
+import io.jvmsentinel.daemon.alert.notify.NotificationJson;
+import io.jvmsentinel.daemon.alert.notify.Notifier;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

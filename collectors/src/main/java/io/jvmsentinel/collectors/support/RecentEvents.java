@@ -1,4 +1,4 @@
-package io.jvmsentinel.collectors.jfr.codecache;
+package io.jvmsentinel.collectors.support;
 
 import java.util.ArrayDeque;
 import java.util.Deque;

@@ -1,5 +1,7 @@
-package io.jvmsentinel.collectors.jfr.compiler;
+package io.jvmsentinel.collectors.support;
 
+import io.jvmsentinel.collectors.jfr.compiler.CpuLoadHandler;
+import io.jvmsentinel.collectors.jfr.compiler.ThreadCpuLoadHandler;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;

@@ -1,4 +1,4 @@
-package io.jvmsentinel.collectors.jmx;
+package io.jvmsentinel.collectors.support;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
