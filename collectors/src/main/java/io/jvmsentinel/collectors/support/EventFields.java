@@ -23,7 +23,14 @@ public final class EventFields {
 
   /** A numeric field as a long, {@code -1} when absent or not a number. */
   public static long count(RecordedEvent event, String field) {
-    return event.hasField(field) && event.getValue(field) instanceof Number n ? n.longValue() : -1;
+    return count(event, field, -1);
+  }
+
+  /** A numeric field as a long, {@code fallback} when absent or not a number. */
+  public static long count(RecordedEvent event, String field, long fallback) {
+    return event.hasField(field) && event.getValue(field) instanceof Number n
+        ? n.longValue()
+        : fallback;
   }
 
   /** A string field (or any value's text), null when absent. */
@@ -70,7 +77,15 @@ public final class EventFields {
     return name != null ? name : thread.getOSName();
   }
 
-  /** A method field as {@code fully.qualified.Class.method}, null when absent. */
+  /** The Java thread id of the thread that emitted the event, -1 when there is none. */
+  public static long threadId(RecordedEvent event) {
+    if (!event.hasField("eventThread")) {
+      return -1;
+    }
+    RecordedThread thread = event.getThread();
+    return thread == null ? -1 : thread.getJavaThreadId();
+  }
+
   /** {@code Class.method(descriptor)}: tells overloads apart. */
   public static String methodWithDescriptor(RecordedEvent event, String field) {
     if (!event.hasField(field) || !(event.getValue(field) instanceof RecordedMethod method)) {
@@ -79,6 +94,7 @@ public final class EventFields {
     return method(event, field) + method.getDescriptor();
   }
 
+  /** A method field as {@code fully.qualified.Class.method}, null when absent. */
   public static String method(RecordedEvent event, String field) {
     if (!event.hasField(field) || !(event.getValue(field) instanceof RecordedMethod method)) {
       return null;

@@ -3,6 +3,7 @@ package io.jvmsentinel.collectors.jfr.tls;
 import io.jvmsentinel.collectors.catalog.Metric;
 import io.jvmsentinel.collectors.jfr.handler.EventSettings;
 import io.jvmsentinel.collectors.jfr.handler.JfrEventHandler;
+import io.jvmsentinel.collectors.support.EventFields;
 import io.jvmsentinel.collectors.support.TopK;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -104,12 +105,12 @@ public final class TlsHandshakeHandler implements JfrEventHandler {
     String peer = peer(event);
     String protocol = orUnknown(EventFields.string(event, "protocolVersion"));
     String cipher = orUnknown(EventFields.string(event, "cipherSuite"));
-    Instant at = EventFields.end(event);
+    Instant at = EventFields.time(event);
     long threadId = EventFields.threadId(event);
     boolean full = threadId >= 0 && validations.consume(threadId, at);
     long peerHandshakes = aggregate(peer, protocol, cipher, full, at);
     count(peer, peerHandshakes, protocol, cipher, full);
-    long certificateId = EventFields.certificateId(event);
+    long certificateId = CertificateIds.of(event);
     if (certificateId != 0) {
       certificateUsed.accept(certificateId);
     }
@@ -203,7 +204,7 @@ public final class TlsHandshakeHandler implements JfrEventHandler {
   /** {@code peerHost:peerPort}; {@code unknown} for a missing host, no port when it is missing. */
   static String peer(RecordedEvent event) {
     String host = orUnknown(EventFields.string(event, "peerHost"));
-    long port = EventFields.number(event, "peerPort", 0);
+    long port = EventFields.count(event, "peerPort", 0);
     return port > 0 ? host + ":" + port : host;
   }
 

@@ -3,6 +3,7 @@ package io.jvmsentinel.collectors.jfr.tls;
 import io.jvmsentinel.collectors.catalog.Metric;
 import io.jvmsentinel.collectors.jfr.handler.EventSettings;
 import io.jvmsentinel.collectors.jfr.handler.JfrEventHandler;
+import io.jvmsentinel.collectors.support.EventFields;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -102,8 +103,8 @@ public final class X509CertificateHandler implements JfrEventHandler {
   public synchronized void accept(RecordedEvent event) {
     String subject = EventFields.string(event, "subject");
     String serial = EventFields.string(event, "serialNumber");
-    long validUntil = EventFields.number(event, "validUntil", Long.MIN_VALUE);
-    long id = EventFields.certificateId(event);
+    long validUntil = EventFields.count(event, "validUntil", Long.MIN_VALUE);
+    long id = CertificateIds.of(event);
     if (subject == null || serial == null || validUntil == Long.MIN_VALUE || id == 0) {
       return;
     }

@@ -3,6 +3,7 @@ package io.jvmsentinel.collectors.jfr.tls;
 import io.jvmsentinel.collectors.catalog.Metric;
 import io.jvmsentinel.collectors.jfr.handler.EventSettings;
 import io.jvmsentinel.collectors.jfr.handler.JfrEventHandler;
+import io.jvmsentinel.collectors.support.EventFields;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -59,9 +60,9 @@ public final class X509ValidationHandler implements JfrEventHandler {
     }
     long threadId = EventFields.threadId(event);
     if (threadId >= 0) {
-      validations.validated(threadId, EventFields.end(event));
+      validations.validated(threadId, EventFields.time(event));
     }
-    long certificateId = EventFields.certificateId(event);
+    long certificateId = CertificateIds.of(event);
     if (certificateId != 0) {
       certificateUsed.accept(certificateId);
     }

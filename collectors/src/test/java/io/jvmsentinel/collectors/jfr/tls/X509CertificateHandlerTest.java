@@ -92,8 +92,7 @@ class X509CertificateHandlerTest {
     assertThat(registry.find("jvm.tls.certificate.expiry").gauges()).isEmpty();
 
     // Use every parsed certificate, in an order that makes later ones displace earlier ones.
-    List<Long> ids =
-        new ArrayList<>(events.stream().map(EventFields::certificateId).distinct().toList());
+    List<Long> ids = new ArrayList<>(events.stream().map(CertificateIds::of).distinct().toList());
     Collections.shuffle(ids, new Random(42));
     ids.forEach(handler::markUsed);
 
@@ -144,7 +143,7 @@ class X509CertificateHandlerTest {
     // The last ten parses are remembered; the earlier ones are forgotten and can't be exported.
     List<Long> byLatestParse = new ArrayList<>();
     for (RecordedEvent event : certificates) {
-      long id = EventFields.certificateId(event);
+      long id = CertificateIds.of(event);
       byLatestParse.remove(Long.valueOf(id));
       byLatestParse.add(id);
     }
@@ -172,7 +171,7 @@ class X509CertificateHandlerTest {
     assertThat(leaf17).isEqualTo(leaf25).isPositive();
     Set<Long> handshakeIds =
         TlsFixtures.events(FULL_HANDSHAKES_17, TlsHandshakeHandler.EVENT).stream()
-            .map(EventFields::certificateId)
+            .map(CertificateIds::of)
             .collect(Collectors.toSet());
     assertThat(handshakeIds).containsExactlyInAnyOrder(0L, leaf17);
   }
@@ -237,7 +236,7 @@ class X509CertificateHandlerTest {
   private static long idOf(List<RecordedEvent> certificates, String subject) {
     return certificates.stream()
         .filter(e -> subject.equals(e.getString("subject")))
-        .map(EventFields::certificateId)
+        .map(CertificateIds::of)
         .findFirst()
         .orElseThrow();
   }

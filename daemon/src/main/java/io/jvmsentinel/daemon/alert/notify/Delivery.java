@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.Tags;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ThreadLocalRandom;
@@ -42,7 +43,7 @@ public final class Delivery implements AutoCloseable {
   private final BlockingQueue<AlertNotification> queue;
   private final Backoff backoff;
   private final Sleeper sleeper;
-  private final DropLog drops;
+  private final DroppedNotifications drops;
   private final Counter delivered;
   private final Counter retried;
   private final Counter failed;
@@ -85,7 +86,7 @@ public final class Delivery implements AutoCloseable {
     this.queue = new ArrayBlockingQueue<>(capacity);
     this.backoff = backoff;
     this.sleeper = sleeper;
-    this.drops = new DropLog(log, notifier.name(), capacity, System::nanoTime);
+    this.drops = new DroppedNotifications(log, notifier.name(), capacity, Instant::now);
     Tags sink = Tags.of("sink", notifier.name());
     this.delivered = outcome(registry, sink, "delivered");
     this.retried = outcome(registry, sink, "retried");

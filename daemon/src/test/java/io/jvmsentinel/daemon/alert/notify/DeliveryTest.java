@@ -12,6 +12,7 @@ import io.jvmsentinel.daemon.alert.AlertNotification;
 import io.jvmsentinel.daemon.target.Backoff;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -223,7 +224,8 @@ class DeliveryTest {
     lines.start();
     logger.addAppender(lines);
     AtomicLong nanos = new AtomicLong();
-    DropLog drops = new DropLog(logger, "slack", 1000, nanos::get);
+    DroppedNotifications drops =
+        new DroppedNotifications(logger, "slack", 1000, () -> Instant.EPOCH.plusNanos(nanos.get()));
 
     for (int i = 0; i < 5; i++) {
       drops.dropped(firing(), "");

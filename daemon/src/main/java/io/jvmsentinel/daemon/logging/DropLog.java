@@ -1,4 +1,4 @@
-package io.jvmsentinel.daemon.jfr;
+package io.jvmsentinel.daemon.logging;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -9,25 +9,26 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Collects events shed by type, and says at most once per {@code interval} what was shed since the
- * last time: a storm drops thousands of events a second, one line a minute is enough to notice.
- * Thread-safe: the stream thread adds, the session thread asks for the line.
+ * Collects what was shed (events by type, notifications by sink), and says at most once per {@code
+ * interval} what was shed since the last time: a storm drops thousands of events a second, one line
+ * a minute is enough to notice. Thread-safe: any thread adds (a JFR stream, a notification
+ * producer), any thread asks for the line.
  */
-final class DropLog {
+public final class DropLog {
   private final Duration interval;
   private final Map<String, LongAdder> pending = new ConcurrentHashMap<>();
   private Instant lastLogged = Instant.MIN;
 
-  DropLog(Duration interval) {
+  public DropLog(Duration interval) {
     this.interval = interval;
   }
 
-  void dropped(String event) {
+  public void dropped(String event) {
     pending.computeIfAbsent(event, e -> new LongAdder()).increment();
   }
 
   /** The counts to log now, or empty when nothing was shed or the last line is too recent. */
-  synchronized Optional<Map<String, Long>> due(Instant now) {
+  public synchronized Optional<Map<String, Long>> due(Instant now) {
     if (lastLogged != Instant.MIN && Duration.between(lastLogged, now).compareTo(interval) < 0) {
       return Optional.empty();
     }

@@ -1,4 +1,4 @@
-package io.jvmsentinel.daemon.jfr;
+package io.jvmsentinel.daemon.logging;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
