@@ -1,4 +1,4 @@
-import io.jvmsentinel.collectors.jfr.JfrEventHandler;
+import io.jvmsentinel.collectors.jfr.handler.JfrEventHandler;
 import io.jvmsentinel.collectors.jfr.JfrHandlers;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
