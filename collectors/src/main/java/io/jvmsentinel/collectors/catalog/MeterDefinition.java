@@ -17,21 +17,31 @@ import java.util.function.ToDoubleFunction;
  */
 public interface MeterDefinition {
 
-  /** The dot.case Micrometer name; each registry translates it (Prometheus: snake_case). */
-  String meterName();
+  MeterSpec spec();
 
-  MeterKind kind();
+  default String meterName() {
+    return spec().meterName();
+  }
 
-  /** The base unit, or null for dimensionless values. */
-  String baseUnit();
+  default MeterKind kind() {
+    return spec().kind();
+  }
 
-  String description();
+  default String baseUnit() {
+    return spec().baseUnit();
+  }
 
-  /** The tag keys this meter carries besides the target tags, as documentation text. */
-  String tagKeys();
+  default String description() {
+    return spec().description();
+  }
 
-  /** Where the value comes from, as documentation text. */
-  String source();
+  default String tagKeys() {
+    return spec().tagKeys();
+  }
+
+  default String source() {
+    return spec().source();
+  }
 
   default <T> Gauge gauge(MeterRegistry registry, Tags tags, T state, ToDoubleFunction<T> value) {
     expect(MeterKind.GAUGE);

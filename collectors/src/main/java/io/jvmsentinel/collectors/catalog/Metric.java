@@ -484,12 +484,7 @@ public enum Metric implements MeterDefinition {
       "",
       "daemon");
 
-  private final String meterName;
-  private final MeterKind kind;
-  private final String baseUnit;
-  private final String description;
-  private final String tagKeys;
-  private final String source;
+  private final MeterSpec spec;
 
   Metric(
       String meterName,
@@ -498,41 +493,11 @@ public enum Metric implements MeterDefinition {
       String description,
       String tagKeys,
       String source) {
-    this.meterName = meterName;
-    this.kind = kind;
-    this.baseUnit = baseUnit;
-    this.description = description;
-    this.tagKeys = tagKeys;
-    this.source = source;
+    this.spec = new MeterSpec(meterName, kind, baseUnit, description, tagKeys, source);
   }
 
   @Override
-  public String meterName() {
-    return meterName;
-  }
-
-  @Override
-  public MeterKind kind() {
-    return kind;
-  }
-
-  @Override
-  public String baseUnit() {
-    return baseUnit;
-  }
-
-  @Override
-  public String description() {
-    return description;
-  }
-
-  @Override
-  public String tagKeys() {
-    return tagKeys;
-  }
-
-  @Override
-  public String source() {
-    return source;
+  public MeterSpec spec() {
+    return spec;
   }
 }

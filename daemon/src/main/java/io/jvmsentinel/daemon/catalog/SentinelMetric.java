@@ -2,6 +2,7 @@ package io.jvmsentinel.daemon.catalog;
 
 import io.jvmsentinel.collectors.catalog.MeterDefinition;
 import io.jvmsentinel.collectors.catalog.MeterKind;
+import io.jvmsentinel.collectors.catalog.MeterSpec;
 import io.micrometer.core.instrument.binder.BaseUnits;
 
 /**
@@ -185,12 +186,7 @@ public enum SentinelMetric implements MeterDefinition {
           + " failed the call)",
       "daemon");
 
-  private final String meterName;
-  private final MeterKind kind;
-  private final String baseUnit;
-  private final String description;
-  private final String tagKeys;
-  private final String source;
+  private final MeterSpec spec;
 
   SentinelMetric(
       String meterName,
@@ -199,41 +195,11 @@ public enum SentinelMetric implements MeterDefinition {
       String description,
       String tagKeys,
       String source) {
-    this.meterName = meterName;
-    this.kind = kind;
-    this.baseUnit = baseUnit;
-    this.description = description;
-    this.tagKeys = tagKeys;
-    this.source = source;
+    this.spec = new MeterSpec(meterName, kind, baseUnit, description, tagKeys, source);
   }
 
   @Override
-  public String meterName() {
-    return meterName;
-  }
-
-  @Override
-  public MeterKind kind() {
-    return kind;
-  }
-
-  @Override
-  public String baseUnit() {
-    return baseUnit;
-  }
-
-  @Override
-  public String description() {
-    return description;
-  }
-
-  @Override
-  public String tagKeys() {
-    return tagKeys;
-  }
-
-  @Override
-  public String source() {
-    return source;
+  public MeterSpec spec() {
+    return spec;
   }
 }
