@@ -36,6 +36,7 @@ final class NotificationJson {
     json.put("runbook", n.runbook());
     json.set("evidence", evidence(n.evidence()));
     json.put("snapshot", n.snapshot().orElse(null));
+    n.page().ifPresent(url -> json.put("page", url));
     return json;
   }
 
