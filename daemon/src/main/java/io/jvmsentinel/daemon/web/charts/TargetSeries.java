@@ -120,8 +120,8 @@ public record TargetSeries(
   /**
    * Code cache events from every sample (not only the points drawn), the latest kept. Full markers
    * come at the JFR events' own times when the stream saw them (a fill often precedes the first
-   * sample), else where the JVM's fill count grew; a cache already disabled at the first sample is
-   * marked there.
+   * sample), else where the JVM's fill count grew; a cache already full or disabled at the first
+   * sample is marked there.
    */
   private static List<Marker> markers(List<SignalSample> history) {
     java.util.TreeSet<Marker> markers =
@@ -144,6 +144,10 @@ public record TargetSeries(
             new Marker(
                 Math.max(first, full.time().getEpochSecond()), MarkerKind.FULL, full.segment()));
       }
+    }
+    if (!fullEventsSeen && history.get(0).codeCacheFullEvents() > 0) {
+      // Filled before the first sample (before the daemon watched, or before its stream started).
+      markers.add(new Marker(first, MarkerKind.FULL, null));
     }
     for (int i = 1; i < history.size(); i++) {
       SignalSample before = history.get(i - 1);
