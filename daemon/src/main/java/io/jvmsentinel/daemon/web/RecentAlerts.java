@@ -2,19 +2,19 @@ package io.jvmsentinel.daemon.web;
 
 import io.jvmsentinel.daemon.alert.AlertListener;
 import io.jvmsentinel.daemon.alert.AlertNotification;
+import io.jvmsentinel.daemon.alert.notify.NotificationJson;
 import io.jvmsentinel.daemon.export.HttpEndpoint;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
  * Remembers the latest alert notifications (fired and resolved) for the status page's "recent"
  * list, and passes every one on. {@code GET /api/v1/alerts/recent} serves them, newest first. Only
- * the latest {@link #CAPACITY} are kept: a flapping rule cannot grow the daemon's memory.
+ * the latest {@link #CAPACITY} are kept (as the webhook body: {@link NotificationJson#full}): a
+ * flapping rule cannot grow the daemon's memory.
  */
 public final class RecentAlerts implements AlertListener, HttpEndpoint.Route {
   public static final String PATH = "/api/v1/alerts/recent";
@@ -53,24 +53,6 @@ public final class RecentAlerts implements AlertListener, HttpEndpoint.Route {
   @Override
   public HttpEndpoint.Response get(HttpEndpoint.Request request) {
     return HttpEndpoint.Response.json(
-        200, Map.of("alerts", all().stream().map(RecentAlerts::render).toList()));
-  }
-
-  private static Map<String, Object> render(AlertNotification n) {
-    Map<String, Object> map = new LinkedHashMap<>();
-    map.put("alert", n.ruleId());
-    map.put("target", n.target());
-    map.put("key", n.key());
-    map.put("severity", n.severity().tag());
-    map.put("status", n.status().name().toLowerCase(Locale.ROOT));
-    map.put("startedAt", n.startedAt());
-    map.put("at", n.at());
-    map.put("dedupKey", n.dedupKey());
-    map.put("summary", n.summary());
-    map.put("explanation", n.explanation());
-    map.put("action", n.action());
-    map.put("evidence", n.evidence());
-    map.put("snapshot", n.snapshot().orElse(null));
-    return map;
+        200, Map.of("alerts", all().stream().map(NotificationJson::full).toList()));
   }
 }

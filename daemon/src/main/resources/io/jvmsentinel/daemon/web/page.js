@@ -169,7 +169,7 @@
     const head = el('div');
     head.appendChild(badge(recent ? a.status : a.state, recent ? a.status : a.state));
     head.appendChild(badge(a.severity, a.severity));
-    head.appendChild(el('strong', a.alert));
+    head.appendChild(el('strong', recent ? a.rule : a.alert));
     if (a.key) {
       head.appendChild(el('span', ' ' + a.key, 'muted'));
     }

@@ -15,7 +15,7 @@ import java.util.TreeMap;
  * The notification as JSON, shared by the log line and the webhook body. Times are ISO-8601 UTC,
  * status and severity lower case; evidence keys are sorted so equal notifications log equal lines.
  */
-final class NotificationJson {
+public final class NotificationJson {
   static final ObjectMapper MAPPER = new ObjectMapper();
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
@@ -40,8 +40,11 @@ final class NotificationJson {
     return json;
   }
 
-  /** The log line's fields plus explanation and action: a webhook receiver has nothing else. */
-  static ObjectNode full(AlertNotification n) {
+  /**
+   * The log line's fields plus explanation and action: a webhook receiver has nothing else (nor has
+   * the status page's list of recent alerts).
+   */
+  public static ObjectNode full(AlertNotification n) {
     ObjectNode json = of(n);
     json.put("explanation", n.explanation());
     json.put("action", n.action());
