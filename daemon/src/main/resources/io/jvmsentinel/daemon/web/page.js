@@ -305,6 +305,8 @@
     const max = u.scales.x.max;
     ctx.save();
     ctx.font = (11 * devicePixelRatio) + 'px sans-serif';
+    // Labels of markers at the same time stack downwards instead of overprinting.
+    const labelsAt = {};
     for (const m of markers) {
       m.drawn = m.t >= min && m.t <= max;
       if (!m.drawn) {
@@ -319,7 +321,8 @@
       ctx.lineTo(x, top + height);
       ctx.stroke();
       if (m.kind !== 'FLUSHING') {
-        ctx.fillText(MARKER_LABELS[m.kind], x + 3 * devicePixelRatio, top + 12 * devicePixelRatio);
+        const row = labelsAt[x] = (labelsAt[x] || 0) + 1;
+        ctx.fillText(MARKER_LABELS[m.kind], x + 3 * devicePixelRatio, top + 12 * row * devicePixelRatio);
       }
     }
     ctx.restore();
