@@ -66,6 +66,7 @@ class LabOptionsTest {
             "churn-from-boot",
             "pool-start",
             "gc-at-startup",
+            "hostile-names",
             "bench");
     for (String name : Scenarios.names()) {
       assertThat(Scenarios.create(LabOptions.defaults(name)))

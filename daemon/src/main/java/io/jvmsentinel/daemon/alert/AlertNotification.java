@@ -22,6 +22,7 @@ import java.util.Optional;
  * @param runbook link to the runbook ({@code alerts/runbooks/<id>.md})
  * @param evidence JSON-friendly details (numbers, strings, lists and maps of them)
  * @param snapshot path of the JFR evidence snapshot saved when the alert fired, if any
+ * @param page the alert on the daemon's status page, when {@code http.externalUrl} is set
  */
 public record AlertNotification(
     String ruleId,
@@ -36,7 +37,8 @@ public record AlertNotification(
     String action,
     String runbook,
     Map<String, Object> evidence,
-    Optional<String> snapshot) {
+    Optional<String> snapshot,
+    Optional<String> page) {
 
   /** FIRING when the alert starts, RESOLVED when its condition has cleared. */
   public enum Status {
@@ -55,6 +57,58 @@ public record AlertNotification(
     // Insertion order is the order people read the evidence in; unknown values stay as nulls.
     evidence = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(evidence));
     Objects.requireNonNull(snapshot, "snapshot");
+    Objects.requireNonNull(page, "page");
+  }
+
+  /** A notification without a page link (no {@code http.externalUrl}). */
+  public AlertNotification(
+      String ruleId,
+      String target,
+      String key,
+      Severity severity,
+      Status status,
+      Instant startedAt,
+      Instant at,
+      String summary,
+      String explanation,
+      String action,
+      String runbook,
+      Map<String, Object> evidence,
+      Optional<String> snapshot) {
+    this(
+        ruleId,
+        target,
+        key,
+        severity,
+        status,
+        startedAt,
+        at,
+        summary,
+        explanation,
+        action,
+        runbook,
+        evidence,
+        snapshot,
+        Optional.empty());
+  }
+
+  /** This notification with a link to the alert's page. */
+  public AlertNotification withPage(String url) {
+    return new AlertNotification(
+        ruleId,
+        target,
+        key,
+        severity,
+        status,
+        startedAt,
+        at,
+        summary,
+        explanation,
+        action,
+        runbook,
+        evidence,
+        snapshot,
+        Optional.of(url));
   }
 
   /** Stable identity of the alert: the same rule, target and key give the same key, always. */

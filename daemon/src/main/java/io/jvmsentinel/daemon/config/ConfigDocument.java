@@ -24,7 +24,12 @@ record ConfigDocument(
   static final Target EMPTY_TARGET =
       new Target(null, null, null, null, null, null, null, null, null);
 
-  record Http(HostPort listen, HttpTls tls, HttpAuth auth, List<Pattern> maskArguments) {}
+  record Http(
+      HostPort listen,
+      HttpTls tls,
+      HttpAuth auth,
+      List<Pattern> maskArguments,
+      String externalUrl) {}
 
   record HttpTls(String keyStore, String keyStorePasswordEnv, String keyStorePasswordFile) {}
 

@@ -1,5 +1,6 @@
 package io.jvmsentinel.daemon.config;
 
+import java.net.URI;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -14,9 +15,15 @@ import java.util.regex.Pattern;
  *     {@code /health} and {@code /ready} stay open: kubelet probes cannot send credentials.
  * @param maskArguments the operator's patterns of secrets in target JVM arguments, masked in the
  *     API beyond the built-in rules; default none
+ * @param externalUrl where people reach this endpoint (through an ingress, say), without a trailing
+ *     slash: alert notifications then link to the alert's status page; default none
  */
 public record HttpConfig(
-    HostPort listen, Optional<StoreFile> tls, HttpAuth auth, List<Pattern> maskArguments) {
+    HostPort listen,
+    Optional<StoreFile> tls,
+    HttpAuth auth,
+    List<Pattern> maskArguments,
+    Optional<URI> externalUrl) {
   public static final HostPort DEFAULT_LISTEN = new HostPort("0.0.0.0", 9404);
   public static final HttpConfig DEFAULT = new HttpConfig(DEFAULT_LISTEN);
 
@@ -25,10 +32,11 @@ public record HttpConfig(
     Objects.requireNonNull(tls, "tls");
     Objects.requireNonNull(auth, "auth");
     maskArguments = List.copyOf(maskArguments);
+    Objects.requireNonNull(externalUrl, "externalUrl");
   }
 
   /** Plain HTTP without authentication, the compatible default. */
   public HttpConfig(HostPort listen) {
-    this(listen, Optional.empty(), HttpAuth.NONE, List.of());
+    this(listen, Optional.empty(), HttpAuth.NONE, List.of(), Optional.empty());
   }
 }

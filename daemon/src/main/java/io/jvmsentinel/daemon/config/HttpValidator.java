@@ -1,5 +1,6 @@
 package io.jvmsentinel.daemon.config;
 
+import java.net.URI;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -38,7 +39,30 @@ final class HttpValidator {
         raw.maskArguments() == null
             ? List.of()
             // An unreadable pattern is null here; its problem is already reported.
-            : raw.maskArguments().stream().filter(Objects::nonNull).toList());
+            : raw.maskArguments().stream().filter(Objects::nonNull).toList(),
+        externalUrl(raw.externalUrl()));
+  }
+
+  /**
+   * An absolute http(s) URL without query, fragment or user info: the daemon appends page paths to
+   * it, and it goes into every notification, where a password must never travel.
+   */
+  private Optional<URI> externalUrl(String text) {
+    if (text == null || problems.unreadable("http.externalUrl")) {
+      return Optional.empty();
+    }
+    Optional<URI> url = AlertsValidator.parseUrl(text);
+    if (url.isEmpty()
+        || url.get().getRawQuery() != null
+        || url.get().getRawFragment() != null
+        || url.get().getRawUserInfo() != null) {
+      problems.add(
+          "'http.externalUrl' must be an absolute http or https URL without query, fragment or"
+              + " user info, such as https://sentinel.example.com/orders");
+      return Optional.empty();
+    }
+    String trimmed = url.get().toString().replaceAll("/+$", "");
+    return Optional.of(URI.create(trimmed));
   }
 
   private HttpAuth auth(ConfigDocument.HttpAuth raw) {

@@ -6,6 +6,8 @@ import io.jvmsentinel.daemon.alert.SignalSample;
 import io.jvmsentinel.daemon.alert.WindowedEvidence;
 import io.jvmsentinel.daemon.config.Durations;
 import io.jvmsentinel.daemon.watch.WatchedTarget;
+import io.jvmsentinel.daemon.web.charts.CreatorFlameGraph;
+import io.jvmsentinel.daemon.web.charts.TargetSeries;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,6 +16,7 @@ import java.util.Optional;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.function.ToDoubleFunction;
 
 /**
  * {@code GET /api/v1/targets/{target}/{report}}: what the JFR handlers know about one target, in
@@ -36,11 +39,21 @@ public final class TargetReportRoutes implements HttpEndpoint.Route {
   /** What a report is asked for: how many entries, and over which recent window (or all). */
   private record Query(int top, Optional<Duration> window) {}
 
-  /**
-   * @param histories each target's detection history by name (the windowed reports read it)
-   */
+  /** Without the status page's storm threshold (the series report then shows none). */
   public TargetReportRoutes(
       Supplier<List<WatchedTarget>> targets, Function<String, Optional<SignalHistory>> histories) {
+    this(targets, histories, name -> Double.NaN);
+  }
+
+  /**
+   * @param histories each target's detection history by name (the windowed reports read it)
+   * @param stormThreshold each target's ThreadStorm rate threshold by name, drawn on the status
+   *     page's thread start chart
+   */
+  public TargetReportRoutes(
+      Supplier<List<WatchedTarget>> targets,
+      Function<String, Optional<SignalHistory>> histories,
+      ToDoubleFunction<String> stormThreshold) {
     this.targets = targets;
     this.histories = histories;
     reports.put(
@@ -55,6 +68,19 @@ public final class TargetReportRoutes implements HttpEndpoint.Route {
                 query.window().isPresent()
                     ? threadStarts(target, new Query(MAX_TOP, query.window())).collapsed()
                     : target.jfr().threadStarts().collapsedStacks()));
+    // The status page's charts: the 15-minute series and the creators as a flame graph tree.
+    reports.put(
+        "series",
+        (target, query) ->
+            HttpEndpoint.Response.json(
+                200,
+                TargetSeries.of(
+                    histories.apply(target.name()).map(SignalHistory::all).orElse(List.of()),
+                    stormThreshold.applyAsDouble(target.name()))));
+    reports.put(
+        "flame",
+        (target, query) ->
+            HttpEndpoint.Response.json(200, CreatorFlameGraph.of(threadStarts(target, query))));
     reports.put(
         "tls",
         (target, query) ->

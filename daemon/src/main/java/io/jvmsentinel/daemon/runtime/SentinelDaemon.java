@@ -40,6 +40,9 @@ import io.jvmsentinel.daemon.target.TargetSession;
 import io.jvmsentinel.daemon.target.TlsJmxConnector;
 import io.jvmsentinel.daemon.tls.SslContexts;
 import io.jvmsentinel.daemon.watch.WatchedTarget;
+import io.jvmsentinel.daemon.web.AlertPageLinks;
+import io.jvmsentinel.daemon.web.RecentAlerts;
+import io.jvmsentinel.daemon.web.StatusPage;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.prometheus.PrometheusConfig;
 import io.micrometer.prometheus.PrometheusMeterRegistry;
@@ -47,6 +50,7 @@ import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -127,14 +131,18 @@ public final class SentinelDaemon implements AutoCloseable {
                 targets.stream()
                     .collect(Collectors.toMap(WatchedTarget::name, WatchedTarget::stream)))
             : EvidenceSnapshots.disabled();
+    RuleSettings ruleSettings =
+        new RuleSettings(
+            detectionConfig.rules(), detectionConfig.targets(), detectionConfig.disabled());
+    // The status page lists recent alerts; notifications link to it when externalUrl is set.
+    RecentAlerts recentAlerts = new RecentAlerts(notifications);
     DetectionEngine detection =
         new DetectionEngine(
             targets,
             // Disabled detection still samples: windowed reports read the signal history.
             detectionConfig.enabled() ? Rules.all() : List.of(),
-            new RuleSettings(
-                detectionConfig.rules(), detectionConfig.targets(), detectionConfig.disabled()),
-            notifications,
+            ruleSettings,
+            new AlertPageLinks(config.http().externalUrl(), recentAlerts),
             snapshots,
             registry,
             Clock.systemUTC(),
@@ -151,24 +159,31 @@ public final class SentinelDaemon implements AutoCloseable {
             () -> targets,
             detection::warmingUp,
             new RedactedArguments(config.http().maskArguments()));
+    Map<String, HttpEndpoint.Route> routes =
+        new HashMap<>(
+            Map.of(
+                "/metrics",
+                new PrometheusRoute(registry),
+                "/health",
+                status.health(),
+                "/ready",
+                status.ready(),
+                "/api/v1/targets",
+                status.targets(),
+                "/api/v1/alerts",
+                new AlertsRoute(detection),
+                TargetReportRoutes.PREFIX,
+                new TargetReportRoutes(
+                    () -> targets,
+                    detection::history,
+                    name -> StatusPage.stormThreshold(ruleSettings, name))));
+    routes.putAll(StatusPage.routes(detection, recentAlerts, detectionConfig.snapshotDirectory()));
     HttpEndpoint http;
     try {
       http =
           HttpEndpoint.start(
               config.http().listen().toSocketAddress(),
-              Map.of(
-                  "/metrics",
-                  new PrometheusRoute(registry),
-                  "/health",
-                  status.health(),
-                  "/ready",
-                  status.ready(),
-                  "/api/v1/targets",
-                  status.targets(),
-                  "/api/v1/alerts",
-                  new AlertsRoute(detection),
-                  TargetReportRoutes.PREFIX,
-                  new TargetReportRoutes(() -> targets, detection::history)),
+              routes,
               serverTls(config),
               HttpAccess.of(config.http().auth(), registry));
     } catch (IOException e) {

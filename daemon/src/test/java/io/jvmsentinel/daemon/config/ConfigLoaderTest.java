@@ -874,6 +874,28 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void externalUrlIsAnAbsoluteUrlWithoutQueryOrPasswordAndLosesItsTrailingSlash()
+        throws Exception {
+      assertThat(
+              load("http: {externalUrl: \"https://sentinel.example.com/prod/\"}\n"
+                      + "targets:\n  - {name: a, pid: 1}\n")
+                  .http()
+                  .externalUrl())
+          .contains(java.net.URI.create("https://sentinel.example.com/prod"));
+      assertThat(load("targets:\n  - {name: a, pid: 1}\n").http().externalUrl()).isEmpty();
+      for (String bad :
+          java.util.List.of(
+              "sentinel.example.com", "https://u:pw@sentinel.example.com", "https://h/?a=b")) {
+        assertThat(
+                problems("http: {externalUrl: \"" + bad + "\"}\ntargets:\n  - {name: a, pid: 1}\n"))
+            .as(bad)
+            .containsExactly(
+                "'http.externalUrl' must be an absolute http or https URL without query, fragment"
+                    + " or user info, such as https://sentinel.example.com/orders");
+      }
+    }
+
+    @Test
     void urlsMustBeAbsoluteHttpOrHttps() throws Exception {
       assertThat(
               problems(

@@ -90,6 +90,7 @@ public final class AlertmanagerNotifier implements Notifier {
     putIfNotEmpty(annotations, "action", n.action());
     putIfNotEmpty(annotations, "runbook_url", n.runbook());
     n.snapshot().ifPresent(s -> annotations.put("snapshot", s));
+    n.page().ifPresent(url -> annotations.put("page_url", url));
     alert.put("startsAt", n.startedAt().toString());
     boolean resolved = n.status() == AlertNotification.Status.RESOLVED;
     alert.put("endsAt", (resolved ? n.at() : now.plus(VALIDITY)).toString());

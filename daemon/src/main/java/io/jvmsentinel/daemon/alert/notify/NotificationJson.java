@@ -36,11 +36,15 @@ public final class NotificationJson {
     json.put("runbook", n.runbook());
     json.set("evidence", evidence(n.evidence()));
     json.put("snapshot", n.snapshot().orElse(null));
+    n.page().ifPresent(url -> json.put("page", url));
     return json;
   }
 
-  /** The log line's fields plus explanation and action: a webhook receiver has nothing else. */
-  static ObjectNode full(AlertNotification n) {
+  /**
+   * The log line's fields plus explanation and action: a webhook receiver has nothing else (nor has
+   * the status page's list of recent alerts).
+   */
+  public static ObjectNode full(AlertNotification n) {
     ObjectNode json = of(n);
     json.put("explanation", n.explanation());
     json.put("action", n.action());

@@ -65,8 +65,12 @@ public final class PagerDutyNotifier implements Notifier {
     payload.put("component", n.ruleId());
     payload.set("custom_details", NotificationJson.evidence(n.evidence()));
     if (!n.runbook().isEmpty()) {
-      event.putArray("links").addObject().put("href", n.runbook()).put("text", "Runbook");
+      event.withArray("links").addObject().put("href", n.runbook()).put("text", "Runbook");
     }
+    n.page()
+        .ifPresent(
+            url ->
+                event.withArray("links").addObject().put("href", url).put("text", "Status page"));
     return event;
   }
 

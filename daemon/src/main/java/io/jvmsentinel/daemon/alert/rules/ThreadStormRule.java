@@ -26,7 +26,7 @@ import java.util.function.Predicate;
  * (seed incident 1), which page at a far lower rate since their signature is unambiguous.
  */
 public final class ThreadStormRule implements AlertRule {
-  static final String MIN_RATE = "minRate";
+  public static final String MIN_RATE = "minRate";
   static final String BASELINE_FACTOR = "baselineFactor";
   static final String WINDOW = "windowSeconds";
   static final String KNOWN_CAUSE_MIN_RATE = "knownCauseMinRate";
