@@ -89,7 +89,6 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
   private final AtomicLong startedThreads = new AtomicLong(-1);
   private boolean startsFromStream;
   private final ScheduledExecutorService thread;
-  private final AtomicInteger available = new AtomicInteger();
   private final AtomicLong recordingSize = new AtomicLong(-1);
   private final Counter startsOnConnect;
   private final Counter startsAfterStall;
@@ -105,10 +104,11 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
   private long nextRetry;
   private long nextSizeCheck;
   private String lastFailure;
-  private String unavailableReason;
   private Map<String, String> liveSettings;
   private boolean liveStacks;
   private volatile long lastFlushNanos;
+  // Written by the session thread only; read by HTTP threads and the gauge.
+  private volatile StreamState published = StreamState.NOT_STARTED;
 
   public JfrStreamSession(
       String target,
@@ -160,7 +160,8 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
             : null;
     Metric.SENTINEL_JFR_STORM_PAUSED.gauge(registry, tags, stormPausedGauge, AtomicInteger::get);
     this.handlers.forEach(handler -> handler.bindTo(registry));
-    Metric.SENTINEL_JFR_AVAILABLE.gauge(registry, tags, available, AtomicInteger::get);
+    Metric.SENTINEL_JFR_AVAILABLE.gauge(
+        registry, tags, this, session -> session.published.streaming() ? 1 : 0);
     Metric.SENTINEL_JFR_TARGET_RECORDING_SIZE.gauge(
         registry, tags, recordingSize, size -> size.get() < 0 ? Double.NaN : size.get());
     this.startsOnConnect =
@@ -184,13 +185,13 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
       thread.scheduleWithFixedDelay(
           this::watchdog, WATCHDOG_MILLIS, WATCHDOG_MILLIS, TimeUnit.MILLISECONDS);
     } else {
-      unavailableReason = "disabled by configuration (jfr.enabled: false)";
+      published = published.withReason("disabled by configuration (jfr.enabled: false)");
     }
   }
 
   /** Whether the stream is up and events can flow. */
   public boolean streaming() {
-    return available.get() == 1;
+    return published.streaming();
   }
 
   /** Whether the stream is closed because of a heavy thread storm (JFR-only alerts then hold). */
@@ -208,8 +209,7 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
 
   /** Whether events are flowing, or why not; for the API. */
   public String state() {
-    String reason = unavailableReason;
-    return available.get() == 1 ? "streaming" : reason != null ? reason : "not started";
+    return published.describe();
   }
 
   @Override
@@ -296,9 +296,8 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
       liveSettings = settings;
       liveStacks = true;
       resetStackSampling();
-      unavailableReason = null;
       lastFailure = null;
-      available.set(1);
+      published = new StreamState(true, null);
       cause.increment();
       log.info(
           "target {}: JFR stream started in {} ms with {} event types{}",
@@ -318,16 +317,15 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
         log.warn("target {}: {}; retrying while connected", target, message);
         lastFailure = message;
       }
-      unavailableReason = message;
+      published = published.withReason(message);
     }
   }
 
   private void unavailable(String reason) {
-    if (!reason.equals(unavailableReason)) {
+    if (!reason.equals(published.unavailableReason())) {
       log.info("target {}: {}", target, reason);
     }
-    unavailableReason = reason;
-    available.set(0);
+    published = new StreamState(false, reason);
   }
 
   private void stop() {
@@ -341,7 +339,7 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
       resetStackSampling();
       handlers.forEach(JfrEventHandler::streamStopped);
     }
-    available.set(0);
+    published = new StreamState(false, published.unavailableReason());
     recordingSize.set(-1);
   }
 
@@ -355,7 +353,7 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
       }
       long now = System.currentTimeMillis();
       if (stream == null) {
-        if (unavailableReason != null && nextRetry > 0 && now >= nextRetry) {
+        if (published.unavailableReason() != null && nextRetry > 0 && now >= nextRetry) {
           start(startsOnRetry);
         }
         return;
@@ -434,19 +432,20 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
     stop();
     stormPausedGauge.set(1);
     nextRetry = 0;
-    unavailableReason =
-        String.format(
-            java.util.Locale.ROOT,
-            "paused during a thread storm of %.0f starts/s (above jfr.stormPauseAboveRate %.0f):"
-                + " a running recording would cost the target much of its CPU; JMX metrics"
-                + " continue",
-            stormPause.rate(),
-            config.stormPauseAboveRate());
+    published =
+        published.withReason(
+            String.format(
+                java.util.Locale.ROOT,
+                "paused during a thread storm of %.0f starts/s (above jfr.stormPauseAboveRate %.0f):"
+                    + " a running recording would cost the target much of its CPU; JMX metrics"
+                    + " continue",
+                stormPause.rate(),
+                config.stormPauseAboveRate()));
     log.warn(
         "target {}: JFR stream {}; it reopens once the rate stays under {}/s for {}, and for {}"
             + " every {} while the storm lasts",
         target,
-        unavailableReason,
+        published.unavailableReason(),
         Math.round(config.stormPauseAboveRate() / 2),
         Durations.format(config.stormPauseCapture()),
         Durations.format(config.stormPauseCapture()),
@@ -455,7 +454,7 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
 
   private void resumeAfterStorm(Counter cause, String why) {
     stormPausedGauge.set(0);
-    unavailableReason = null;
+    published = published.withReason(null);
     log.info(
         "target {}: reopening the JFR stream: {} ({} starts/s)",
         target,
