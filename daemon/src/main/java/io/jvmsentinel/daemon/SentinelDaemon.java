@@ -128,7 +128,11 @@ public final class SentinelDaemon implements AutoCloseable {
                 detectionConfig.snapshotDirectory().get(),
                 detectionConfig.snapshotMaxSizeMb() * 1024 * 1024,
                 targets.stream()
-                    .collect(Collectors.toMap(WatchedTarget::name, WatchedTarget::stream)))
+                    .collect(
+                        Collectors.toMap(
+                            WatchedTarget::name,
+                            target -> EvidenceSnapshots.Source.of(target.stream()))),
+                registry)
             : EvidenceSnapshots.disabled();
     DetectionEngine detection =
         new DetectionEngine(

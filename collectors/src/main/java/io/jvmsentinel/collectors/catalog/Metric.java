@@ -647,6 +647,25 @@ public enum Metric {
           + " agent's socket is missing) and messages dropped because the client's queue was full",
       "reason (send, queue_full)",
       "daemon"),
+  SENTINEL_SNAPSHOTS_DROPPED(
+      "jvm.sentinel.snapshots.dropped",
+      MeterKind.COUNTER,
+      null,
+      "JFR evidence snapshots not written because 16 were already waiting for the writer (an alert storm); their alerts go out without"
+          + " a snapshot path",
+      "",
+      "daemon"),
+  SENTINEL_TAG_VALUES_CAPPED(
+      "jvm.sentinel.tag.values.capped",
+      MeterKind.COUNTER,
+      null,
+      "Measurements counted under the tag value `other` because the meter already has as many"
+          + " distinct values of that tag (or combinations of tags) as it may: the target decides"
+          + " how many values there are, the daemon caps the series. A growing count means a"
+          + " busy series is hidden in `other`",
+      "meter (the capped meter), tag (the capped tag, or combination such as"
+          + " `peer,protocol,cipher`)",
+      "daemon"),
   SENTINEL_POLL_ERRORS(
       "jvm.sentinel.poll.errors",
       MeterKind.COUNTER,

@@ -3,6 +3,7 @@ package io.jvmsentinel.collectors.jfr.compiler;
 import io.jvmsentinel.collectors.catalog.Metric;
 import io.jvmsentinel.collectors.jfr.EventSettings;
 import io.jvmsentinel.collectors.jfr.JfrEventHandler;
+import io.jvmsentinel.collectors.support.CardinalityCap;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -32,7 +33,7 @@ public final class CompilationFailureHandler implements JfrEventHandler {
 
   private final Tags tags;
   private final MonitoringThreads monitoring;
-  private final BoundedValues reasons = new BoundedValues(MAX_REASONS);
+  private final CardinalityCap reasons = new CardinalityCap(MAX_REASONS);
   private final Map<String, Counter> counters = new ConcurrentHashMap<>();
   private MeterRegistry registry;
 
@@ -54,6 +55,7 @@ public final class CompilationFailureHandler implements JfrEventHandler {
   @Override
   public void bindTo(MeterRegistry registry) {
     this.registry = registry;
+    reasons.bindTo(registry, tags, Metric.JVM_JIT_COMPILATION_FAILURES, "reason");
   }
 
   @Override
@@ -61,7 +63,7 @@ public final class CompilationFailureHandler implements JfrEventHandler {
     if (monitoring.isMonitoring(EventFields.threadName(event))) {
       return;
     }
-    String reason = reasons.bound(normalise(EventFields.string(event, "failureMessage")));
+    String reason = reasons.value(normalise(EventFields.string(event, "failureMessage")));
     counters
         .computeIfAbsent(
             reason,

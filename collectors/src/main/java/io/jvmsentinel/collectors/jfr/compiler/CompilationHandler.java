@@ -4,6 +4,7 @@ import io.jvmsentinel.collectors.catalog.Metric;
 import io.jvmsentinel.collectors.jfr.EventSettings;
 import io.jvmsentinel.collectors.jfr.IntervalCounts;
 import io.jvmsentinel.collectors.jfr.JfrEventHandler;
+import io.jvmsentinel.collectors.support.CardinalityCap;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -25,8 +26,8 @@ public final class CompilationHandler implements JfrEventHandler {
   public static final String EVENT = "jdk.Compilation";
 
   private final Tags tags;
-  private final BoundedValues compilers = new BoundedValues(4);
-  private final BoundedValues tiers = new BoundedValues(8);
+  private final CardinalityCap compilers = new CardinalityCap(4);
+  private final CardinalityCap tiers = new CardinalityCap(8);
   private final Map<Tags, Counter> compilations = new ConcurrentHashMap<>();
   private final Map<String, Timer> durations = new ConcurrentHashMap<>();
   private final Map<String, Counter> code = new ConcurrentHashMap<>();
@@ -55,6 +56,8 @@ public final class CompilationHandler implements JfrEventHandler {
   @Override
   public void bindTo(MeterRegistry registry) {
     this.registry = registry;
+    compilers.bindTo(registry, tags, Metric.JVM_JIT_COMPILATIONS, "compiler");
+    tiers.bindTo(registry, tags, Metric.JVM_JIT_COMPILATIONS, "tier");
     Metric.JVM_JIT_RECOMPILATIONS.functionCounter(registry, tags, recompilations, AtomicLong::get);
   }
 
@@ -63,9 +66,9 @@ public final class CompilationHandler implements JfrEventHandler {
     total.incrementAndGet();
     String rawCompiler = EventFields.string(event, "compiler");
     String compiler =
-        compilers.bound(rawCompiler == null ? null : rawCompiler.toLowerCase(Locale.ROOT));
+        compilers.value(rawCompiler == null ? null : rawCompiler.toLowerCase(Locale.ROOT));
     long level = EventFields.count(event, "compileLevel");
-    String tier = tiers.bound(level < 0 ? null : Long.toString(level));
+    String tier = tiers.value(level < 0 ? null : Long.toString(level));
     Boolean osr = EventFields.bool(event, "isOsr");
     // "succeded" is the event's own spelling (JDK 17 to 25).
     Boolean succeeded = EventFields.bool(event, "succeded");
@@ -76,9 +79,9 @@ public final class CompilationHandler implements JfrEventHandler {
             "tier",
             tier,
             "osr",
-            osr == null ? BoundedValues.UNKNOWN : osr.toString(),
+            osr == null ? CardinalityCap.UNKNOWN : osr.toString(),
             "outcome",
-            succeeded == null ? BoundedValues.UNKNOWN : succeeded ? "success" : "failure");
+            succeeded == null ? CardinalityCap.UNKNOWN : succeeded ? "success" : "failure");
     compilations
         .computeIfAbsent(key, k -> Metric.JVM_JIT_COMPILATIONS.counter(registry, tags.and(k)))
         .increment();

@@ -43,18 +43,6 @@ class CompilationFailureHandlerTest {
     assertThat(CompilationFailureHandler.normalise(null)).isNull();
   }
 
-  @Test
-  void boundedValuesKeepTheFirstNThenOther() {
-    BoundedValues values = new BoundedValues(20);
-    for (int i = 0; i < 20; i++) {
-      assertThat(values.bound("reason " + (char) ('a' + i)))
-          .isEqualTo("reason " + (char) ('a' + i));
-    }
-    assertThat(values.bound("one too many")).isEqualTo(BoundedValues.OTHER);
-    assertThat(values.bound("reason a")).isEqualTo("reason a");
-    assertThat(values.bound(" ")).isEqualTo(BoundedValues.UNKNOWN);
-  }
-
   private double failures(String reason) {
     return registry
         .get("jvm.jit.compilation.failures")
