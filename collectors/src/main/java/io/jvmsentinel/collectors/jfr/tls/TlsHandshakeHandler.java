@@ -162,8 +162,8 @@ public final class TlsHandshakeHandler implements JfrEventHandler {
     return peerStats.handshakes();
   }
 
-  private void count(
-      String peer, long peerHandshakes, String protocol, String cipher, boolean full) {
+  /** Counts one handshake in its series, every tag and their combination capped. */
+  void count(String peer, long peerHandshakes, String protocol, String cipher, boolean full) {
     MeterRegistry meters = registry;
     if (meters == null) {
       return;
