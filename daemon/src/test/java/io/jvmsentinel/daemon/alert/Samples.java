@@ -136,6 +136,30 @@ final class Samples {
     return this;
   }
 
+  /** What the session knows of the target (address, since, last error). */
+  Samples target(SignalSample.Target target) {
+    details = withTargetAndGcPauses(target, details.gcPauses());
+    return this;
+  }
+
+  /** GC pauses by {@code collector / cause} since the daemon started. */
+  Samples gcPauses(Map<String, SignalSample.GcPauses> pauses) {
+    details = withTargetAndGcPauses(details.target(), pauses);
+    return this;
+  }
+
+  private SignalSample.Details withTargetAndGcPauses(
+      SignalSample.Target target, Map<String, SignalSample.GcPauses> pauses) {
+    return new SignalSample.Details(
+        target,
+        details.creatorSites(),
+        details.deoptimizedMethods(),
+        details.recompiledMethods(),
+        details.codeCacheFulls(),
+        details.compilerCpu(),
+        pauses);
+  }
+
   /** Thread starts by creator site in this tick. */
   Samples creators(SiteStarts... sites) {
     long attributed = 0;
