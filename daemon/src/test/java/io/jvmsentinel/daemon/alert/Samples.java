@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /** Builds synthetic signal samples for rule tests: a healthy, connected JFR target by default. */
 final class Samples {
@@ -214,6 +215,17 @@ final class Samples {
         recompilations,
         compilerCpuSeconds,
         details);
+  }
+
+  /** The context a rule sees for target {@code orders}, past warm-up, at the latest sample. */
+  static RuleContext context(AlertRule rule, SignalHistory history, Set<String> firing) {
+    return new RuleContext(
+        "orders",
+        history,
+        RuleSettings.DEFAULTS.thresholds(rule, "orders"),
+        firing,
+        false,
+        history.latest().orElseThrow().at());
   }
 
   /**

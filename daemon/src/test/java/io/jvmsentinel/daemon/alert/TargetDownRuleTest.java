@@ -71,12 +71,6 @@ class TargetDownRuleTest {
   }
 
   private RuleContext context(SignalHistory history) {
-    return new RuleContext(
-        "orders",
-        history,
-        RuleSettings.DEFAULTS.thresholds(rule, "orders"),
-        Set.of(),
-        false,
-        history.latest().orElseThrow().at());
+    return Samples.context(rule, history, Set.of());
   }
 }
