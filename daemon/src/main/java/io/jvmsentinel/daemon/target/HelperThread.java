@@ -2,7 +2,6 @@ package io.jvmsentinel.daemon.target;
 
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
@@ -18,11 +17,11 @@ final class HelperThread {
   private HelperThread() {}
 
   /**
-   * @param queue tasks that may wait while one runs; 0 rejects any task while one runs
+   * @param queue tasks that may wait while one runs (at least 1: a thread that just finished a task
+   *     is briefly not ready for the next, and a direct hand-off would then reject it)
    */
   static ThreadPoolExecutor withQueue(String name, int queue) {
-    BlockingQueue<Runnable> waiting =
-        queue == 0 ? new SynchronousQueue<>() : new ArrayBlockingQueue<>(queue);
+    BlockingQueue<Runnable> waiting = new ArrayBlockingQueue<>(queue);
     ThreadPoolExecutor executor =
         new ThreadPoolExecutor(
             1,

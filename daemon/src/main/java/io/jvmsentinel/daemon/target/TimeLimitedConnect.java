@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import javax.management.remote.JMXConnector;
@@ -23,6 +24,10 @@ import javax.management.remote.JMXConnector;
  */
 final class TimeLimitedConnect {
   private final ExecutorService connectThread;
+  // Held from submission until the connect returns. The thread itself may still be on its way
+  // back to the pool then, so the executor queues one task, and this permit, not the executor,
+  // decides whether an attempt is still running.
+  private final Semaphore running = new Semaphore(1);
 
   interface BlockingConnect {
     JMXConnector connect() throws Exception;
@@ -32,10 +37,17 @@ final class TimeLimitedConnect {
    * @param threadName the helper thread's name, e.g. {@code jmx-connect-orders}
    */
   TimeLimitedConnect(String threadName) {
-    this.connectThread = HelperThread.withQueue(threadName, 0);
+    this.connectThread = HelperThread.withQueue(threadName, 1);
   }
 
   JMXConnector connect(BlockingConnect connect, Duration timeout, String what) throws IOException {
+    if (!running.tryAcquire()) {
+      throw new IOException(
+          "connect to "
+              + what
+              + " not tried: the previous attempt, timed out, is still waiting on the target",
+          new java.net.SocketTimeoutException("connect timed out"));
+    }
     CompletableFuture<JMXConnector> attempt;
     try {
       attempt =
@@ -47,15 +59,14 @@ final class TimeLimitedConnect {
                   throw e;
                 } catch (Exception e) {
                   throw new java.util.concurrent.CompletionException(e);
+                } finally {
+                  running.release();
                 }
               },
               connectThread);
     } catch (RejectedExecutionException e) {
-      throw new IOException(
-          "connect to "
-              + what
-              + " not tried: the previous attempt, timed out, is still waiting on the target",
-          new java.net.SocketTimeoutException("connect timed out"));
+      running.release();
+      throw new IOException("connect to " + what + " not tried: the connect thread is shut down");
     }
     try {
       return attempt.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
