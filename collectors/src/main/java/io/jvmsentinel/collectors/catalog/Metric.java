@@ -482,6 +482,17 @@ public enum Metric implements MeterDefinition {
       null,
       "GC notifications the daemon did not receive (gaps in each collector's GcInfo id)",
       "",
+      "daemon"),
+  SENTINEL_TAG_VALUES_CAPPED(
+      "jvm.sentinel.tag.values.capped",
+      MeterKind.COUNTER,
+      null,
+      "Measurements counted under the tag value `other` because the meter already has as many"
+          + " distinct values of that tag (or combinations of tags) as it may: the target decides"
+          + " how many values there are, the daemon caps the series. A growing count means a"
+          + " busy series is hidden in `other`",
+      "meter (the capped meter), tag (the capped tag, or combination such as"
+          + " `peer,protocol,cipher`)",
       "daemon");
 
   private final MeterSpec spec;

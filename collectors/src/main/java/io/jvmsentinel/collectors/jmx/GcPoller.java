@@ -2,6 +2,7 @@ package io.jvmsentinel.collectors.jmx;
 
 import com.sun.management.GarbageCollectionNotificationInfo;
 import io.jvmsentinel.collectors.catalog.Metric;
+import io.jvmsentinel.collectors.support.CardinalityCap;
 import io.jvmsentinel.collectors.support.KeyedReadings;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -27,12 +28,24 @@ import javax.management.openmbean.CompositeData;
  * <p>Notifications are pushed by the target (latency measured at about 7 ms, p90 26 ms), so pause
  * timers need no polling. Gaps are detected with {@code GcInfo.getId()}, which counts per
  * collector; the notification sequence number does not.
+ *
+ * <p>The three tags come from the target: collector names from its MBeans (code can register more),
+ * action and cause strings from its notifications. Each is capped ({@link CardinalityCap}: {@value
+ * #MAX_COLLECTORS} collectors, {@value #MAX_ACTIONS} actions, {@value #MAX_CAUSES} causes, more
+ * than HotSpot has); a collector beyond the cap is neither subscribed nor polled.
  */
 public final class GcPoller implements JmxPoller {
   private static final String COUNT = "CollectionCount";
   private static final String TIME = "CollectionTime";
 
+  static final int MAX_COLLECTORS = 8;
+  static final int MAX_ACTIONS = 8;
+  static final int MAX_CAUSES = 40;
+
   private final Tags tags;
+  private final CardinalityCap collectorNames = new CardinalityCap(MAX_COLLECTORS);
+  private final CardinalityCap actions = new CardinalityCap(MAX_ACTIONS);
+  private final CardinalityCap causes = new CardinalityCap(MAX_CAUSES);
   private final Map<String, Long> lastGcId = new ConcurrentHashMap<>();
   private final java.util.concurrent.atomic.LongAdder pauseMillis =
       new java.util.concurrent.atomic.LongAdder();
@@ -57,6 +70,9 @@ public final class GcPoller implements JmxPoller {
   @Override
   public void bindTo(MeterRegistry registry) {
     this.registry = registry;
+    collectorNames.bindTo(registry, tags, Metric.JVM_GC_PAUSE, "gc");
+    actions.bindTo(registry, tags, Metric.JVM_GC_PAUSE, "action");
+    causes.bindTo(registry, tags, Metric.JVM_GC_PAUSE, "cause");
     readings =
         new KeyedReadings<>(
             (gc, reading) -> {
@@ -77,7 +93,11 @@ public final class GcPoller implements JmxPoller {
     memoryFlow.reset();
     Map<String, ObjectName> found = new ConcurrentHashMap<>();
     for (ObjectName name : mbeans.queryNames(ObjectNames.GARBAGE_COLLECTORS, null)) {
-      found.put(name.getKeyProperty("name"), name);
+      String gc = name.getKeyProperty("name");
+      if (gc == null || !collectorNames.admit(gc)) {
+        continue;
+      }
+      found.put(gc, name);
       // The filter is evaluated on the target, so it must be a JDK class the target can load.
       NotificationFilterSupport filter = new NotificationFilterSupport();
       filter.enableType(GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION);
@@ -121,8 +141,18 @@ public final class GcPoller implements JmxPoller {
     GarbageCollectionNotificationInfo info =
         GarbageCollectionNotificationInfo.from((CompositeData) notification.getUserData());
     String gc = info.getGcName();
-    countGap(gc, info.getGcInfo().getId());
-    Tags gcTags = tags.and("gc", gc, "action", info.getGcAction(), "cause", info.getGcCause());
+    String gcTag = collectorNames.value(gc);
+    if (!CardinalityCap.OTHER.equals(gcTag)) {
+      countGap(gc, info.getGcInfo().getId());
+    }
+    Tags gcTags =
+        tags.and(
+            "gc",
+            gcTag,
+            "action",
+            actions.value(info.getGcAction()),
+            "cause",
+            causes.value(info.getGcCause()));
     Metric metric =
         isConcurrentPhase(info.getGcCause(), gc)
             ? Metric.JVM_GC_CONCURRENT_PHASE_TIME

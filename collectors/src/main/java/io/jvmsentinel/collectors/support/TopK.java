@@ -1,10 +1,11 @@
 package io.jvmsentinel.collectors.support;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Bounded heavy-hitter counting (the Space-Saving algorithm of Metwally et al.): tracks at most
@@ -23,9 +24,24 @@ public final class TopK<K, V> {
   public record Entry<K, V>(K key, long count, long error, V sample) {}
 
   private final int capacity;
-  private final Map<K, long[]> counts = new HashMap<>();
-  private final Map<K, V> samples = new HashMap<>();
+  private final Map<K, Tracked<V>> tracked = new HashMap<>();
+  // Keys by count, each count's keys in the order they reached it: the smallest is found, and a
+  // key moved to its next count, in O(log capacity) (a scan of all keys was O(capacity) per add).
+  private final TreeMap<Long, LinkedHashSet<K>> byCount = new TreeMap<>();
   private long total;
+
+  /** One key's state: its estimated count, the error bound of that estimate, and its sample. */
+  private static final class Tracked<V> {
+    long count;
+    final long error;
+    final V sample;
+
+    Tracked(long count, long error, V sample) {
+      this.count = count;
+      this.error = error;
+      this.sample = sample;
+    }
+  }
 
   public TopK(int capacity) {
     if (capacity < 1) {
@@ -37,28 +53,37 @@ public final class TopK<K, V> {
   /** Counts one occurrence of {@code key}; {@code sample} is kept if the key is new. */
   public void add(K key, V sample) {
     total++;
-    long[] entry = counts.get(key);
+    Tracked<V> entry = tracked.get(key);
     if (entry != null) {
-      entry[0]++;
+      unlink(key, entry.count);
+      entry.count++;
+      link(key, entry.count);
       return;
     }
-    if (counts.size() < capacity) {
-      counts.put(key, new long[] {1, 0});
-      samples.put(key, sample);
+    if (tracked.size() < capacity) {
+      tracked.put(key, new Tracked<>(1, 0, sample));
+      link(key, 1);
       return;
     }
-    K smallest = null;
-    long smallestCount = Long.MAX_VALUE;
-    for (Map.Entry<K, long[]> candidate : counts.entrySet()) {
-      if (candidate.getValue()[0] < smallestCount) {
-        smallestCount = candidate.getValue()[0];
-        smallest = candidate.getKey();
-      }
+    Map.Entry<Long, LinkedHashSet<K>> smallestBucket = byCount.firstEntry();
+    long smallestCount = smallestBucket.getKey();
+    K smallest = smallestBucket.getValue().iterator().next();
+    unlink(smallest, smallestCount);
+    tracked.remove(smallest);
+    tracked.put(key, new Tracked<>(smallestCount + 1, smallestCount, sample));
+    link(key, smallestCount + 1);
+  }
+
+  private void link(K key, long count) {
+    byCount.computeIfAbsent(count, c -> new LinkedHashSet<>()).add(key);
+  }
+
+  private void unlink(K key, long count) {
+    LinkedHashSet<K> keys = byCount.get(count);
+    keys.remove(key);
+    if (keys.isEmpty()) {
+      byCount.remove(count);
     }
-    counts.remove(smallest);
-    samples.remove(smallest);
-    counts.put(key, new long[] {smallestCount + 1, smallestCount});
-    samples.put(key, sample);
   }
 
   /**
@@ -66,8 +91,8 @@ public final class TopK<K, V> {
    * made by {@code newSample} (only then), a tracked key keeps its own.
    */
   public V addAndGetSample(K key, java.util.function.Supplier<V> newSample) {
-    add(key, counts.containsKey(key) ? null : newSample.get());
-    return samples.get(key);
+    add(key, tracked.containsKey(key) ? null : newSample.get());
+    return tracked.get(key).sample;
   }
 
   /** How many occurrences were added in all, including keys no longer tracked. */
@@ -77,21 +102,28 @@ public final class TopK<K, V> {
 
   /** The {@code n} keys with the highest counts, highest first. */
   public List<Entry<K, V>> top(int n) {
-    List<Entry<K, V>> entries = new ArrayList<>(counts.size());
-    counts.forEach((key, c) -> entries.add(new Entry<>(key, c[0], c[1], samples.get(key))));
-    entries.sort(Comparator.comparingLong((Entry<K, V> e) -> e.count()).reversed());
-    return List.copyOf(entries.subList(0, Math.min(n, entries.size())));
+    List<Entry<K, V>> entries = new ArrayList<>(Math.min(n, tracked.size()));
+    for (LinkedHashSet<K> keys : byCount.descendingMap().values()) {
+      for (K key : keys) {
+        if (entries.size() == n) {
+          return List.copyOf(entries);
+        }
+        Tracked<V> entry = tracked.get(key);
+        entries.add(new Entry<>(key, entry.count, entry.error, entry.sample));
+      }
+    }
+    return List.copyOf(entries);
   }
 
   /** The estimated count of {@code key}, 0 when it is not tracked. */
   public long count(K key) {
-    long[] entry = counts.get(key);
-    return entry == null ? 0 : entry[0];
+    Tracked<V> entry = tracked.get(key);
+    return entry == null ? 0 : entry.count;
   }
 
   public void clear() {
-    counts.clear();
-    samples.clear();
+    tracked.clear();
+    byCount.clear();
     total = 0;
   }
 }

@@ -90,7 +90,6 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
   private final AtomicLong startedThreads = new AtomicLong(-1);
   private final ScheduledExecutorService thread;
   private final EvidenceDumps dumps;
-  private final AtomicInteger available = new AtomicInteger();
   private final AtomicLong recordingSize = new AtomicLong(-1);
   private final Counter startsOnConnect;
   private final Counter startsAfterStall;
@@ -105,9 +104,10 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
   private long nextRetry;
   private long nextSizeCheck;
   private String lastFailure;
-  private volatile String unavailableReason;
   private Map<String, String> liveSettings;
   private volatile long lastFlushNanos;
+  // Written by the session thread only; read by HTTP threads and the gauge.
+  private volatile StreamState published = StreamState.NOT_STARTED;
 
   public JfrStreamSession(
       String target,
@@ -161,7 +161,8 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
     SentinelMetric.SENTINEL_JFR_STORM_PAUSED.gauge(
         registry, tags, stormPausedGauge, AtomicInteger::get);
     this.handlers.forEach(handler -> handler.bindTo(registry));
-    SentinelMetric.SENTINEL_JFR_AVAILABLE.gauge(registry, tags, available, AtomicInteger::get);
+    SentinelMetric.SENTINEL_JFR_AVAILABLE.gauge(
+        registry, tags, this, session -> session.published.streaming() ? 1 : 0);
     SentinelMetric.SENTINEL_JFR_TARGET_RECORDING_SIZE.gauge(
         registry, tags, recordingSize, size -> size.get() < 0 ? Double.NaN : size.get());
     this.startsOnConnect =
@@ -190,13 +191,13 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
       thread.scheduleWithFixedDelay(
           this::watchdog, WATCHDOG_MILLIS, WATCHDOG_MILLIS, TimeUnit.MILLISECONDS);
     } else {
-      unavailableReason = "disabled by configuration (jfr.enabled: false)";
+      published = published.withReason("disabled by configuration (jfr.enabled: false)");
     }
   }
 
   /** Whether the stream is up and events can flow. */
   public boolean streaming() {
-    return available.get() == 1;
+    return published.streaming();
   }
 
   /** Whether the stream is closed because of a heavy thread storm (JFR-only alerts then hold). */
@@ -214,8 +215,7 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
 
   /** Whether events are flowing, or why not; for the API. */
   public String state() {
-    String reason = unavailableReason;
-    return available.get() == 1 ? "streaming" : reason != null ? reason : "not started";
+    return published.describe();
   }
 
   @Override
@@ -304,9 +304,8 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
       directory = dir;
       liveSettings = settings;
       resetStackSampling();
-      unavailableReason = null;
       lastFailure = null;
-      available.set(1);
+      published = new StreamState(true, null);
       cause.increment();
       log.info(
           "target {}: JFR stream started in {} ms with {} event types{}",
@@ -325,16 +324,15 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
         log.warn("target {}: {}; retrying while connected", target, message);
         lastFailure = message;
       }
-      unavailableReason = message;
+      published = published.withReason(message);
     }
   }
 
   private void unavailable(String reason) {
-    if (!reason.equals(unavailableReason)) {
+    if (!reason.equals(published.unavailableReason())) {
       log.info("target {}: {}", target, reason);
     }
-    unavailableReason = reason;
-    available.set(0);
+    published = new StreamState(false, reason);
   }
 
   private void stop() {
@@ -348,7 +346,7 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
       resetStackSampling();
       handlers.forEach(JfrEventHandler::streamStopped);
     }
-    available.set(0);
+    published = new StreamState(false, published.unavailableReason());
     recordingSize.set(-1);
   }
 
@@ -363,7 +361,7 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
       long now = System.currentTimeMillis();
       TargetRecording live = recording;
       if (live == null) {
-        if (unavailableReason != null && nextRetry > 0 && now >= nextRetry) {
+        if (published.unavailableReason() != null && nextRetry > 0 && now >= nextRetry) {
           start(startsOnRetry);
         }
         return;
@@ -432,19 +430,20 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
     stop();
     stormPausedGauge.set(1);
     nextRetry = 0;
-    unavailableReason =
-        String.format(
-            Locale.ROOT,
-            "paused during a thread storm of %.0f starts/s (above jfr.stormPauseAboveRate %.0f):"
-                + " a running recording would cost the target much of its CPU; JMX metrics"
-                + " continue",
-            load.stormRate(),
-            config.stormPauseAboveRate());
+    published =
+        published.withReason(
+            String.format(
+                Locale.ROOT,
+                "paused during a thread storm of %.0f starts/s (above jfr.stormPauseAboveRate %.0f):"
+                    + " a running recording would cost the target much of its CPU; JMX metrics"
+                    + " continue",
+                load.stormRate(),
+                config.stormPauseAboveRate()));
     log.warn(
         "target {}: JFR stream {}; it reopens once the rate stays under {}/s for {}, and for {}"
             + " every {} while the storm lasts",
         target,
-        unavailableReason,
+        published.unavailableReason(),
         Math.round(config.stormPauseAboveRate() / 2),
         Durations.format(config.stormPauseCapture()),
         Durations.format(config.stormPauseCapture()),
@@ -453,7 +452,7 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
 
   private void resumeAfterStorm(Counter cause, String why) {
     stormPausedGauge.set(0);
-    unavailableReason = null;
+    published = published.withReason(null);
     log.info(
         "target {}: reopening the JFR stream: {} ({} starts/s)",
         target,

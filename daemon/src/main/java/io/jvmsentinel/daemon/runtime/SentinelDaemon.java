@@ -34,6 +34,7 @@ import io.jvmsentinel.daemon.target.AttachConnector;
 import io.jvmsentinel.daemon.target.Backoff;
 import io.jvmsentinel.daemon.target.Connector;
 import io.jvmsentinel.daemon.target.Credentials;
+import io.jvmsentinel.daemon.target.ParallelClose;
 import io.jvmsentinel.daemon.target.RemoteJmxConnector;
 import io.jvmsentinel.daemon.target.RmiTimeouts;
 import io.jvmsentinel.daemon.target.TargetSession;
@@ -65,6 +66,9 @@ import org.slf4j.LoggerFactory;
 @SuppressWarnings("deprecation") // the simpleclient registry is deprecated upstream; see pom
 public final class SentinelDaemon implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(SentinelDaemon.class);
+  // All targets close at once under this one deadline (each waits on its own, possibly hung,
+  // target); well inside Kubernetes' default 30 s grace period.
+  private static final Duration CLOSE_TARGETS_WITHIN = Duration.ofSeconds(10);
 
   private final PrometheusMeterRegistry registry;
   private final List<WatchedTarget> targets;
@@ -328,7 +332,7 @@ public final class SentinelDaemon implements AutoCloseable {
     notifications.close();
     datadog.close(); // after the notifications: the Datadog sink drains into its client
     otlp.close(); // pushes the last values while the targets' meters still read them
-    targets.forEach(WatchedTarget::close);
+    ParallelClose.closeAll(targets, WatchedTarget::name, CLOSE_TARGETS_WITHIN);
     registry.close();
   }
 }

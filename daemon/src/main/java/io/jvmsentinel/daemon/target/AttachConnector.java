@@ -14,6 +14,7 @@ import javax.management.remote.JMXServiceURL;
  * namespace, when the daemon runs as the target's user.
  */
 public final class AttachConnector implements Connector {
+  private final TimeLimitedConnect connects;
   private final long pid;
   private final Duration connectTimeout;
   private final Duration callTimeout;
@@ -22,11 +23,12 @@ public final class AttachConnector implements Connector {
     this.pid = pid;
     this.connectTimeout = connectTimeout;
     this.callTimeout = callTimeout;
+    this.connects = new TimeLimitedConnect("jmx-connect-pid-" + pid);
   }
 
   @Override
   public javax.management.remote.JMXConnector connect() throws IOException {
-    return TimeLimitedConnect.connect(
+    return connects.connect(
         () ->
             JMXConnectorFactory.connect(
                 new JMXServiceURL(localAgentAddress()),

@@ -10,6 +10,7 @@ import javax.management.remote.JMXServiceURL;
 
 /** Connects to a target's remote JMX agent (a {@code service:jmx:} URL), with credentials. */
 public final class RemoteJmxConnector implements Connector {
+  private final TimeLimitedConnect connects;
   private final JMXServiceURL url;
   private final Credentials credentials;
   private final Duration connectTimeout;
@@ -21,13 +22,14 @@ public final class RemoteJmxConnector implements Connector {
     this.credentials = credentials;
     this.connectTimeout = connectTimeout;
     this.callTimeout = callTimeout;
+    this.connects = new TimeLimitedConnect("jmx-connect");
   }
 
   @Override
   public JMXConnector connect() throws IOException {
     Map<String, Object> environment = ClientEnvironment.of(callTimeout);
     credentials.addTo(environment);
-    return TimeLimitedConnect.connect(
+    return connects.connect(
         () -> JMXConnectorFactory.connect(url, environment), connectTimeout, describe());
   }
 

@@ -10,6 +10,7 @@ import io.micrometer.core.instrument.Timer;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashSet;
@@ -18,10 +19,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import javax.management.JMException;
 import javax.management.MBeanServerConnection;
 import javax.management.Notification;
@@ -42,6 +44,12 @@ import org.slf4j.LoggerFactory;
  * response timeout), or a connect attempt failing. Each connection gets a generation number so a
  * late notification from an old connection cannot tear down a new one. Reconnects back off
  * exponentially with jitter; meters are bound once, so series continue across reconnects.
+ *
+ * <p>The poll watchdog only sets a flag ({@code overdueSince}): the session thread is the only one
+ * that calls into pollers or listeners and the only writer of {@code status}, so a poller is never
+ * cleared while its poll runs. Readers on other threads (HTTP, the up gauge, detection) see the
+ * flag through {@link #status()}, which reports an overdue target down at once. Old connectors are
+ * closed on one bounded helper thread per target, never on a thread per drop.
  */
 public final class TargetSession implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(TargetSession.class);
@@ -51,6 +59,9 @@ public final class TargetSession implements AutoCloseable {
    * enough: the JMX client retries a failed call and re-checks the connection, so a hung target
    * surfaces as an exception only after several timeouts (8 s measured for a 2 s timeout).
    */
+  // Connections waiting to be closed while one close hangs on a dead target.
+  private static final int CLOSE_QUEUE = 4;
+
   private static final ScheduledExecutorService WATCHDOG =
       Executors.newSingleThreadScheduledExecutor(
           runnable -> {
@@ -76,10 +87,10 @@ public final class TargetSession implements AutoCloseable {
   private final Tags tags;
   private final MeterRegistry registry;
   private final ScheduledExecutorService thread;
+  private final ThreadPoolExecutor closer;
   private final Set<ConnectionListener> listeners = ConcurrentHashMap.newKeySet();
   private final List<JmxPoller> extraPollers = new java.util.concurrent.CopyOnWriteArrayList<>();
 
-  private final AtomicInteger upGauge = new AtomicInteger();
   private final Counter attempts;
   private final Map<ConnectFailure, Counter> failures = new EnumMap<>(ConnectFailure.class);
   private final Timer pollDuration;
@@ -94,9 +105,11 @@ public final class TargetSession implements AutoCloseable {
   private String lastLoggedFailure;
   private boolean closed;
 
+  // Written only by the session thread; an immutable record, published through the volatile.
   private volatile TargetStatus status;
-  // Set by the watchdog when a poll overruns the call timeout; cleared by the session thread.
-  private volatile boolean pollOverdue;
+  // The one thing the watchdog writes: when a poll overran the call timeout; null when none.
+  // Cleared by the session thread once the poll returns (slow) or the connection is dropped.
+  private volatile Instant overdueSince;
 
   public TargetSession(
       String name,
@@ -117,7 +130,8 @@ public final class TargetSession implements AutoCloseable {
     this.registry = registry;
     this.pollers = JmxPollers.create(tags);
     this.pollers.all().forEach(poller -> poller.bindTo(registry));
-    SentinelMetric.SENTINEL_TARGET_UP.gauge(registry, tags, upGauge, AtomicInteger::get);
+    SentinelMetric.SENTINEL_TARGET_UP.gauge(
+        registry, tags, this, session -> session.status().up() ? 1 : 0);
     this.attempts = SentinelMetric.SENTINEL_CONNECTION_ATTEMPTS.counter(registry, tags);
     for (ConnectFailure reason : ConnectFailure.values()) {
       failures.put(
@@ -134,6 +148,7 @@ public final class TargetSession implements AutoCloseable {
               t.setDaemon(true);
               return t;
             });
+    this.closer = HelperThread.withQueue("jmx-close-" + name, CLOSE_QUEUE);
     this.status =
         new TargetStatus(name, connector.describe(), false, clock.instant(), null, 0, null);
   }
@@ -156,8 +171,26 @@ public final class TargetSession implements AutoCloseable {
     return pollers;
   }
 
+  /**
+   * The target's state, safe to read from any thread; a target whose poll is overdue reads down
+   * with the reason, although the session thread is still waiting on it.
+   */
   public TargetStatus status() {
-    return status;
+    TargetStatus current = status;
+    Instant overdue = overdueSince;
+    if (overdue == null || !current.up()) {
+      return current;
+    }
+    return new TargetStatus(
+        name,
+        current.address(),
+        false,
+        overdue,
+        "poll did not finish within the call timeout ("
+            + callTimeout.toMillis()
+            + " ms): target hung or overloaded",
+        current.connectAttempts(),
+        current.identity());
   }
 
   /**
@@ -238,7 +271,7 @@ public final class TargetSession implements AutoCloseable {
     }
     backoff.reset();
     lastLoggedFailure = null;
-    pollOverdue = false;
+    overdueSince = null;
     // "Up" means data: poll once before saying so, so no scrape sees up=1 without the series.
     poll();
     if (mbeans == null) {
@@ -279,34 +312,25 @@ public final class TargetSession implements AutoCloseable {
       alarm.cancel(false);
       pollDuration.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
     }
-    if (pollOverdue) {
+    if (overdueSince != null) {
       // Slow, not dead: the poll finished after all.
-      pollOverdue = false;
+      overdueSince = null;
       markUp();
       log.info("target {}: answering again after a slow poll", name);
     }
   }
 
-  /** Runs on the watchdog thread while the session thread is still stuck in a poll. */
+  /**
+   * Runs on the watchdog thread while the session thread is still stuck in a poll: it only raises
+   * the flag. The session thread acts when the poll returns (slow: up again; failed: dropped).
+   */
   private void pollOverran() {
-    pollOverdue = true;
-    upGauge.set(0);
-    allPollers().forEach(JmxPoller::disconnected);
-    String message =
-        "poll did not finish within the call timeout ("
-            + callTimeout.toMillis()
-            + " ms): target hung or overloaded";
-    TargetStatus previous = status;
-    status =
-        new TargetStatus(
-            name,
-            connector.describe(),
-            false,
-            clock.instant(),
-            message,
-            previous.connectAttempts(),
-            previous.identity());
-    log.warn("target {}: {}", name, message);
+    overdueSince = clock.instant();
+    log.warn(
+        "target {}: poll did not finish within the call timeout ({} ms): target hung or"
+            + " overloaded",
+        name,
+        callTimeout.toMillis());
   }
 
   /** A poller that cannot read what it wants: counted every time, logged once per connection. */
@@ -339,7 +363,10 @@ public final class TargetSession implements AutoCloseable {
     if (closed || connectionGeneration != generation || connection == null) {
       return;
     }
+    // Down since the poll overran, if it did: read before dropConnection clears the flag.
+    TargetStatus seen = status();
     dropConnection();
+    status = seen;
     failed(ConnectFailure.LOST, reason);
   }
 
@@ -349,8 +376,8 @@ public final class TargetSession implements AutoCloseable {
       pollTask.cancel(false);
       pollTask = null;
     }
-    upGauge.set(0);
     allPollers().forEach(JmxPoller::disconnected);
+    overdueSince = null;
     if (connection != null) {
       listeners.forEach(this::notifyDisconnected);
     }
@@ -358,10 +385,20 @@ public final class TargetSession implements AutoCloseable {
     connection = null;
     mbeans = null;
     loggedPollProblems.clear();
-    // Closing talks to the target, which may be hung: never on this thread.
-    Thread closer = new Thread(() -> TimeLimitedConnect.closeQuietly(old), "jmx-close-" + name);
-    closer.setDaemon(true);
-    closer.start();
+    if (old == null) {
+      return;
+    }
+    // Closing talks to the target, which may be hung: never on this thread. One close runs at a
+    // time and a few wait; beyond that the connector is left to the JVM (its sockets time out).
+    try {
+      closer.execute(() -> TimeLimitedConnect.closeQuietly(old));
+    } catch (RejectedExecutionException e) {
+      log.warn(
+          "target {}: {} earlier connections are still closing (target hung); not waiting to"
+              + " close this one",
+          name,
+          closer.getQueue().size() + 1);
+    }
   }
 
   private void failed(ConnectFailure reason, String message) {
@@ -393,7 +430,6 @@ public final class TargetSession implements AutoCloseable {
   }
 
   private void markUp() {
-    upGauge.set(1);
     status =
         new TargetStatus(
             name,
@@ -447,9 +483,12 @@ public final class TargetSession implements AutoCloseable {
                 }
               })
           .get(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     } catch (Exception e) {
       log.debug("target {}: close did not finish cleanly: {}", name, e.toString());
     }
     thread.shutdownNow();
+    closer.shutdown();
   }
 }

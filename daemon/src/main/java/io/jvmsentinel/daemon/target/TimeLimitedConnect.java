@@ -6,7 +6,8 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import javax.management.remote.JMXConnector;
@@ -16,36 +17,57 @@ import javax.management.remote.JMXConnector;
  * unreachable host or a stopped target can block for minutes), so the attempt runs on a helper
  * thread; if the deadline passes, the caller gets a timeout and a connector that arrives late is
  * closed instead of leaked.
+ *
+ * <p>One helper thread per target (per instance): while a timed-out attempt still hangs on it, the
+ * next attempt fails at once instead of starting another thread, so a target that hangs every
+ * connect holds one thread, not one per retry.
  */
 final class TimeLimitedConnect {
-  private static final ExecutorService CONNECT_THREADS =
-      Executors.newCachedThreadPool(
-          runnable -> {
-            Thread thread = new Thread(runnable, "jmx-connect");
-            thread.setDaemon(true);
-            return thread;
-          });
+  private final ExecutorService connectThread;
+  // Held from submission until the connect returns. The thread itself may still be on its way
+  // back to the pool then, so the executor queues one task, and this permit, not the executor,
+  // decides whether an attempt is still running.
+  private final Semaphore running = new Semaphore(1);
 
   interface BlockingConnect {
     JMXConnector connect() throws Exception;
   }
 
-  private TimeLimitedConnect() {}
+  /**
+   * @param threadName the helper thread's name, e.g. {@code jmx-connect-orders}
+   */
+  TimeLimitedConnect(String threadName) {
+    this.connectThread = HelperThread.withQueue(threadName, 1);
+  }
 
-  static JMXConnector connect(BlockingConnect connect, Duration timeout, String what)
-      throws IOException {
-    CompletableFuture<JMXConnector> attempt =
-        CompletableFuture.supplyAsync(
-            () -> {
-              try {
-                return connect.connect();
-              } catch (RuntimeException e) {
-                throw e;
-              } catch (Exception e) {
-                throw new java.util.concurrent.CompletionException(e);
-              }
-            },
-            CONNECT_THREADS);
+  JMXConnector connect(BlockingConnect connect, Duration timeout, String what) throws IOException {
+    if (!running.tryAcquire()) {
+      throw new IOException(
+          "connect to "
+              + what
+              + " not tried: the previous attempt, timed out, is still waiting on the target",
+          new java.net.SocketTimeoutException("connect timed out"));
+    }
+    CompletableFuture<JMXConnector> attempt;
+    try {
+      attempt =
+          CompletableFuture.supplyAsync(
+              () -> {
+                try {
+                  return connect.connect();
+                } catch (RuntimeException e) {
+                  throw e;
+                } catch (Exception e) {
+                  throw new java.util.concurrent.CompletionException(e);
+                } finally {
+                  running.release();
+                }
+              },
+              connectThread);
+    } catch (RejectedExecutionException e) {
+      running.release();
+      throw new IOException("connect to " + what + " not tried: the connect thread is shut down");
+    }
     try {
       return attempt.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {

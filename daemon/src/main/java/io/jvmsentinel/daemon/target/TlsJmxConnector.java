@@ -24,6 +24,7 @@ import javax.net.ssl.SSLContext;
  * JVM-wide is touched. See {@link TlsStubs} for how the server's stubs are redirected.
  */
 public final class TlsJmxConnector implements Connector {
+  private final TimeLimitedConnect connects;
   private final String target;
   private final JMXServiceURL url;
   private final RegistryAddress registry;
@@ -53,6 +54,7 @@ public final class TlsJmxConnector implements Connector {
     this.credentials = credentials;
     this.connectTimeout = connectTimeout;
     this.callTimeout = callTimeout;
+    this.connects = new TimeLimitedConnect("jmx-connect-" + target);
   }
 
   @Override
@@ -70,7 +72,7 @@ public final class TlsJmxConnector implements Connector {
     TlsStubs stubs = new TlsStubs(sockets, target);
     Map<String, Object> environment = RemoteJmxConnector.ClientEnvironment.of(callTimeout);
     credentials.addTo(environment);
-    return TimeLimitedConnect.connect(
+    return connects.connect(
         () -> {
           Registry lookup =
               tls.registry()

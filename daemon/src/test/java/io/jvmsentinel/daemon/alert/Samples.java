@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /** Builds synthetic signal samples for rule tests: a healthy, connected JFR target by default. */
 public final class Samples {
@@ -136,6 +137,30 @@ public final class Samples {
     return this;
   }
 
+  /** What the session knows of the target (address, since, last error). */
+  Samples target(SignalSample.Target target) {
+    details = withTargetAndGcPauses(target, details.gcPauses());
+    return this;
+  }
+
+  /** GC pauses by {@code collector / cause} since the daemon started. */
+  Samples gcPauses(Map<String, SignalSample.GcPauses> pauses) {
+    details = withTargetAndGcPauses(details.target(), pauses);
+    return this;
+  }
+
+  private SignalSample.Details withTargetAndGcPauses(
+      SignalSample.Target target, Map<String, SignalSample.GcPauses> pauses) {
+    return new SignalSample.Details(
+        target,
+        details.creatorSites(),
+        details.deoptimizedMethods(),
+        details.recompiledMethods(),
+        details.codeCacheFulls(),
+        details.compilerCpu(),
+        pauses);
+  }
+
   /** Thread starts by creator site in this tick. */
   public Samples creators(SiteStarts... sites) {
     long attributed = 0;
@@ -190,6 +215,17 @@ public final class Samples {
         recompilations,
         compilerCpuSeconds,
         details);
+  }
+
+  /** The context a rule sees for target {@code orders}, past warm-up, at the latest sample. */
+  static RuleContext context(AlertRule rule, SignalHistory history, Set<String> firing) {
+    return new RuleContext(
+        "orders",
+        history,
+        RuleSettings.DEFAULTS.thresholds(rule, "orders"),
+        firing,
+        false,
+        history.latest().orElseThrow().at());
   }
 
   /**

@@ -13,10 +13,13 @@ import io.jvmsentinel.daemon.testing.Jdks;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -75,6 +78,7 @@ class ConfigFuzzTest {
           tags: {app: orders}
         - name: local
           pid: 4242
+          tags: {app: local}
       """;
 
   @TempDir Path dir;
@@ -122,7 +126,8 @@ class ConfigFuzzTest {
     Path file = dir.resolve("fuzz.yaml");
     Files.write(file, input);
     try {
-      loader.load(file);
+      SentinelConfig config = loader.load(file);
+      keepsItsPromises(config, label);
       return true;
     } catch (ConfigException e) {
       assertThat(e.problems()).as(label).isNotEmpty().allSatisfy(p -> assertThat(p).isNotBlank());
@@ -138,6 +143,77 @@ class ConfigFuzzTest {
           t);
       return false;
     }
+  }
+
+  @Test
+  void theUnmutatedExampleIsReadAsWritten() throws Exception {
+    Path file = dir.resolve("every-section.yaml");
+    Files.writeString(file, EVERY_SECTION);
+    SentinelConfig config = loader.load(file);
+
+    keepsItsPromises(config, "every section");
+    assertThat(config.targets()).extracting(TargetConfig::name).containsExactly("orders", "local");
+    assertThat(config.targets().get(0).pollInterval()).isEqualTo(Duration.ofSeconds(10));
+    assertThat(config.targets().get(1).address()).isEqualTo(new PidAddress(4242));
+    assertThat(config.connection().callTimeout()).isEqualTo(Duration.ofSeconds(2));
+    assertThat(config.connection().reconnectInitialDelay()).isEqualTo(Duration.ofMillis(300));
+    assertThat(config.jfr().maxSizeMb()).isEqualTo(32);
+    assertThat(config.http().listen()).isEqualTo(new HostPort("127.0.0.1", 9404));
+    assertThat(config.targets().get(1).tags()).isEqualTo(java.util.Map.of("app", "local"));
+  }
+
+  /**
+   * What the loader promises of any configuration it accepts, however mangled the input: the
+   * validation rules hold, so the daemon never starts on a value it would misbehave with.
+   */
+  private static void keepsItsPromises(SentinelConfig config, String label) {
+    assertThat(config.targets()).as(label + ": targets").isNotEmpty();
+    assertThat(config.targets())
+        .as(label + ": target names, unique and not blank")
+        .extracting(TargetConfig::name)
+        .doesNotHaveDuplicates()
+        .allSatisfy(name -> assertThat(name).isNotBlank());
+    Set<Set<String>> tagKeys =
+        config.targets().stream().map(t -> t.tags().keySet()).collect(Collectors.toSet());
+    assertThat(tagKeys).as(label + ": one tag key set for all targets").hasSize(1);
+    for (TargetConfig target : config.targets()) {
+      assertThat(target.pollInterval()).as(label + ": pollInterval").isPositive();
+    }
+    ConnectionConfig connection = config.connection();
+    assertThat(connection.connectTimeout()).as(label + ": connectTimeout").isPositive();
+    assertThat(connection.callTimeout()).as(label + ": callTimeout").isPositive();
+    assertThat(connection.reconnectInitialDelay()).as(label + ": initial delay").isPositive();
+    assertThat(connection.reconnectMaxDelay())
+        .as(label + ": reconnectMaxDelay")
+        .isGreaterThanOrEqualTo(connection.reconnectInitialDelay());
+    assertThat(config.http().listen().port()).as(label + ": port").isBetween(0, 65_535);
+    JfrConfig jfr = config.jfr();
+    assertThat(jfr.maxAge())
+        .as(label + ": jfr.maxAge")
+        .isGreaterThanOrEqualTo(JfrConfig.MIN_MAX_AGE);
+    assertThat(jfr.maxSizeMb())
+        .as(label + ": jfr.maxSizeMb")
+        .isBetween(JfrConfig.MIN_MAX_SIZE_MB, JfrConfig.MAX_MAX_SIZE_MB);
+    assertThat(jfr.stallTimeout())
+        .as(label + ": jfr.stallTimeout")
+        .isGreaterThanOrEqualTo(JfrConfig.MIN_STALL_TIMEOUT);
+    assertThat(jfr.maxLag())
+        .as(label + ": jfr.maxLag")
+        .isGreaterThanOrEqualTo(JfrConfig.MIN_MAX_LAG);
+    assertThat(jfr.stackSamplingAboveRate())
+        .as(label + ": sampling rate")
+        .isNotNegative()
+        .isFinite();
+    assertThat(jfr.stormPauseAboveRate())
+        .as(label + ": storm pause rate")
+        .isNotNegative()
+        .isFinite();
+    assertThat(jfr.stackSamplingEvery())
+        .as(label + ": stackSamplingEvery")
+        .isGreaterThanOrEqualTo(jfr.stackSamplingWindow().multipliedBy(2));
+    assertThat(jfr.stormPauseProbeEvery())
+        .as(label + ": stormPauseProbeEvery")
+        .isGreaterThanOrEqualTo(jfr.stormPauseCapture().multipliedBy(4));
   }
 
   private static List<String> seedFiles() throws Exception {

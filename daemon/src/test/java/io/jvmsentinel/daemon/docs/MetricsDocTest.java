@@ -29,7 +29,15 @@ class MetricsDocTest {
         .append("Names follow Micrometer's JVM binders where the meaning is the same, so existing")
         .append(" JVM dashboards keep working. Gauges read NaN while their target is down;")
         .append(" counters keep their last value and reset when the target restarts.\n")
-        .append("Timers export `_count`, `_sum` and `_max`.\n\n")
+        .append("Timers export `_count`, `_sum` and `_max`.\n")
+        .append("Tag values that come from the target (GC collector, action and cause;")
+        .append(" compiler, tier, failure and deoptimisation reasons; TLS peer, protocol and")
+        .append(" cipher, and their combinations; creator sites; code heap segments) are capped:")
+        .append(
+            " the first values seen keep their own series, later ones are counted under `other`")
+        .append(" (code heap segments beyond the cap are skipped) and in")
+        .append(" `jvm_sentinel_tag_values_capped_total{meter, tag}`. See")
+        .append(" [operations.md](operations.md#capacity-and-overload).\n\n")
         .append(
             "| Prometheus name | Micrometer name | type | unit | tags | description | source |\n")
         .append("|---|---|---|---|---|---|---|\n");

@@ -16,20 +16,14 @@ import java.lang.management.RuntimeMXBean;
 import java.lang.management.ThreadMXBean;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Map;
 import javax.management.AttributeNotFoundException;
 import javax.management.InstanceNotFoundException;
 import javax.management.JMException;
 import javax.management.MBeanServer;
-import javax.management.MBeanServerConnection;
 import javax.management.MBeanServerFactory;
-import javax.management.NotificationFilter;
-import javax.management.NotificationListener;
 import javax.management.ObjectName;
 import javax.management.ReflectionException;
 import javax.management.StandardMBean;
-import javax.management.remote.JMXConnector;
-import javax.security.auth.Subject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
@@ -174,56 +168,5 @@ class SurprisingTargetTest {
   private static <T> void register(MBeanServer server, T impl, Class<T> type, String name)
       throws JMException {
     server.registerMBean(new StandardMBean(impl, type, true), new ObjectName(name));
-  }
-
-  /** Hands out a connector to an in-process MBean server, as if it were remote. */
-  private record InProcessConnector(MBeanServer server) implements Connector {
-    @Override
-    public JMXConnector connect() {
-      return new LocalJmxConnector(server);
-    }
-
-    @Override
-    public String describe() {
-      return "in-process test target";
-    }
-  }
-
-  /** A JMXConnector over a local MBean server: never fails, never sends notifications. */
-  private record LocalJmxConnector(MBeanServer server) implements JMXConnector {
-    @Override
-    public void connect() {}
-
-    @Override
-    public void connect(Map<String, ?> env) {}
-
-    @Override
-    public MBeanServerConnection getMBeanServerConnection() {
-      return server;
-    }
-
-    @Override
-    public MBeanServerConnection getMBeanServerConnection(Subject delegationSubject) {
-      return server;
-    }
-
-    @Override
-    public void close() {}
-
-    @Override
-    public void addConnectionNotificationListener(
-        NotificationListener listener, NotificationFilter filter, Object handback) {}
-
-    @Override
-    public void removeConnectionNotificationListener(NotificationListener listener) {}
-
-    @Override
-    public void removeConnectionNotificationListener(
-        NotificationListener l, NotificationFilter f, Object handback) {}
-
-    @Override
-    public String getConnectionId() {
-      return "local";
-    }
   }
 }

@@ -3,14 +3,13 @@ package io.jvmsentinel.collectors.jfr.codecache;
 import io.jvmsentinel.collectors.catalog.Metric;
 import io.jvmsentinel.collectors.jfr.handler.EventSettings;
 import io.jvmsentinel.collectors.jfr.handler.JfrEventHandler;
+import io.jvmsentinel.collectors.support.CardinalityCap;
 import io.jvmsentinel.collectors.support.EventFields;
 import io.jvmsentinel.collectors.support.KeyedReadings;
 import io.jvmsentinel.collectors.support.LatestReading;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import java.time.Duration;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import jdk.jfr.consumer.RecordedEvent;
 
 /**
@@ -25,7 +24,10 @@ import jdk.jfr.consumer.RecordedEvent;
 public final class CodeCacheStatisticsHandler implements JfrEventHandler {
   public static final String EVENT = "jdk.CodeCacheStatistics";
 
-  /** More than any JDK has (3 segments, 1 unsegmented); the target could send anything. */
+  /**
+   * More than any JDK has (3 segments, 1 unsegmented); the target could send anything. Segments
+   * beyond it are skipped, not summed into {@code other} (their gauges would mix), and counted.
+   */
   static final int MAX_SEGMENTS = 8;
 
   /** One segment's latest statistics; NaN where the event lacked the field. */
@@ -33,7 +35,7 @@ public final class CodeCacheStatisticsHandler implements JfrEventHandler {
 
   private final Tags tags;
   private final Duration period;
-  private final Map<String, Boolean> known = new ConcurrentHashMap<>();
+  private final CardinalityCap known = new CardinalityCap(MAX_SEGMENTS);
   private KeyedReadings<String, Segment> readings;
 
   /** Emitted every 5 s: occupancy moves slowly; full events carry the exact time. */
@@ -58,6 +60,7 @@ public final class CodeCacheStatisticsHandler implements JfrEventHandler {
 
   @Override
   public void bindTo(MeterRegistry registry) {
+    known.bindTo(registry, tags, Metric.JVM_CODECACHE_ENTRIES, "segment");
     readings =
         new KeyedReadings<>(
             (segment, reading) -> {
@@ -76,7 +79,7 @@ public final class CodeCacheStatisticsHandler implements JfrEventHandler {
   @Override
   public void accept(RecordedEvent event) {
     String segment = EventFields.string(event, "codeBlobType");
-    if (segment == null || !admit(segment)) {
+    if (segment == null || !known.admit(segment)) {
       return;
     }
     LatestReading<Segment> reading = readings.get(segment);
@@ -94,24 +97,11 @@ public final class CodeCacheStatisticsHandler implements JfrEventHandler {
             fullCount));
   }
 
-  private boolean admit(String segment) {
-    if (known.containsKey(segment)) {
-      return true;
-    }
-    synchronized (known) {
-      if (known.size() >= MAX_SEGMENTS) {
-        return false;
-      }
-      known.put(segment, Boolean.TRUE);
-      return true;
-    }
-  }
-
   /**
    * The latest statistics of a segment, null before its first event or after the stream stopped.
    */
   public Segment segment(String segment) {
-    return known.containsKey(segment) ? readings.get(segment).current() : null;
+    return known.admitted(segment) ? readings.get(segment).current() : null;
   }
 
   @Override

@@ -3,7 +3,7 @@ package io.jvmsentinel.collectors.jfr.compiler;
 import io.jvmsentinel.collectors.catalog.Metric;
 import io.jvmsentinel.collectors.jfr.handler.EventSettings;
 import io.jvmsentinel.collectors.jfr.handler.JfrEventHandler;
-import io.jvmsentinel.collectors.support.BoundedValues;
+import io.jvmsentinel.collectors.support.CardinalityCap;
 import io.jvmsentinel.collectors.support.EventFields;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -34,7 +34,7 @@ public final class CompilationFailureHandler implements JfrEventHandler {
 
   private final Tags tags;
   private final MonitoringThreads monitoring;
-  private final BoundedValues reasons = new BoundedValues(MAX_REASONS);
+  private final CardinalityCap reasons = new CardinalityCap(MAX_REASONS);
   private final Map<String, Counter> counters = new ConcurrentHashMap<>();
   private MeterRegistry registry;
 
@@ -56,6 +56,7 @@ public final class CompilationFailureHandler implements JfrEventHandler {
   @Override
   public void bindTo(MeterRegistry registry) {
     this.registry = registry;
+    reasons.bindTo(registry, tags, Metric.JVM_JIT_COMPILATION_FAILURES, "reason");
   }
 
   @Override
@@ -63,7 +64,7 @@ public final class CompilationFailureHandler implements JfrEventHandler {
     if (monitoring.isMonitoring(EventFields.threadName(event))) {
       return;
     }
-    String reason = reasons.bound(normalise(EventFields.string(event, "failureMessage")));
+    String reason = reasons.value(normalise(EventFields.string(event, "failureMessage")));
     counters
         .computeIfAbsent(
             reason,

@@ -3,7 +3,7 @@ package io.jvmsentinel.collectors.jfr.compiler;
 import io.jvmsentinel.collectors.catalog.Metric;
 import io.jvmsentinel.collectors.jfr.handler.EventSettings;
 import io.jvmsentinel.collectors.jfr.handler.JfrEventHandler;
-import io.jvmsentinel.collectors.support.BoundedValues;
+import io.jvmsentinel.collectors.support.CardinalityCap;
 import io.jvmsentinel.collectors.support.EventFields;
 import io.jvmsentinel.collectors.support.IntervalCounts;
 import io.micrometer.core.instrument.Counter;
@@ -27,8 +27,8 @@ public final class CompilationHandler implements JfrEventHandler {
   public static final String EVENT = "jdk.Compilation";
 
   private final Tags tags;
-  private final BoundedValues compilers = new BoundedValues(4);
-  private final BoundedValues tiers = new BoundedValues(8);
+  private final CardinalityCap compilers = new CardinalityCap(4);
+  private final CardinalityCap tiers = new CardinalityCap(8);
   private final Map<Tags, Counter> compilations = new ConcurrentHashMap<>();
   private final Map<String, Timer> durations = new ConcurrentHashMap<>();
   private final Map<String, Counter> code = new ConcurrentHashMap<>();
@@ -57,6 +57,8 @@ public final class CompilationHandler implements JfrEventHandler {
   @Override
   public void bindTo(MeterRegistry registry) {
     this.registry = registry;
+    compilers.bindTo(registry, tags, Metric.JVM_JIT_COMPILATIONS, "compiler");
+    tiers.bindTo(registry, tags, Metric.JVM_JIT_COMPILATIONS, "tier");
     Metric.JVM_JIT_RECOMPILATIONS.functionCounter(registry, tags, recompilations, AtomicLong::get);
   }
 
@@ -65,9 +67,9 @@ public final class CompilationHandler implements JfrEventHandler {
     total.incrementAndGet();
     String rawCompiler = EventFields.string(event, "compiler");
     String compiler =
-        compilers.bound(rawCompiler == null ? null : rawCompiler.toLowerCase(Locale.ROOT));
+        compilers.value(rawCompiler == null ? null : rawCompiler.toLowerCase(Locale.ROOT));
     long level = EventFields.count(event, "compileLevel");
-    String tier = tiers.bound(level < 0 ? null : Long.toString(level));
+    String tier = tiers.value(level < 0 ? null : Long.toString(level));
     Boolean osr = EventFields.bool(event, "isOsr");
     // "succeded" is the event's own spelling (JDK 17 to 25).
     Boolean succeeded = EventFields.bool(event, "succeded");
@@ -78,9 +80,9 @@ public final class CompilationHandler implements JfrEventHandler {
             "tier",
             tier,
             "osr",
-            osr == null ? BoundedValues.UNKNOWN : osr.toString(),
+            osr == null ? CardinalityCap.UNKNOWN : osr.toString(),
             "outcome",
-            succeeded == null ? BoundedValues.UNKNOWN : succeeded ? "success" : "failure");
+            succeeded == null ? CardinalityCap.UNKNOWN : succeeded ? "success" : "failure");
     compilations
         .computeIfAbsent(key, k -> Metric.JVM_JIT_COMPILATIONS.counter(registry, tags.and(k)))
         .increment();

@@ -3,7 +3,7 @@ package io.jvmsentinel.collectors.jfr.compiler;
 import io.jvmsentinel.collectors.catalog.Metric;
 import io.jvmsentinel.collectors.jfr.handler.EventSettings;
 import io.jvmsentinel.collectors.jfr.handler.JfrEventHandler;
-import io.jvmsentinel.collectors.support.BoundedValues;
+import io.jvmsentinel.collectors.support.CardinalityCap;
 import io.jvmsentinel.collectors.support.EventFields;
 import io.jvmsentinel.collectors.support.IntervalCounts;
 import io.jvmsentinel.collectors.support.TopK;
@@ -51,8 +51,8 @@ public final class DeoptimizationHandler implements JfrEventHandler {
       new java.util.concurrent.atomic.AtomicLong();
   private final Tags tags;
   private final MonitoringThreads monitoring;
-  private final BoundedValues reasons = new BoundedValues(MAX_REASONS);
-  private final BoundedValues actions = new BoundedValues(MAX_ACTIONS);
+  private final CardinalityCap reasons = new CardinalityCap(MAX_REASONS);
+  private final CardinalityCap actions = new CardinalityCap(MAX_ACTIONS);
   private final Map<Tags, Counter> counters = new ConcurrentHashMap<>();
   private final AtomicLong total = new AtomicLong();
   private final AtomicLong skipped = new AtomicLong();
@@ -80,6 +80,8 @@ public final class DeoptimizationHandler implements JfrEventHandler {
   @Override
   public void bindTo(MeterRegistry registry) {
     this.registry = registry;
+    reasons.bindTo(registry, tags, Metric.JVM_JIT_DEOPTIMIZATIONS, "reason");
+    actions.bindTo(registry, tags, Metric.JVM_JIT_DEOPTIMIZATIONS, "action");
   }
 
   @Override
@@ -89,8 +91,8 @@ public final class DeoptimizationHandler implements JfrEventHandler {
       return;
     }
     total.incrementAndGet();
-    String reason = reasons.bound(EventFields.string(event, "reason"));
-    String action = actions.bound(EventFields.string(event, "action"));
+    String reason = reasons.value(EventFields.string(event, "reason"));
+    String action = actions.value(EventFields.string(event, "action"));
     if (MAKE_NOT_ENTRANT.equals(action)) {
       madeNotEntrant.incrementAndGet();
     }

@@ -1,10 +1,13 @@
 package io.jvmsentinel.collectors.jfr.threads;
 
+import io.jvmsentinel.collectors.catalog.Metric;
+import io.jvmsentinel.collectors.support.CardinalityCap;
 import io.jvmsentinel.collectors.support.TopK;
 import io.jvmsentinel.collectors.text.SafeText;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -26,7 +29,7 @@ import java.util.Set;
  * <p>Thread-safe: one stream thread adds, snapshots come from any thread; all under this lock.
  */
 final class CreatorSites {
-  static final String OTHER = "other";
+  static final String OTHER = CardinalityCap.OTHER;
 
   private static final int NAMES_TRACKED = 16;
   private static final int NAMES_REPORTED = 5;
@@ -38,8 +41,7 @@ final class CreatorSites {
   private final Map<String, Sample> samples = new HashMap<>();
   private final int siteCapacity;
   private final int topSeries;
-  private final int maxSeries;
-  private final Set<String> series = new HashSet<>();
+  private final CardinalityCap series;
   private long promotionFloor;
   // The starts since the last detection tick (drainInterval).
   private TopK<String, IntervalSample> interval = new TopK<>(INTERVAL_SITES);
@@ -84,7 +86,12 @@ final class CreatorSites {
     this.sites = new TopK<>(siteCapacity);
     this.siteCapacity = siteCapacity;
     this.topSeries = topSeries;
-    this.maxSeries = maxSeries;
+    this.series = new CardinalityCap(maxSeries);
+  }
+
+  /** Counts the busy sites that found no series left, under the site tag's meter. */
+  void bindTo(MeterRegistry registry, Tags tags) {
+    series.bindTo(registry, tags, Metric.JVM_THREADS_STARTED_BY_SITE, "site");
   }
 
   /** Counts one start at {@code site}; returns the series to count it in: the site or "other". */
@@ -115,14 +122,17 @@ final class CreatorSites {
   }
 
   private String seriesFor(String site, Sample sample) {
-    if (series.contains(site)) {
+    if (series.admitted(site)) {
       return site;
     }
     // Judge a candidate by its guaranteed count: a site that just took an evicted site's place
     // inherits that count, and must not win a series on it (a churn of one-off sites would).
     long count = sites.count(site) - sample.inherited;
-    if (series.size() >= maxSeries || count < promotionFloor) {
+    if (count < promotionFloor) {
       return OTHER;
+    }
+    if (series.full()) {
+      return series.value(site); // other, counted: a busy site found no room
     }
     List<TopK.Entry<String, Sample>> top = sites.top(topSeries + 1);
     promotionFloor = top.size() >= topSeries ? top.get(topSeries - 1).count() : 0;
@@ -135,8 +145,7 @@ final class CreatorSites {
     if (atLeastAsBusy >= topSeries) {
       return OTHER;
     }
-    series.add(site);
-    return site;
+    return series.value(site);
   }
 
   /** The {@code n} busiest sites since the last call, and the starts attributed; resets. */
@@ -200,7 +209,7 @@ final class CreatorSites {
   }
 
   synchronized Set<String> seriesSites() {
-    return Set.copyOf(series);
+    return series.admittedValues(String.class);
   }
 
   private static List<ThreadStartReport.NameCount> names(TopK<String, Void> names) {

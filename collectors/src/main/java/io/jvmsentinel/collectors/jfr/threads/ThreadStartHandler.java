@@ -71,6 +71,7 @@ public final class ThreadStartHandler implements StackSampledHandler {
   @Override
   public void bindTo(MeterRegistry registry) {
     this.registry = registry;
+    sites.bindTo(registry, tags);
     // "other" exists from the start, so the series of a quiet target is 0 rather than absent.
     series(CreatorSites.OTHER);
   }

@@ -1,5 +1,6 @@
 package io.jvmsentinel.collectors.jfr.tls;
 
+import io.jvmsentinel.collectors.support.CardinalityCap;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
@@ -14,6 +15,8 @@ final class PeerStats {
   private long fullHandshakes;
   private final Map<String, Long> protocols = new HashMap<>();
   private final Map<String, Long> ciphers = new HashMap<>();
+  private final CardinalityCap protocolValues = new CardinalityCap(MAX_VALUES);
+  private final CardinalityCap cipherValues = new CardinalityCap(MAX_VALUES);
   private Instant lastSeen = Instant.EPOCH;
 
   void add(String protocol, String cipher, boolean full, Instant at) {
@@ -21,8 +24,8 @@ final class PeerStats {
     if (full) {
       fullHandshakes++;
     }
-    count(protocols, protocol);
-    count(ciphers, cipher);
+    protocols.merge(protocolValues.value(protocol), 1L, Long::sum);
+    ciphers.merge(cipherValues.value(cipher), 1L, Long::sum);
     if (at.isAfter(lastSeen)) {
       lastSeen = at;
     }
@@ -34,11 +37,5 @@ final class PeerStats {
 
   TlsReport.Peer report(String peer) {
     return new TlsReport.Peer(peer, handshakes, fullHandshakes, protocols, ciphers, lastSeen);
-  }
-
-  private static void count(Map<String, Long> counts, String value) {
-    String key =
-        counts.containsKey(value) || counts.size() < MAX_VALUES ? value : TlsHandshakeHandler.OTHER;
-    counts.merge(key, 1L, Long::sum);
   }
 }

@@ -3,6 +3,7 @@ package io.jvmsentinel.collectors.jfr.tls;
 import io.jvmsentinel.collectors.catalog.Metric;
 import io.jvmsentinel.collectors.jfr.handler.EventSettings;
 import io.jvmsentinel.collectors.jfr.handler.JfrEventHandler;
+import io.jvmsentinel.collectors.support.CardinalityCap;
 import io.jvmsentinel.collectors.support.EventFields;
 import io.jvmsentinel.collectors.support.TopK;
 import io.micrometer.core.instrument.Counter;
@@ -11,10 +12,8 @@ import io.micrometer.core.instrument.Tags;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.LongConsumer;
 import jdk.jfr.consumer.RecordedEvent;
 
@@ -36,29 +35,36 @@ import jdk.jfr.consumer.RecordedEvent;
  * two bounds: {@link TopK} tracks the busiest {@value #TRACKED_PEERS} peers for the snapshot, and a
  * peer gets its own series only once it is tracked with at least two handshakes (a one-off
  * ephemeral port never does), for at most {@code maxPeerSeries} peers ever. Everything else,
- * including each peer's first handshake, is counted as {@code peer="other"}.
+ * including each peer's first handshake, is counted as {@code peer="other"}. Protocols and cipher
+ * suites are capped at {@value #MAX_TAG_VALUES} values each, and the combinations of the three tags
+ * at {@value #MAX_HANDSHAKE_SERIES} series (without it 51 x 33 x 33 were possible); a handshake
+ * beyond that is counted with all three tags {@code other}. All caps are {@link CardinalityCap}s,
+ * counted in {@code jvm_sentinel_tag_values_capped_total}.
  */
 public final class TlsHandshakeHandler implements JfrEventHandler {
 
   public static final String EVENT = "jdk.TLSHandshake";
-  public static final String OTHER = "other";
-  public static final String UNKNOWN = "unknown";
+  public static final String OTHER = CardinalityCap.OTHER;
+  public static final String UNKNOWN = CardinalityCap.UNKNOWN;
   public static final int DEFAULT_MAX_PEER_SERIES = 50;
   static final int TRACKED_PEERS = 200;
   private static final int ADMIT_AFTER = 2;
   // Protocol and cipher values come from the JDK's small vocabulary; anything beyond is junk.
   private static final int MAX_TAG_VALUES = 32;
+  // Series of jvm.tls.handshakes: peers each talk one or two protocols and a few suites.
+  static final int MAX_HANDSHAKE_SERIES = 200;
+  private static final List<String> ALL_OTHER = List.of(OTHER, OTHER, OTHER);
 
   private final Tags tags;
   private final RecentValidations validations;
   private final LongConsumer certificateUsed;
-  private final int maxPeerSeries;
   private volatile MeterRegistry registry;
 
   // Meters: touched on the dispatch thread only.
-  private final Set<String> seriesPeers = new HashSet<>();
-  private final Set<String> protocols = new HashSet<>();
-  private final Set<String> ciphers = new HashSet<>();
+  private final CardinalityCap seriesPeers;
+  private final CardinalityCap protocols = new CardinalityCap(MAX_TAG_VALUES);
+  private final CardinalityCap ciphers = new CardinalityCap(MAX_TAG_VALUES);
+  private final CardinalityCap handshakeSeries = new CardinalityCap(MAX_HANDSHAKE_SERIES);
   private final Map<List<String>, Counter> handshakeCounters = new HashMap<>();
   private final Map<String, Counter> fullCounters = new HashMap<>();
 
@@ -81,7 +87,7 @@ public final class TlsHandshakeHandler implements JfrEventHandler {
     this.tags = tags;
     this.validations = validations;
     this.certificateUsed = certificateUsed;
-    this.maxPeerSeries = maxPeerSeries;
+    this.seriesPeers = new CardinalityCap(maxPeerSeries);
   }
 
   @Override
@@ -97,6 +103,10 @@ public final class TlsHandshakeHandler implements JfrEventHandler {
 
   @Override
   public void bindTo(MeterRegistry registry) {
+    seriesPeers.bindTo(registry, tags, Metric.JVM_TLS_HANDSHAKES, "peer");
+    protocols.bindTo(registry, tags, Metric.JVM_TLS_HANDSHAKES, "protocol");
+    ciphers.bindTo(registry, tags, Metric.JVM_TLS_HANDSHAKES, "cipher");
+    handshakeSeries.bindTo(registry, tags, Metric.JVM_TLS_HANDSHAKES, "peer,protocol,cipher");
     this.registry = registry;
   }
 
@@ -153,22 +163,24 @@ public final class TlsHandshakeHandler implements JfrEventHandler {
     return peerStats.handshakes();
   }
 
-  private void count(
-      String peer, long peerHandshakes, String protocol, String cipher, boolean full) {
+  /** Counts one handshake in its series, every tag and their combination capped. */
+  void count(String peer, long peerHandshakes, String protocol, String cipher, boolean full) {
     MeterRegistry meters = registry;
     if (meters == null) {
       return;
     }
     String peerTag = peerTag(peer, peerHandshakes);
-    String protocolTag = bounded(protocols, protocol);
-    String cipherTag = bounded(ciphers, cipher);
+    List<String> series = List.of(peerTag, protocols.value(protocol), ciphers.value(cipher));
+    if (!series.equals(ALL_OTHER) && !handshakeSeries.admit(series)) {
+      series = ALL_OTHER;
+    }
     handshakeCounters
         .computeIfAbsent(
-            List.of(peerTag, protocolTag, cipherTag),
+            series,
             key ->
                 Metric.JVM_TLS_HANDSHAKES.counter(
                     meters,
-                    tags.and("peer", peerTag, "protocol", protocolTag, "cipher", cipherTag)))
+                    tags.and("peer", key.get(0), "protocol", key.get(1), "cipher", key.get(2))))
         .increment();
     if (full) {
       fullCounters
@@ -179,24 +191,10 @@ public final class TlsHandshakeHandler implements JfrEventHandler {
     }
   }
 
+  /** A peer's first handshake is counted as other by design, not as capped. */
   private String peerTag(String peer, long peerHandshakes) {
-    if (seriesPeers.contains(peer)) {
-      return peer;
-    }
-    if (peerHandshakes >= ADMIT_AFTER && seriesPeers.size() < maxPeerSeries) {
-      seriesPeers.add(peer);
-      return peer;
-    }
-    return OTHER;
-  }
-
-  private static String bounded(Set<String> seen, String value) {
-    if (seen.contains(value)) {
-      return value;
-    }
-    if (seen.size() < MAX_TAG_VALUES) {
-      seen.add(value);
-      return value;
+    if (seriesPeers.admitted(peer) || peerHandshakes >= ADMIT_AFTER) {
+      return seriesPeers.value(peer);
     }
     return OTHER;
   }

@@ -2,7 +2,6 @@ package io.jvmsentinel.collectors.jfr.compiler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jvmsentinel.collectors.support.BoundedValues;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -42,18 +41,6 @@ class CompilationFailureHandlerTest {
         .isEqualTo("bad oop at # in # places");
     assertThat(CompilationFailureHandler.normalise("x".repeat(100))).hasSize(60);
     assertThat(CompilationFailureHandler.normalise(null)).isNull();
-  }
-
-  @Test
-  void boundedValuesKeepTheFirstNThenOther() {
-    BoundedValues values = new BoundedValues(20);
-    for (int i = 0; i < 20; i++) {
-      assertThat(values.bound("reason " + (char) ('a' + i)))
-          .isEqualTo("reason " + (char) ('a' + i));
-    }
-    assertThat(values.bound("one too many")).isEqualTo(BoundedValues.OTHER);
-    assertThat(values.bound("reason a")).isEqualTo("reason a");
-    assertThat(values.bound(" ")).isEqualTo(BoundedValues.UNKNOWN);
   }
 
   private double failures(String reason) {

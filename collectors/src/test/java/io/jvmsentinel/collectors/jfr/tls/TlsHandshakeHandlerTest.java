@@ -247,6 +247,38 @@ class TlsHandshakeHandlerTest {
                 c -> (long) c.count()));
   }
 
+  @Test
+  void capsTheProductOfPeerProtocolAndCipherNotOnlyEachTag() {
+    handshakes.bindTo(registry);
+    // 50 peers x 2 protocols x 5 ciphers: each tag within its own cap, the product (500) not.
+    int counted = 0;
+    for (int peer = 0; peer < 50; peer++) {
+      for (String protocol : List.of("TLSv1.2", "TLSv1.3")) {
+        for (int cipher = 0; cipher < 5; cipher++) {
+          handshakes.count("10.0.0." + peer + ":443", 2, protocol, "TLS_CIPHER_" + cipher, false);
+          counted++;
+        }
+      }
+    }
+
+    List<Counter> series = registry.find("jvm.tls.handshakes").counters().stream().toList();
+    assertThat(series).hasSize(TlsHandshakeHandler.MAX_HANDSHAKE_SERIES + 1);
+    Counter overflow =
+        registry
+            .get("jvm.tls.handshakes")
+            .tags("peer", "other", "protocol", "other", "cipher", "other")
+            .counter();
+    assertThat(overflow.count()).isEqualTo(counted - TlsHandshakeHandler.MAX_HANDSHAKE_SERIES);
+    assertThat(sum("jvm.tls.handshakes")).as("nothing lost, only merged").isEqualTo(counted);
+    assertThat(
+            registry
+                .get("jvm.sentinel.tag.values.capped")
+                .tags("meter", "jvm.tls.handshakes", "tag", "peer,protocol,cipher")
+                .functionCounter()
+                .count())
+        .isEqualTo(counted - TlsHandshakeHandler.MAX_HANDSHAKE_SERIES);
+  }
+
   private Map<String, Long> fullSeries() {
     return registry.find("jvm.tls.handshakes.full").counters().stream()
         .collect(Collectors.toMap(c -> tag(c, "peer"), c -> (long) c.count()));

@@ -1,0 +1,85 @@
+package io.jvmsentinel.daemon.alert;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jvmsentinel.daemon.alert.rules.TlsHandshakeStormRule;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** TlsHandshakeStorm on synthetic windows: a high rate with one peer, mostly full handshakes. */
+class TlsHandshakeStormRuleTest {
+  private static final String PEER = "payments.internal:443";
+  private static final String QUIET_PEER = "auth.internal:443";
+  private final TlsHandshakeStormRule rule = new TlsHandshakeStormRule();
+
+  @Test
+  void fullHandshakesWithOnePeerAtAHighRateAreAStormOfThatPeer() {
+    SignalHistory history =
+        Samples.history(
+            40,
+            (s, t) ->
+                s.tls(
+                    Map.of(
+                        PEER, peer(20.0 * t, 19.0 * t),
+                        QUIET_PEER, peer(1.0 * t, 1.0 * t))));
+
+    assertThat(rule.evaluate(context(history, Set.of())))
+        .singleElement()
+        .satisfies(
+            f -> {
+              assertThat(f.key()).isEqualTo(PEER);
+              assertThat(f.summary())
+                  .startsWith("TLS handshake storm on orders: 20")
+                  .contains("handshakes/s with " + PEER);
+              assertThat(f.evidence())
+                  .containsEntry("peer", PEER)
+                  .containsEntry("handshakesPerSecond", 20.0)
+                  .containsEntry("fullShare", 0.95)
+                  .containsEntry("protocols", Map.of("TLSv1.3", 100L));
+            });
+  }
+
+  @Test
+  void resumedHandshakesAreNotAStorm() {
+    SignalHistory history =
+        Samples.history(40, (s, t) -> s.tls(Map.of(PEER, peer(20.0 * t, 2.0 * t))));
+
+    assertThat(rule.evaluate(context(history, Set.of()))).isEmpty();
+  }
+
+  @Test
+  void aLowRateIsNotAStorm() {
+    SignalHistory history =
+        Samples.history(40, (s, t) -> s.tls(Map.of(PEER, peer(5.0 * t, 5.0 * t))));
+
+    assertThat(rule.evaluate(context(history, Set.of()))).isEmpty();
+  }
+
+  @Test
+  void aFiringStormResolvesOnlyAtHalfTheRate() {
+    SignalHistory hovering =
+        Samples.history(40, (s, t) -> s.tls(Map.of(PEER, peer(6.0 * t, 6.0 * t))));
+
+    assertThat(rule.evaluate(context(hovering, Set.of(PEER)))).hasSize(1);
+    assertThat(rule.evaluate(context(hovering, Set.of()))).isEmpty();
+  }
+
+  @Test
+  void withoutJfrThereIsNothingToJudge() {
+    SignalHistory history =
+        Samples.history(40, (s, t) -> s.jmxOnly().tls(Map.of(PEER, peer(20.0 * t, 19.0 * t))));
+
+    assertThat(rule.needsJfr()).isTrue();
+    assertThat(rule.evaluate(context(history, Set.of()))).isEmpty();
+  }
+
+  private static SignalSample.TlsPeer peer(double handshakes, double full) {
+    return new SignalSample.TlsPeer(
+        handshakes, full, Map.of("TLSv1.3", 100L), Map.of("TLS_AES_256_GCM_SHA384", 100L));
+  }
+
+  private RuleContext context(SignalHistory history, Set<String> firing) {
+    return Samples.context(rule, history, firing);
+  }
+}
