@@ -36,14 +36,22 @@ public final class TopK<K, V> {
 
   /** Counts one occurrence of {@code key}; {@code sample} is kept if the key is new. */
   public void add(K key, V sample) {
-    total++;
+    add(key, 1, sample);
+  }
+
+  /**
+   * Adds {@code weight} (e.g. nanoseconds blocked) to {@code key}: weighted Space-Saving keeps the
+   * same guarantees with weights in place of counts. {@code sample} is kept if the key is new.
+   */
+  public void add(K key, long weight, V sample) {
+    total += weight;
     long[] entry = counts.get(key);
     if (entry != null) {
-      entry[0]++;
+      entry[0] += weight;
       return;
     }
     if (counts.size() < capacity) {
-      counts.put(key, new long[] {1, 0});
+      counts.put(key, new long[] {weight, 0});
       samples.put(key, sample);
       return;
     }
@@ -57,7 +65,7 @@ public final class TopK<K, V> {
     }
     counts.remove(smallest);
     samples.remove(smallest);
-    counts.put(key, new long[] {smallestCount + 1, smallestCount});
+    counts.put(key, new long[] {smallestCount + weight, smallestCount});
     samples.put(key, sample);
   }
 
@@ -66,11 +74,16 @@ public final class TopK<K, V> {
    * made by {@code newSample} (only then), a tracked key keeps its own.
    */
   public V addAndGetSample(K key, java.util.function.Supplier<V> newSample) {
-    add(key, counts.containsKey(key) ? null : newSample.get());
+    return addAndGetSample(key, 1, newSample);
+  }
+
+  /** As {@link #addAndGetSample(Object, java.util.function.Supplier)}, adding {@code weight}. */
+  public V addAndGetSample(K key, long weight, java.util.function.Supplier<V> newSample) {
+    add(key, weight, counts.containsKey(key) ? null : newSample.get());
     return samples.get(key);
   }
 
-  /** How many occurrences were added in all, including keys no longer tracked. */
+  /** How many occurrences (or how much weight) were added in all, including untracked keys. */
   public long total() {
     return total;
   }
