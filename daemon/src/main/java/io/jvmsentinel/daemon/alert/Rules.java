@@ -6,6 +6,7 @@ import io.jvmsentinel.daemon.alert.rules.CodeCacheNearFullRule;
 import io.jvmsentinel.daemon.alert.rules.CompilerCpuHighRule;
 import io.jvmsentinel.daemon.alert.rules.DeoptimizationStormRule;
 import io.jvmsentinel.daemon.alert.rules.GcOverheadRule;
+import io.jvmsentinel.daemon.alert.rules.LockContentionRule;
 import io.jvmsentinel.daemon.alert.rules.TargetDownRule;
 import io.jvmsentinel.daemon.alert.rules.ThreadStormRule;
 import io.jvmsentinel.daemon.alert.rules.TlsHandshakeStormRule;
@@ -25,6 +26,7 @@ public final class Rules {
         new DeoptimizationStormRule(),
         new GcOverheadRule(),
         new TlsHandshakeStormRule(),
+        new LockContentionRule(),
         new TargetDownRule());
   }
 }
