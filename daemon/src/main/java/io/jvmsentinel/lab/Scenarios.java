@@ -32,6 +32,7 @@ public final class Scenarios {
     register("churn-from-boot", ChurnFromBootScenario::new);
     register("pool-start", PoolStartScenario::new);
     register("gc-at-startup", GcAtStartupScenario::new);
+    register("lock-contention", LockContentionScenario::new);
     register("bench", BenchScenario::new);
   }
 
