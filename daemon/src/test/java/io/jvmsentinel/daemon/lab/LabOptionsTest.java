@@ -68,6 +68,7 @@ class LabOptionsTest {
             "churn-from-boot",
             "pool-start",
             "gc-at-startup",
+            "lock-contention",
             "bench");
     for (String name : Scenarios.names()) {
       assertThat(Scenarios.create(LabOptions.defaults(name)))
