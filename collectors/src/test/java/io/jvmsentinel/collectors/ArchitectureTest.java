@@ -45,6 +45,7 @@ class ArchitectureTest {
         .resideInAnyPackage(
             "..collectors.jfr.codecache..",
             "..collectors.jfr.compiler..",
+            "..collectors.jfr.locks..",
             "..collectors.jfr.threads..",
             "..collectors.jfr.tls..")
         .check(CLASSES);
@@ -52,7 +53,7 @@ class ArchitectureTest {
 
   @Test
   void signalFamiliesDoNotKnowEachOther() {
-    String[] families = {"codecache", "compiler", "threads", "tls"};
+    String[] families = {"codecache", "compiler", "locks", "threads", "tls"};
     for (String family : families) {
       for (String other : families) {
         if (!family.equals(other)) {

@@ -33,6 +33,7 @@ public final class Scenarios {
     register("pool-start", PoolStartScenario::new);
     register("gc-at-startup", GcAtStartupScenario::new);
     register("hostile-names", HostileNamesScenario::new);
+    register("lock-contention", LockContentionScenario::new);
     register("bench", BenchScenario::new);
   }
 

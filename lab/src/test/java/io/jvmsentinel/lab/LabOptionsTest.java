@@ -67,6 +67,7 @@ class LabOptionsTest {
             "pool-start",
             "gc-at-startup",
             "hostile-names",
+            "lock-contention",
             "bench");
     for (String name : Scenarios.names()) {
       assertThat(Scenarios.create(LabOptions.defaults(name)))

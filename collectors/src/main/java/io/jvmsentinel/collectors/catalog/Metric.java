@@ -105,6 +105,24 @@ public enum Metric implements MeterDefinition {
       "The current number of threads in each state",
       "state (new, runnable, blocked, waiting, timed-waiting, terminated)",
       "JMX `java.lang:type=Threading` `getThreadInfo(AllThreadIds)` (no stack traces)"),
+  JVM_THREADS_BLOCKED_COUNT(
+      "jvm.threads.blocked.count",
+      MeterKind.GAUGE,
+      BaseUnits.THREADS,
+      "Times the live threads have blocked entering a monitor, summed over the live threads (it"
+          + " falls when threads end: use deriv(), not rate())",
+      "",
+      "JMX `java.lang:type=Threading` `getThreadInfo(AllThreadIds)` `blockedCount`, every JDK"),
+  JVM_THREADS_BLOCKED_TIME(
+      "jvm.threads.blocked.time",
+      MeterKind.GAUGE,
+      "seconds",
+      "Time the live threads have spent blocked entering a monitor, summed over the live threads"
+          + " (it falls when threads end: use deriv(), not rate()); absent (NaN) unless the target"
+          + " already runs with thread contention monitoring on, which the daemon never turns on",
+      "",
+      "JMX `java.lang:type=Threading` `getThreadInfo(AllThreadIds)` `blockedTime`, when"
+          + " `ThreadContentionMonitoringEnabled`; every JDK"),
   JVM_THREADS_STARTED(
       "jvm.threads.started",
       MeterKind.COUNTER,
@@ -288,6 +306,18 @@ public enum Metric implements MeterDefinition {
           + " site=\"other\", and site=\"unknown\" means the start had no stack trace",
       "site",
       "JFR `jdk.ThreadStart` stack traces (JDK 16+ targets)"),
+
+  JVM_THREADS_CONTENTION(
+      "jvm.threads.contention",
+      MeterKind.TIMER,
+      "seconds",
+      "Time threads waited, by kind: kind=\"monitor-enter\" blocked entering a synchronized"
+          + " monitor, kind=\"park\" parked in LockSupport.park (locks, conditions, queues),"
+          + " kind=\"wait\" in Object.wait; only waits of at least 10 ms (enter, park) or 20 ms"
+          + " (wait) are recorded; the first 20 classes per kind get their own series, the rest"
+          + " are class=\"other\"; rate(_sum) is threads blocked on average",
+      "kind, class (the monitor's or park blocker's class)",
+      "JFR `jdk.JavaMonitorEnter`, `jdk.ThreadPark`, `jdk.JavaMonitorWait` (JDK 16+ targets)"),
 
   // --- Code cache (JFR; compilation state from the DiagnosticCommand MBean) ---
   JVM_CODECACHE_FULL(

@@ -11,6 +11,9 @@ import io.jvmsentinel.collectors.jfr.compiler.JitRestartHandler;
 import io.jvmsentinel.collectors.jfr.compiler.MonitoringThreads;
 import io.jvmsentinel.collectors.jfr.compiler.ThreadCpuLoadHandler;
 import io.jvmsentinel.collectors.jfr.handler.JfrEventHandler;
+import io.jvmsentinel.collectors.jfr.locks.ContentionHandler;
+import io.jvmsentinel.collectors.jfr.locks.ContentionKind;
+import io.jvmsentinel.collectors.jfr.locks.ContentionTable;
 import io.jvmsentinel.collectors.jfr.threads.ThreadEndHandler;
 import io.jvmsentinel.collectors.jfr.threads.ThreadLifetimes;
 import io.jvmsentinel.collectors.jfr.threads.ThreadStartHandler;
@@ -46,6 +49,10 @@ public final class JfrHandlers {
   private final TlsHandshakeHandler tlsHandshakes;
   private final X509ValidationHandler certificateValidations;
   private final X509CertificateHandler certificates;
+  private final ContentionTable contention = new ContentionTable();
+  private final ContentionHandler monitorEnters;
+  private final ContentionHandler parks;
+  private final ContentionHandler monitorWaits;
 
   private JfrHandlers(Tags tags) {
     threadStarts = new ThreadStartHandler(tags, lifetimes);
@@ -65,6 +72,9 @@ public final class JfrHandlers {
     certificates = new X509CertificateHandler(tags, Clock.systemUTC());
     tlsHandshakes = new TlsHandshakeHandler(tags, validations, certificates::markUsed);
     certificateValidations = new X509ValidationHandler(tags, validations, certificates::markUsed);
+    monitorEnters = new ContentionHandler(tags, ContentionKind.MONITOR_ENTER, contention);
+    parks = new ContentionHandler(tags, ContentionKind.THREAD_PARK, contention);
+    monitorWaits = new ContentionHandler(tags, ContentionKind.MONITOR_WAIT, contention);
   }
 
   /** Every handler, for a target whose series carry {@code tags}. */
@@ -91,7 +101,16 @@ public final class JfrHandlers {
         // TLS
         certificateValidations,
         tlsHandshakes,
-        certificates);
+        certificates,
+        // locks
+        monitorEnters,
+        parks,
+        monitorWaits);
+  }
+
+  /** Contended waits by lock, drained by each detection tick. */
+  public ContentionTable contention() {
+    return contention;
   }
 
   public ThreadStartHandler threadStarts() {

@@ -16,25 +16,38 @@ public record JmxPollers(
     ClassLoadingPoller classes,
     ProcessPoller process,
     GcPoller gc,
-    CodeCacheStatePoller codeCacheState) {
+    CodeCacheStatePoller codeCacheState,
+    LockHolderPoller lockHolders) {
 
   /** Every poller, for a target whose series carry {@code tags}. */
   public static JmxPollers create(Tags tags) {
+    ThreadPoller threads = new ThreadPoller(tags);
     return new JmxPollers(
         new JvmIdentityPoller(tags),
         new MemoryPoolPoller(tags),
         new BufferPoolPoller(tags),
-        new ThreadPoller(tags),
+        threads,
         new CompilationPoller(tags),
         new ClassLoadingPoller(tags),
         new ProcessPoller(tags),
         new GcPoller(tags),
-        new CodeCacheStatePoller(tags));
+        new CodeCacheStatePoller(tags),
+        // After threads: it dumps only while the thread states just read show blocked threads.
+        new LockHolderPoller(threads));
   }
 
   /** In the order they run: identity first, so the others can rely on knowing the target. */
   public List<JmxPoller> all() {
     return List.of(
-        identity, memory, buffers, threads, compilation, classes, process, gc, codeCacheState);
+        identity,
+        memory,
+        buffers,
+        threads,
+        compilation,
+        classes,
+        process,
+        gc,
+        codeCacheState,
+        lockHolders);
   }
 }

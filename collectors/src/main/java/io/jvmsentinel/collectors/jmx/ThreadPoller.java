@@ -15,7 +15,9 @@ import javax.management.openmbean.CompositeData;
 /**
  * Live, daemon and peak thread counts and the cumulative started count, in one read; and the number
  * of threads per state ({@code jvm.threads.states}, as Micrometer's JvmThreadMetrics), from one
- * {@code getThreadInfo} of all thread ids without stack traces.
+ * {@code getThreadInfo} of all thread ids without stack traces. The same read gives how often and
+ * (where the target already has thread contention monitoring on; the daemon never turns it on) how
+ * long the live threads have blocked on monitors: the contention signal of targets without JFR.
  */
 public final class ThreadPoller implements JmxPoller {
   private static final String LIVE = "ThreadCount";
@@ -27,7 +29,26 @@ public final class ThreadPoller implements JmxPoller {
 
   private final Tags tags;
   private final LatestReading<Attributes> reading = new LatestReading<>();
-  private final LatestReading<Map<Thread.State, Integer>> states = new LatestReading<>();
+  private final LatestReading<ThreadStates> states = new LatestReading<>();
+
+  /**
+   * One {@code getThreadInfo} read.
+   *
+   * @param counts threads per state
+   * @param blockedCount monitor blocks of the live threads, summed
+   * @param blockedMillis time blocked on monitors of the live threads, summed; -1 when the target
+   *     has thread contention monitoring off
+   */
+  public record ThreadStates(
+      Map<Thread.State, Integer> counts, long blockedCount, long blockedMillis) {
+    public ThreadStates {
+      counts = Map.copyOf(counts);
+    }
+
+    public int count(Thread.State state) {
+      return counts.getOrDefault(state, 0);
+    }
+  }
 
   public ThreadPoller(Tags tags) {
     this.tags = tags;
@@ -50,8 +71,15 @@ public final class ThreadPoller implements JmxPoller {
           registry,
           tags.and("state", stateTag(state)),
           states,
-          r -> r.gauge(counts -> counts.getOrDefault(state, 0)));
+          r -> r.gauge(read -> read.count(state)));
     }
+    Metric.JVM_THREADS_BLOCKED_COUNT.gauge(
+        registry, tags, states, r -> r.gauge(ThreadStates::blockedCount));
+    Metric.JVM_THREADS_BLOCKED_TIME.gauge(
+        registry,
+        tags,
+        states,
+        r -> r.gauge(read -> read.blockedMillis() < 0 ? Double.NaN : read.blockedMillis() / 1e3));
   }
 
   /** Micrometer's tag value: {@code TIMED_WAITING} becomes {@code timed-waiting}. */
@@ -75,17 +103,36 @@ public final class ThreadPoller implements JmxPoller {
     }
   }
 
-  /** Threads per state; a thread that ended between the two calls has a null entry. */
-  static Map<Thread.State, Integer> countStates(Object threadInfos) {
+  /**
+   * Threads per state and blocked totals; a thread that ended between the two calls has a null
+   * entry. {@code blockedTime} is -1 per thread while contention monitoring is off.
+   */
+  static ThreadStates countStates(Object threadInfos) {
     Map<Thread.State, Integer> counts = new EnumMap<>(Thread.State.class);
+    long blockedCount = 0;
+    long blockedMillis = 0;
+    boolean timed = true;
     if (threadInfos instanceof CompositeData[] infos) {
       for (CompositeData info : infos) {
         if (info != null && info.get("threadState") instanceof String state) {
           counts.merge(Thread.State.valueOf(state), 1, Integer::sum);
+          if (info.get("blockedCount") instanceof Long count) {
+            blockedCount += count;
+          }
+          if (info.get("blockedTime") instanceof Long millis && millis >= 0) {
+            blockedMillis += millis;
+          } else {
+            timed = false;
+          }
         }
       }
     }
-    return counts;
+    return new ThreadStates(counts, blockedCount, timed && !counts.isEmpty() ? blockedMillis : -1);
+  }
+
+  /** The latest states read, or null while disconnected; detection reads blocked threads here. */
+  public ThreadStates states() {
+    return states.current();
   }
 
   /** The latest reading, or null while disconnected; detection reads the started count here. */

@@ -1,5 +1,6 @@
 package io.jvmsentinel.collectors.support;
 
+import io.jvmsentinel.collectors.text.ThreadNames;
 import java.time.Duration;
 import java.time.Instant;
 import jdk.jfr.consumer.RecordedEvent;
@@ -84,6 +85,20 @@ public final class EventFields {
     }
     RecordedThread thread = event.getThread();
     return thread == null ? -1 : thread.getJavaThreadId();
+  }
+
+  /** The thread in {@code field}, or null when the event has no such field or it is empty. */
+  public static RecordedThread thread(RecordedEvent event, String field) {
+    return event.hasField(field) ? event.getThread(field) : null;
+  }
+
+  /** The thread's Java name, else its OS name, else {@link ThreadNames#UNKNOWN}. */
+  public static String threadName(RecordedThread thread) {
+    if (thread == null) {
+      return ThreadNames.UNKNOWN;
+    }
+    String name = thread.getJavaName() != null ? thread.getJavaName() : thread.getOSName();
+    return name == null ? ThreadNames.UNKNOWN : name;
   }
 
   /** {@code Class.method(descriptor)}: tells overloads apart. */

@@ -52,17 +52,25 @@ public final class TopK<K, V> {
 
   /** Counts one occurrence of {@code key}; {@code sample} is kept if the key is new. */
   public void add(K key, V sample) {
-    total++;
+    add(key, 1, sample);
+  }
+
+  /**
+   * Adds {@code weight} (e.g. nanoseconds blocked) to {@code key}: weighted Space-Saving keeps the
+   * same guarantees with weights in place of counts. {@code sample} is kept if the key is new.
+   */
+  public void add(K key, long weight, V sample) {
+    total += weight;
     Tracked<V> entry = tracked.get(key);
     if (entry != null) {
       unlink(key, entry.count);
-      entry.count++;
+      entry.count += weight;
       link(key, entry.count);
       return;
     }
     if (tracked.size() < capacity) {
-      tracked.put(key, new Tracked<>(1, 0, sample));
-      link(key, 1);
+      tracked.put(key, new Tracked<>(weight, 0, sample));
+      link(key, weight);
       return;
     }
     Map.Entry<Long, LinkedHashSet<K>> smallestBucket = byCount.firstEntry();
@@ -70,8 +78,8 @@ public final class TopK<K, V> {
     K smallest = smallestBucket.getValue().iterator().next();
     unlink(smallest, smallestCount);
     tracked.remove(smallest);
-    tracked.put(key, new Tracked<>(smallestCount + 1, smallestCount, sample));
-    link(key, smallestCount + 1);
+    tracked.put(key, new Tracked<>(smallestCount + weight, smallestCount, sample));
+    link(key, smallestCount + weight);
   }
 
   private void link(K key, long count) {
@@ -91,11 +99,16 @@ public final class TopK<K, V> {
    * made by {@code newSample} (only then), a tracked key keeps its own.
    */
   public V addAndGetSample(K key, java.util.function.Supplier<V> newSample) {
-    add(key, tracked.containsKey(key) ? null : newSample.get());
+    return addAndGetSample(key, 1, newSample);
+  }
+
+  /** As {@link #addAndGetSample(Object, java.util.function.Supplier)}, adding {@code weight}. */
+  public V addAndGetSample(K key, long weight, java.util.function.Supplier<V> newSample) {
+    add(key, weight, tracked.containsKey(key) ? null : newSample.get());
     return tracked.get(key).sample;
   }
 
-  /** How many occurrences were added in all, including keys no longer tracked. */
+  /** How many occurrences (or how much weight) were added in all, including untracked keys. */
   public long total() {
     return total;
   }

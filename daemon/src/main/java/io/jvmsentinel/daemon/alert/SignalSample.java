@@ -1,7 +1,9 @@
 package io.jvmsentinel.daemon.alert;
 
 import io.jvmsentinel.collectors.jfr.codecache.CodeCacheFullHandler;
+import io.jvmsentinel.collectors.jfr.locks.LockContention;
 import io.jvmsentinel.collectors.jfr.threads.SiteStarts;
+import io.jvmsentinel.collectors.jmx.LockHolders;
 import io.jvmsentinel.collectors.support.IntervalCounts;
 import java.time.Instant;
 import java.util.List;
@@ -122,6 +124,8 @@ public record SignalSample(
    * @param codeCacheFulls the latest code cache full events (JFR)
    * @param compilerCpu CPU of the C1 and C2 compiler threads, fraction of all CPUs
    * @param gcPauses GC pauses by {@code collector / cause}
+   * @param contention threads and lock contention in this tick; {@link Contention#NONE} in
+   *     recordings made before it existed
    */
   public record Details(
       Target target,
@@ -130,7 +134,8 @@ public record SignalSample(
       List<IntervalCounts.Count> recompiledMethods,
       List<CodeCacheFullHandler.CodeCacheFull> codeCacheFulls,
       Map<String, Double> compilerCpu,
-      Map<String, GcPauses> gcPauses) {
+      Map<String, GcPauses> gcPauses,
+      Contention contention) {
     public static final Details NONE =
         new Details(
             Target.UNKNOWN,
@@ -147,6 +152,47 @@ public record SignalSample(
       codeCacheFulls = List.copyOf(codeCacheFulls);
       compilerCpu = Map.copyOf(compilerCpu);
       gcPauses = Map.copyOf(gcPauses);
+      contention = contention == null ? Contention.NONE : contention;
+    }
+
+    /** Details of a tick without contention data. */
+    public Details(
+        Target target,
+        SiteStarts.Interval creatorSites,
+        List<IntervalCounts.Count> deoptimizedMethods,
+        List<IntervalCounts.Count> recompiledMethods,
+        List<CodeCacheFullHandler.CodeCacheFull> codeCacheFulls,
+        Map<String, Double> compilerCpu,
+        Map<String, GcPauses> gcPauses) {
+      this(
+          target,
+          creatorSites,
+          deoptimizedMethods,
+          recompiledMethods,
+          codeCacheFulls,
+          compilerCpu,
+          gcPauses,
+          Contention.NONE);
+    }
+  }
+
+  /**
+   * Threads and lock contention in one tick.
+   *
+   * @param liveThreads live threads (JMX), NaN when unknown
+   * @param blockedThreads threads BLOCKED on a monitor (JMX thread states, every JDK), NaN when
+   *     unknown
+   * @param locks contended waits by lock in this tick (JFR, JDK 16+; empty without JFR)
+   * @param holders who held the contended monitors, from a thread dump taken in this tick while
+   *     threads were blocked (JMX, every JDK); null when none was taken
+   */
+  public record Contention(
+      double liveThreads, double blockedThreads, LockContention locks, LockHolders holders) {
+    public static final Contention NONE =
+        new Contention(Double.NaN, Double.NaN, LockContention.EMPTY, null);
+
+    public Contention {
+      locks = locks == null ? LockContention.EMPTY : locks;
     }
   }
 

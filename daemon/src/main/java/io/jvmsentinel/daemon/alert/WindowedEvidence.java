@@ -1,5 +1,6 @@
 package io.jvmsentinel.daemon.alert;
 
+import io.jvmsentinel.collectors.jfr.locks.LockContention;
 import io.jvmsentinel.collectors.jfr.threads.SiteStarts;
 import io.jvmsentinel.collectors.jfr.threads.ThreadStartReport;
 import io.jvmsentinel.collectors.support.IntervalCounts;
@@ -96,6 +97,24 @@ public final class WindowedEvidence {
     return described;
   }
 
+  /**
+   * Contended waits by lock over {@code samples} (each tick's table once: pass a window's samples
+   * without the sample before it), longest blocked first, with blocked sites and owners summed.
+   */
+  public static List<LockContention.Lock> locks(List<SignalSample> samples, int n) {
+    Map<String, LockTotal> locks = new LinkedHashMap<>();
+    for (SignalSample sample : samples) {
+      for (LockContention.Lock lock : sample.details().contention().locks().locks()) {
+        locks.computeIfAbsent(lock.kind() + " " + lock.className(), k -> new LockTotal()).add(lock);
+      }
+    }
+    return locks.values().stream()
+        .map(LockTotal::lock)
+        .sorted(Comparator.comparingLong(LockContention.Lock::blockedNanos).reversed())
+        .limit(n)
+        .toList();
+  }
+
   private static List<ThreadStartReport.NameCount> names(Map<String, Long> names) {
     return names.entrySet().stream()
         .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
@@ -116,6 +135,41 @@ public final class WindowedEvidence {
       latest = site;
       site.threadNames().forEach(n -> names.merge(n.name(), n.count(), Long::sum));
       site.parentThreads().forEach(n -> parents.merge(n.name(), n.count(), Long::sum));
+    }
+  }
+
+  /** One lock's waits over the window; a site's stack is the latest tick's sample. */
+  private static final class LockTotal {
+    LockContention.Lock first;
+    long nanos;
+    long events;
+    int threads;
+    final Map<String, LockContention.Site> sites = new LinkedHashMap<>();
+    final Map<String, LockContention.Site> owners = new LinkedHashMap<>();
+
+    void add(LockContention.Lock lock) {
+      first = first == null ? lock : first;
+      nanos += lock.blockedNanos();
+      events += lock.events();
+      threads = Math.max(threads, lock.threads());
+      lock.blockedSites().forEach(site -> sites.merge(site.site(), site, LockTotal::sum));
+      lock.owners().forEach(owner -> owners.merge(owner.site(), owner, LockTotal::sum));
+    }
+
+    static LockContention.Site sum(LockContention.Site a, LockContention.Site b) {
+      return new LockContention.Site(a.site(), a.nanos() + b.nanos(), b.stack());
+    }
+
+    LockContention.Lock lock() {
+      return new LockContention.Lock(
+          first.kind(), first.className(), nanos, events, threads, top(sites), top(owners));
+    }
+
+    private static List<LockContention.Site> top(Map<String, LockContention.Site> sites) {
+      return sites.values().stream()
+          .sorted(Comparator.comparingLong(LockContention.Site::nanos).reversed())
+          .limit(5)
+          .toList();
     }
   }
 }

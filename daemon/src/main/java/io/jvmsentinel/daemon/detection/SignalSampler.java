@@ -8,6 +8,7 @@ import io.jvmsentinel.collectors.jmx.Attributes;
 import io.jvmsentinel.collectors.jmx.CodeCacheStateParser;
 import io.jvmsentinel.collectors.jmx.JmxPollers;
 import io.jvmsentinel.collectors.jmx.MemoryPoolPoller;
+import io.jvmsentinel.collectors.jmx.ThreadPoller;
 import io.jvmsentinel.collectors.support.CompilerCpu;
 import io.jvmsentinel.daemon.alert.SignalSample;
 import io.jvmsentinel.daemon.target.TargetStatus;
@@ -27,6 +28,7 @@ final class SignalSampler {
   // Per tick: enough for any window's top entries (a site busy over a window is busy in its ticks).
   private static final int SITES_PER_TICK = 16;
   private static final int METHODS_PER_TICK = 16;
+  private static final int LOCKS_PER_TICK = 8;
 
   private SignalSampler() {}
 
@@ -100,7 +102,19 @@ final class SignalSampler {
         jfr.compilations().drainRecompiled(METHODS_PER_TICK),
         jfr.codeCacheFull().recent(),
         compilerCpu,
-        gcPauses(target));
+        gcPauses(target),
+        contention(target));
+  }
+
+  private static SignalSample.Contention contention(WatchedTarget target) {
+    JmxPollers pollers = target.session().pollers();
+    Attributes threads = pollers.threads().current();
+    ThreadPoller.ThreadStates states = pollers.threads().states();
+    return new SignalSample.Contention(
+        threads == null ? Double.NaN : threads.number("ThreadCount"),
+        states == null ? Double.NaN : states.count(Thread.State.BLOCKED),
+        target.jfr().contention().drain(LOCKS_PER_TICK),
+        pollers.lockHolders().drain());
   }
 
   private static Map<String, SignalSample.GcPauses> gcPauses(WatchedTarget target) {

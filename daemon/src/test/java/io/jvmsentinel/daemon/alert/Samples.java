@@ -1,7 +1,9 @@
 package io.jvmsentinel.daemon.alert;
 
+import io.jvmsentinel.collectors.jfr.locks.LockContention;
 import io.jvmsentinel.collectors.jfr.threads.SiteStarts;
 import io.jvmsentinel.collectors.jfr.threads.ThreadStartReport;
+import io.jvmsentinel.collectors.jmx.LockHolders;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -176,6 +178,21 @@ public final class Samples {
             details.codeCacheFulls(),
             details.compilerCpu(),
             details.gcPauses());
+    return this;
+  }
+
+  /** Threads and lock contention in this tick. */
+  Samples contention(double live, double blocked, LockContention locks, LockHolders holders) {
+    details =
+        new SignalSample.Details(
+            details.target(),
+            details.creatorSites(),
+            details.deoptimizedMethods(),
+            details.recompiledMethods(),
+            details.codeCacheFulls(),
+            details.compilerCpu(),
+            details.gcPauses(),
+            new SignalSample.Contention(live, blocked, locks, holders));
     return this;
   }
 

@@ -122,6 +122,17 @@ class ScenarioReplayTest {
                 Expected.of("CompilerCpuHigh", "phase=churn", 90, "JIT compiler threads use"))),
         // 200 threads started at once, reused, and once more a minute later: never a storm.
         new Scenario("pool-start-jdk17", WarmUp.DEFAULT, List.of()),
+        // Incident 3's mechanism: threads blocked on a cache that closes connections under its
+        // lock; the alert names the lock and the code holding it.
+        new Scenario(
+            "lock-contention-jdk17",
+            WarmUp.DEFAULT,
+            List.of(
+                Expected.of(
+                    "LockContention",
+                    "phase=contention",
+                    15,
+                    "SlowCloseConnectionCache on average; held by lab-request-"))),
         // GC takes most of the wall time while the service starts (-Xmx64m), then little: a real
         // condition while it lasts, so GcOverhead may fire then (and resolves), nothing else.
         new Scenario("gc-at-startup-jdk17", WarmUp.DEFAULT, List.of(), Set.of("GcOverhead")),

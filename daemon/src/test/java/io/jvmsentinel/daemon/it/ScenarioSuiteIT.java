@@ -85,6 +85,21 @@ class ScenarioSuiteIT {
                 a ->
                     a.finding().summary().contains("io.jvmsentinel.lab.RequestDispatcher.dispatch"),
                 Duration.ZERO),
+            // Incident 3's mechanism: the lock and the code holding it (from the holder dump).
+            new Case(
+                "lock-contention",
+                17,
+                List.of(),
+                "contention",
+                "LockContention",
+                Duration.ofSeconds(15),
+                a ->
+                    a.finding().summary().contains("io.jvmsentinel.lab.SlowCloseConnectionCache")
+                        && a.finding().evidence().get("holder") instanceof java.util.Map<?, ?> h
+                        && String.valueOf(h.get("lockedAt"))
+                            .equals("io.jvmsentinel.lab.SlowCloseConnectionCache.put")
+                        && String.valueOf(h.get("stack")).contains("closeSlowly"),
+                Duration.ZERO),
             new Case(
                 "tls-full-handshakes",
                 17,

@@ -1,9 +1,10 @@
 package io.jvmsentinel.collectors.jfr.threads;
 
 import io.jvmsentinel.collectors.catalog.Metric;
+import io.jvmsentinel.collectors.jfr.handler.StackFrame;
 import io.jvmsentinel.collectors.support.CardinalityCap;
 import io.jvmsentinel.collectors.support.TopK;
-import io.jvmsentinel.collectors.text.SafeText;
+import io.jvmsentinel.collectors.text.ThreadNames;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import java.util.ArrayList;
@@ -33,7 +34,6 @@ final class CreatorSites {
 
   private static final int NAMES_TRACKED = 16;
   private static final int NAMES_REPORTED = 5;
-  private static final int MAX_NAME = 128;
   private static final int INTERVAL_SITES = 64;
   private static final int INTERVAL_NAMES = 8;
 
@@ -220,27 +220,7 @@ final class CreatorSites {
     return top;
   }
 
-  /**
-   * A thread name with each run of digits as {@code #} ({@code pool-3-thread-17} becomes {@code
-   * pool-#-thread-#}), control and bidirectional characters as {@code _}, cut to a bounded length,
-   * so thread numbers do not spread one kind of thread over many names.
-   */
   static String pattern(String name) {
-    if (name == null) {
-      return StartedThread.UNKNOWN_THREAD;
-    }
-    StringBuilder out = new StringBuilder(Math.min(name.length(), MAX_NAME));
-    boolean inDigits = false;
-    for (int i = 0; i < name.length() && out.length() < MAX_NAME; i++) {
-      char c = name.charAt(i);
-      boolean digit = c >= '0' && c <= '9';
-      if (!digit) {
-        out.append(SafeText.unsafe(c) ? '_' : c);
-      } else if (!inDigits) {
-        out.append('#');
-      }
-      inDigits = digit;
-    }
-    return out.toString();
+    return ThreadNames.pattern(name);
   }
 }

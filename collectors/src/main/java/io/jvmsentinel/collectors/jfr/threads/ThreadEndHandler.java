@@ -3,6 +3,7 @@ package io.jvmsentinel.collectors.jfr.threads;
 import io.jvmsentinel.collectors.catalog.Metric;
 import io.jvmsentinel.collectors.jfr.handler.EventSettings;
 import io.jvmsentinel.collectors.jfr.handler.JfrEventHandler;
+import io.jvmsentinel.collectors.support.EventFields;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -46,7 +47,7 @@ public final class ThreadEndHandler implements JfrEventHandler {
 
   @Override
   public void accept(RecordedEvent event) {
-    RecordedThread thread = StartedThread.thread(event, "thread");
+    RecordedThread thread = EventFields.thread(event, "thread");
     if (thread == null) {
       // The ending thread commits its own ThreadEnd, so the event thread is the same thread.
       thread = event.getThread();

@@ -3,6 +3,7 @@ package io.jvmsentinel.collectors.jfr.threads;
 import io.jvmsentinel.collectors.catalog.Metric;
 import io.jvmsentinel.collectors.jfr.handler.EventSettings;
 import io.jvmsentinel.collectors.jfr.handler.StackSampledHandler;
+import io.jvmsentinel.collectors.support.EventFields;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -81,7 +82,7 @@ public final class ThreadStartHandler implements StackSampledHandler {
     if (stacksSampled && event.getStackTrace() == null) {
       // Between sampling windows: count it and pair it with its end, but name no site (the
       // JVM's own stackless starts are then counted here too, which is rare and harmless).
-      RecordedThread thread = StartedThread.thread(event, "thread");
+      RecordedThread thread = EventFields.thread(event, "thread");
       lifetimes.started(thread == null ? -1 : thread.getJavaThreadId(), event.getStartTime());
       unattributed.incrementAndGet();
       return;

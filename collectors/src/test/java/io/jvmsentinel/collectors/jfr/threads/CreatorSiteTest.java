@@ -2,6 +2,7 @@ package io.jvmsentinel.collectors.jfr.threads;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jvmsentinel.collectors.jfr.handler.StackFrame;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

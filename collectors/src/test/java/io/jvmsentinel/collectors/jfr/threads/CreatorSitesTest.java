@@ -3,6 +3,7 @@ package io.jvmsentinel.collectors.jfr.threads;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.jvmsentinel.collectors.jfr.handler.StackFrame;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;

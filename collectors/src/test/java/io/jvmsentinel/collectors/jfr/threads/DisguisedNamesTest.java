@@ -2,6 +2,7 @@ package io.jvmsentinel.collectors.jfr.threads;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jvmsentinel.collectors.jfr.handler.StackFrame;
 import org.junit.jupiter.api.Test;
 
 /** Names the target chooses cannot disguise themselves in labels, reports and collapsed stacks. */

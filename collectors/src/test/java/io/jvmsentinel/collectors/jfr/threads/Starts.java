@@ -1,5 +1,6 @@
 package io.jvmsentinel.collectors.jfr.threads;
 
+import io.jvmsentinel.collectors.jfr.handler.StackFrame;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

@@ -17,6 +17,7 @@ public final class Rules {
         new DeoptimizationStormRule(),
         new GcOverheadRule(),
         new TlsHandshakeStormRule(),
+        new LockContentionRule(),
         new TargetDownRule());
   }
 }

@@ -1,0 +1,90 @@
+package io.jvmsentinel.collectors.jfr.handler;
+
+import io.jvmsentinel.collectors.text.SafeText;
+import java.util.ArrayList;
+import java.util.List;
+import jdk.jfr.consumer.RecordedFrame;
+import jdk.jfr.consumer.RecordedMethod;
+import jdk.jfr.consumer.RecordedStackTrace;
+
+/**
+ * One frame of an event's stack (thread starts, blocked threads), detached from the recording (so
+ * tests can build them).
+ */
+public record StackFrame(String className, String methodName, int line) {
+  /** Cap on a rendered frame or site: class names are the target's to choose, memory is ours. */
+  public static final int MAX_TEXT = 256;
+
+  /** JFR's default stack depth: deeper stacks are cut here too, which bounds sample memory. */
+  public static final int MAX_FRAMES = 64;
+
+  /**
+   * An event's stack, top first, at most {@link #MAX_FRAMES} frames.
+   *
+   * @param frames null when the event has no stack trace
+   * @param truncated whether frames are missing below the last one
+   */
+  public record Stack(List<StackFrame> frames, boolean truncated) {
+    public static final Stack NONE = new Stack(null, false);
+
+    /** The stack of a recorded event; {@link #NONE} when it has none. */
+    public static Stack of(RecordedStackTrace stack) {
+      if (stack == null || stack.getFrames() == null) {
+        return NONE;
+      }
+      List<RecordedFrame> recorded = stack.getFrames();
+      List<StackFrame> frames = new ArrayList<>(Math.min(recorded.size(), MAX_FRAMES));
+      for (RecordedFrame frame : recorded) {
+        if (frames.size() == MAX_FRAMES) {
+          break;
+        }
+        frames.add(StackFrame.of(frame));
+      }
+      return new Stack(frames, stack.isTruncated() || recorded.size() > MAX_FRAMES);
+    }
+
+    /** The frames as {@code Class.method:line}, top first; empty when there is no stack. */
+    public List<String> text() {
+      return frames == null ? List.of() : frames.stream().map(StackFrame::text).toList();
+    }
+  }
+
+  public static StackFrame of(RecordedFrame frame) {
+    RecordedMethod method = frame == null ? null : frame.getMethod();
+    if (method == null || method.getType() == null) {
+      return new StackFrame("unknown", "unknown", -1);
+    }
+    return new StackFrame(method.getType().getName(), method.getName(), frame.getLineNumber());
+  }
+
+  /** The site name, {@code fully.qualified.Class.method}. */
+  public String site() {
+    return clean(className + "." + methodName);
+  }
+
+  /** {@code Class.method:line}, or {@code Class.method} when the line is unknown. */
+  public String text() {
+    return line >= 0 ? clean(className + "." + methodName + ":" + line) : site();
+  }
+
+  /**
+   * Bytecode names may hold spaces, semicolons and control characters (only {@code . ; [ /} are
+   * banned in unqualified names, and not by every JVM language); the collapsed-stack format splits
+   * on {@code ;} and lines, and bidirectional controls disguise a name, so those become {@code _},
+   * and very long names are cut.
+   */
+  private static String clean(String text) {
+    String cut = text.length() > MAX_TEXT ? text.substring(0, MAX_TEXT) : text;
+    StringBuilder out = null;
+    for (int i = 0; i < cut.length(); i++) {
+      char c = cut.charAt(i);
+      if (c == ';' || SafeText.unsafe(c)) {
+        if (out == null) {
+          out = new StringBuilder(cut);
+        }
+        out.setCharAt(i, '_');
+      }
+    }
+    return out == null ? cut : out.toString();
+  }
+}

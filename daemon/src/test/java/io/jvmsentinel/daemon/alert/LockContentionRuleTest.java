@@ -1,0 +1,167 @@
+package io.jvmsentinel.daemon.alert;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jvmsentinel.collectors.jfr.locks.LockContention;
+import io.jvmsentinel.collectors.jmx.LockHolders;
+import io.jvmsentinel.daemon.alert.rules.LockContentionRule;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** LockContention on synthetic signal windows (sampled every 2 s, as the engine samples). */
+class LockContentionRuleTest {
+  private static final String CACHE = "com.example.ConnectionCache";
+  private static final String KEEP_ALIVE = "sun.net.www.http.KeepAliveCache";
+  private final LockContentionRule rule = new LockContentionRule();
+
+  /** {@code threads} threads blocked on {@code lockClass} for the whole 2 s tick. */
+  private static LockContention blocked(String lockClass, double threads) {
+    long nanos = (long) (threads * 2e9);
+    return new LockContention(
+        nanos,
+        List.of(
+            new LockContention.Lock(
+                "monitor-enter",
+                lockClass,
+                nanos,
+                40,
+                12,
+                List.of(
+                    new LockContention.Site(
+                        lockClass + ".get", nanos, List.of(lockClass + ".get:10", "App.serve:5"))),
+                List.of(new LockContention.Site("worker-#", nanos, List.of())))));
+  }
+
+  private static LockHolders holder(String lockClass) {
+    return new LockHolders(
+        0,
+        List.of(
+            new LockHolders.Monitor(
+                lockClass,
+                8,
+                List.of(lockClass + ".get"),
+                "worker-3",
+                "RUNNABLE",
+                lockClass + ".closeIdle",
+                List.of("java.net.SocketOutputStream.write:1", lockClass + ".closeIdle:42"))));
+  }
+
+  @Test
+  void sustainedBlockingOnOneLockNamesTheLockTheBlockedSitesAndTheHolder() {
+    SignalHistory history =
+        Samples.history(
+            20, (s, t) -> s.contention(40, 8, blocked(CACHE, 8), t == 18 ? holder(CACHE) : null));
+
+    List<Finding> findings = rule.evaluate(context(history, Set.of()));
+
+    assertThat(findings)
+        .singleElement()
+        .satisfies(
+            f -> {
+              assertThat(f.summary())
+                  .isEqualTo(
+                      "Lock contention on orders: 8.0 threads blocked on "
+                          + CACHE
+                          + " on average; held by worker-3 in "
+                          + CACHE
+                          + ".closeIdle");
+              assertThat(f.evidence())
+                  .containsEntry("lockClass", CACHE)
+                  .containsEntry("blockedThreadsAverage", 8.0)
+                  .containsEntry("shareOfThreadsBlocked", 0.2)
+                  .containsEntry("shareOfThreadsAffected", 0.3)
+                  .doesNotContainKey("knownCause");
+              @SuppressWarnings("unchecked")
+              Map<String, Object> holder = (Map<String, Object>) f.evidence().get("holder");
+              assertThat(holder).containsEntry("lockedAt", CACHE + ".closeIdle");
+              assertThat(f.evidence().get("blockedSites").toString()).contains("App.serve:5");
+              assertThat(f.evidence().get("owners").toString()).contains("worker-#");
+            });
+  }
+
+  @Test
+  void aShortBurstOfBlockingIsNotSustained() {
+    SignalHistory history =
+        Samples.history(
+            20,
+            (s, t) ->
+                s.contention(40, 0, t == 18 ? blocked(CACHE, 20) : LockContention.EMPTY, null));
+
+    assertThat(rule.evaluate(context(history, Set.of()))).isEmpty();
+  }
+
+  @Test
+  void aFewBlockedThreadsAmongManyAreNotContention() {
+    SignalHistory history =
+        Samples.history(20, (s, t) -> s.contention(400, 3, blocked(CACHE, 3), null));
+
+    assertThat(rule.evaluate(context(history, Set.of()))).isEmpty();
+  }
+
+  @Test
+  void belowTheBlockedThreadFloorIsHealthy() {
+    SignalHistory history =
+        Samples.history(20, (s, t) -> s.contention(10, 1, blocked(CACHE, 1.5), null));
+
+    assertThat(rule.evaluate(context(history, Set.of()))).isEmpty();
+  }
+
+  @Test
+  void theKeepAliveCacheIsRecognisedAsJdk8293562() {
+    SignalHistory history =
+        Samples.history(20, (s, t) -> s.contention(40, 8, blocked(KEEP_ALIVE, 8), null));
+
+    assertThat(rule.evaluate(context(history, Set.of())))
+        .singleElement()
+        .satisfies(
+            f -> {
+              assertThat(f.evidence()).containsEntry("knownCause", "JDK-8293562");
+              assertThat(f.summary()).contains("(JDK-8293562)");
+              assertThat(f.explanation()).contains("KeepAliveCache");
+            });
+  }
+
+  @Test
+  void withoutJfrBlockedThreadStatesAndTheHolderDumpStillNameTheLock() {
+    SignalHistory history =
+        Samples.history(
+            20,
+            (s, t) ->
+                s.jmxOnly()
+                    .contention(40, 10, LockContention.EMPTY, t == 20 ? holder(CACHE) : null));
+
+    assertThat(rule.evaluate(context(history, Set.of())))
+        .singleElement()
+        .satisfies(
+            f -> {
+              assertThat(f.evidence())
+                  .containsEntry("lockClass", CACHE)
+                  .containsEntry("blockedThreadsAverage", 10.0);
+              assertThat(f.evidence().get("source").toString()).startsWith("JMX thread states");
+              assertThat(f.evidence()).doesNotContainKey("blockedSites");
+            });
+  }
+
+  @Test
+  void aFiringAlertHoldsAtLowerContentionAndResolvesWhenItIsGone() {
+    SignalHistory lower =
+        Samples.history(20, (s, t) -> s.contention(40, 6, blocked(CACHE, 6), null));
+    SignalHistory gone =
+        Samples.history(20, (s, t) -> s.contention(40, 0, LockContention.EMPTY, null));
+
+    assertThat(rule.evaluate(context(lower, Set.of("")))).hasSize(1);
+    assertThat(rule.evaluate(context(gone, Set.of("")))).isEmpty();
+  }
+
+  private RuleContext context(SignalHistory history, Set<String> firing) {
+    return new RuleContext(
+        "orders",
+        history,
+        RuleSettings.DEFAULTS.thresholds(rule, "orders"),
+        firing,
+        false,
+        history.latest().orElseThrow().at());
+  }
+}
