@@ -132,7 +132,9 @@ class FaultsIT {
 
         lab = lab.restart(READY);
         long reachable = System.nanoTime();
-        awaitStreaming(http, 2);
+        // A restarted target storming at 1000 starts/s on a loaded 2-core runner can time out a
+        // stream start (callTimeout 2s here) and wait out the daemon's 10 s retry, more than once.
+        awaitStreaming(http, 2, Duration.ofSeconds(60));
         long streaming = millisSince(reachable);
         awaitSettingsApplied(http, cpuLoadBefore);
         long settingsBack = millisSince(reachable);
