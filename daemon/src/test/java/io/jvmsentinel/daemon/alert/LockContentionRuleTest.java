@@ -156,12 +156,6 @@ class LockContentionRuleTest {
   }
 
   private RuleContext context(SignalHistory history, Set<String> firing) {
-    return new RuleContext(
-        "orders",
-        history,
-        RuleSettings.DEFAULTS.thresholds(rule, "orders"),
-        firing,
-        false,
-        history.latest().orElseThrow().at());
+    return Samples.context(rule, history, firing);
   }
 }
