@@ -145,6 +145,37 @@ class LockContentionRuleTest {
   }
 
   @Test
+  void withoutJfrTheEvidenceSaysWhichSignalsAreMissingAndWhy() {
+    ContentionSignals jdk11 =
+        new ContentionSignals(false, "unavailable: Java 11 has no remote JFR streaming", false);
+    SignalHistory history =
+        Samples.history(
+            20, (s, t) -> s.jmxOnly().contention(40, 10, LockContention.EMPTY, null, jdk11));
+
+    assertThat(rule.evaluate(context(history, Set.of())))
+        .singleElement()
+        .satisfies(
+            f -> {
+              assertThat(f.evidence().get("missingSignals")).isInstanceOf(Map.class);
+              Map<?, ?> missing = (Map<?, ?>) f.evidence().get("missingSignals");
+              assertThat(missing.keySet().stream().map(String::valueOf).toList())
+                  .contains("blockedSites", "owners", "parks", "blockedTime");
+              assertThat(String.valueOf(missing.get("blockedSites"))).contains("Java 11");
+            });
+  }
+
+  @Test
+  void withJfrAndContentionMonitoringNothingIsMissing() {
+    ContentionSignals full = new ContentionSignals(true, null, true);
+    SignalHistory history =
+        Samples.history(20, (s, t) -> s.contention(40, 6, blocked(CACHE, 6), null, full));
+
+    assertThat(rule.evaluate(context(history, Set.of())))
+        .singleElement()
+        .satisfies(f -> assertThat(f.evidence()).doesNotContainKey("missingSignals"));
+  }
+
+  @Test
   void aFiringAlertHoldsAtLowerContentionAndResolvesWhenItIsGone() {
     SignalHistory lower =
         Samples.history(20, (s, t) -> s.contention(40, 6, blocked(CACHE, 6), null));

@@ -3,6 +3,7 @@ package io.jvmsentinel.daemon.alert.rules;
 import io.jvmsentinel.collectors.jfr.locks.LockContention;
 import io.jvmsentinel.collectors.jmx.LockHolders;
 import io.jvmsentinel.daemon.alert.AlertRule;
+import io.jvmsentinel.daemon.alert.ContentionSignals;
 import io.jvmsentinel.daemon.alert.Finding;
 import io.jvmsentinel.daemon.alert.RuleContext;
 import io.jvmsentinel.daemon.alert.RuleThreshold;
@@ -163,6 +164,11 @@ public final class LockContentionRule implements AlertRule {
         lock != null
             ? "JFR jdk.JavaMonitorEnter / jdk.ThreadPark (waits of 10 ms or more)"
             : "JMX thread states (BLOCKED); no JFR stream, so no blocked time or sites by lock");
+    // What this target cannot show (no JFR: no sites, owners or parks), so a thin finding says why.
+    ContentionSignals signals = samples.get(samples.size() - 1).details().contention().signals();
+    if (signals != null && !signals.missing().isEmpty()) {
+      evidence.put("missingSignals", signals.missing());
+    }
     if (lock != null) {
       evidence.put("threadsAffected", lock.threads());
       if (live > 0) {
