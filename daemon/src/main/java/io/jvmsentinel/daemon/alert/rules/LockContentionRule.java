@@ -145,11 +145,13 @@ public final class LockContentionRule implements AlertRule {
     LockHolders.Monitor holder = latestHolder(samples, lock == null ? null : lock.className());
     String lockClass =
         lock != null ? lock.className() : holder != null ? holder.className() : "an unknown lock";
-    double live = Rates.mean(context, window, s -> s.details().contention().liveThreads());
+    // Over the samples the rule judged, as the sub-windows did: a young history (the alert can
+    // fire before the window is half full) must not print "unknown threads blocked".
+    double live = SubWindows.mean(samples, s -> s.details().contention().liveThreads());
     double blocked =
         lock != null
             ? lock.blockedNanos() / 1e9 / Math.max(1, spanSeconds(samples))
-            : Rates.mean(context, window, s -> s.details().contention().blockedThreads());
+            : blockedThreads(samples);
     Map<String, Object> evidence = new LinkedHashMap<>();
     evidence.put("lockClass", lockClass);
     evidence.put("kind", lock == null ? "monitor-enter" : lock.kind());
