@@ -185,11 +185,17 @@ public record SignalSample(
    * @param locks contended waits by lock in this tick (JFR, JDK 16+; empty without JFR)
    * @param holders who held the contended monitors, from a thread dump taken in this tick while
    *     threads were blocked (JMX, every JDK); null when none was taken
+   * @param signals which contention signals the target gives and why the others are missing; null
+   *     in recordings made before it was sampled
    */
   public record Contention(
-      double liveThreads, double blockedThreads, LockContention locks, LockHolders holders) {
+      double liveThreads,
+      double blockedThreads,
+      LockContention locks,
+      LockHolders holders,
+      ContentionSignals signals) {
     public static final Contention NONE =
-        new Contention(Double.NaN, Double.NaN, LockContention.EMPTY, null);
+        new Contention(Double.NaN, Double.NaN, LockContention.EMPTY, null, null);
 
     public Contention {
       locks = locks == null ? LockContention.EMPTY : locks;

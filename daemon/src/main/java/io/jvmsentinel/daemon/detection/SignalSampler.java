@@ -114,7 +114,8 @@ final class SignalSampler {
         threads == null ? Double.NaN : threads.number("ThreadCount"),
         states == null ? Double.NaN : states.count(Thread.State.BLOCKED),
         target.jfr().contention().drain(LOCKS_PER_TICK),
-        pollers.lockHolders().drain());
+        pollers.lockHolders().drain(),
+        target.contentionSignals());
   }
 
   private static Map<String, SignalSample.GcPauses> gcPauses(WatchedTarget target) {

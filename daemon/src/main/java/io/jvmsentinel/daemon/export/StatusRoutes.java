@@ -78,6 +78,8 @@ public final class StatusRoutes {
             ? "JFR jdk.ThreadCPULoad of the C1/C2 compiler threads"
             : "JMX DiagnosticCommand threadPrint (cpu= of the compiler threads; a safepoint of a"
                 + " few ms per poll)");
+    // Issue 17: a target without JFR (JDK 11) says which contention signals it lacks and why.
+    map.put("contentionSignals", target.contentionSignals().toJson());
     map.put("up", status.up());
     // Seed incident 5: a JIT warming up is not an outage; dashboards shade it, rules allow for it.
     map.put("warmingUp", warmingUp.test(status.name()));

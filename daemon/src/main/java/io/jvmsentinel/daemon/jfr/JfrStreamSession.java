@@ -1,7 +1,7 @@
 package io.jvmsentinel.daemon.jfr;
 
 import io.jvmsentinel.collectors.jfr.handler.JfrEventHandler;
-import io.jvmsentinel.collectors.jfr.handler.StackSampledHandler;
+import io.jvmsentinel.collectors.jfr.handler.LoadCountingHandler;
 import io.jvmsentinel.collectors.jmx.JvmIdentity;
 import io.jvmsentinel.collectors.jmx.ObjectNames;
 import io.jvmsentinel.daemon.catalog.SentinelMetric;
@@ -56,12 +56,13 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Overload: the dispatcher sheds hot events that arrive later than {@code jfr.maxLag} (counted
  * in {@code jvm_sentinel_jfr_events_dropped_total}, logged here at most once a minute), and at high
- * thread start rates this session switches {@code jdk.ThreadStart} stack traces to short sampling
- * windows on the live stream: one {@code setSettings} call with the whole settings map, because a
- * recording's {@code setSettings} replaces all of its settings. Above {@code
- * jfr.stormPauseAboveRate} thread starts/s the stream is closed once it has captured the storm's
- * onset, and opened again when the storm is over or for a periodic probe: a running recording alone
- * costs such a target much of its CPU (+43% per thread start on JDK 17, measured).
+ * thread start rates this session switches the stack traces of thread starts, monitor enters and
+ * parks ({@link SampledStacks}) to short sampling windows on the live stream: one {@code
+ * setSettings} call with the whole settings map, because a recording's {@code setSettings} replaces
+ * all of its settings. Above {@code jfr.stormPauseAboveRate} thread starts/s the stream is closed
+ * once it has captured the storm's onset, and opened again when the storm is over or for a periodic
+ * probe: a running recording alone costs such a target much of its CPU (+43% per thread start on
+ * JDK 17, measured).
  */
 public final class JfrStreamSession implements TargetSession.ConnectionListener, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(JfrStreamSession.class);
@@ -83,7 +84,8 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
   private final Duration localRetention;
   private final EventDispatcher dispatcher;
   private final DropLog drops = new DropLog(DROP_LOG_INTERVAL);
-  private final StackSampledHandler stackSampled;
+  private final LoadCountingHandler loadCounter;
+  private final SampledStacks sampledStacks;
   private final StreamLoadPolicy load;
   private final AtomicInteger stacksSampledGauge = new AtomicInteger();
   private final AtomicInteger stormPausedGauge = new AtomicInteger();
@@ -135,12 +137,13 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
             config.maxLag(),
             config.simulatedEventCost(),
             drops);
-    this.stackSampled =
+    this.loadCounter =
         this.handlers.stream()
-            .filter(StackSampledHandler.class::isInstance)
-            .map(StackSampledHandler.class::cast)
+            .filter(LoadCountingHandler.class::isInstance)
+            .map(LoadCountingHandler.class::cast)
             .findFirst()
             .orElse(null);
+    this.sampledStacks = new SampledStacks(this.handlers);
     this.load =
         new StreamLoadPolicy(
             config.stormPauseEnabled()
@@ -149,13 +152,13 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
                     config.stormPauseCapture(),
                     config.stormPauseProbeEvery())
                 : null,
-            stackSampled != null && config.stackSamplingEnabled()
+            loadCounter != null && config.stackSamplingEnabled()
                 ? new StackSampling(
                     config.stackSamplingAboveRate(),
                     config.stackSamplingWindow(),
                     config.stackSamplingEvery())
                 : null,
-            stackSampled != null);
+            loadCounter != null);
     SentinelMetric.SENTINEL_JFR_STACK_SAMPLING.gauge(
         registry, tags, stacksSampledGauge, AtomicInteger::get);
     SentinelMetric.SENTINEL_JFR_STORM_PAUSED.gauge(
@@ -397,7 +400,7 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
     StreamLoadPolicy.StartsFrom source = load.startsFrom(streaming);
     long started = -1;
     if (source == StreamLoadPolicy.StartsFrom.STREAM) {
-      started = stackSampled.totalEvents();
+      started = loadCounter.totalEvents();
     } else if (source == StreamLoadPolicy.StartsFrom.TARGET) {
       try {
         started =
@@ -467,18 +470,20 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
     startedThreads.set(-1);
   }
 
-  /** Switches thread-start stack traces on the live stream when the sampling plan says so. */
+  /**
+   * Switches the sampled events' stack traces on the live stream when the sampling plan says so.
+   */
   private void sampleStacks(TargetRecording live) {
-    if (stackSampled == null || !liveSettings.containsKey(stackTraceKey())) {
+    if (loadCounter == null || !sampledStacks.anyIn(liveSettings)) {
       return;
     }
-    Optional<Boolean> change = load.stacks(Instant.now(), stackSampled.totalEvents());
+    Optional<Boolean> change = load.stacks(Instant.now(), loadCounter.totalEvents());
     boolean sampling = load.sampling();
     if (sampling != (stacksSampledGauge.get() == 1)) {
       log.info(
           "target {}: {} stack traces {}",
           target,
-          stackSampled.eventName(),
+          String.join(", ", sampledStacks.eventNames()),
           sampling
               ? "now recorded only in sampling windows (start rate above "
                   + config.stackSamplingAboveRate()
@@ -486,25 +491,18 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
               : "recorded on every event again");
     }
     stacksSampledGauge.set(sampling ? 1 : 0);
-    stackSampled.stacksSampled(sampling);
+    sampledStacks.sampling(sampling);
     if (change.isPresent()) {
-      Map<String, String> changed = new LinkedHashMap<>(liveSettings);
-      changed.put(stackTraceKey(), Boolean.toString(change.get()));
+      Map<String, String> changed = sampledStacks.with(liveSettings, change.get());
       // One remote call; a failure closes the stream, which the watchdog then restarts.
       live.stream().setSettings(changed);
       liveSettings = changed;
     }
   }
 
-  private String stackTraceKey() {
-    return stackSampled.eventName() + "#stackTrace";
-  }
-
   private void resetStackSampling() {
     load.streamStarted();
-    if (stackSampled != null) {
-      stackSampled.stacksSampled(false);
-    }
+    sampledStacks.sampling(false);
     stacksSampledGauge.set(0);
   }
 

@@ -1,6 +1,8 @@
 package io.jvmsentinel.daemon.watch;
 
 import io.jvmsentinel.collectors.jfr.JfrHandlers;
+import io.jvmsentinel.collectors.jmx.ThreadPoller;
+import io.jvmsentinel.daemon.alert.ContentionSignals;
 import io.jvmsentinel.daemon.jfr.JfrStreamSession;
 import io.jvmsentinel.daemon.target.TargetSession;
 
@@ -10,6 +12,16 @@ public record WatchedTarget(TargetSession session, JfrHandlers jfr, JfrStreamSes
 
   public String name() {
     return session.name();
+  }
+
+  /** Which lock contention signals this target gives now, and why the others are missing. */
+  public ContentionSignals contentionSignals() {
+    ThreadPoller.ThreadStates states = session.pollers().threads().states();
+    boolean streaming = stream.streaming();
+    return new ContentionSignals(
+        streaming,
+        streaming ? null : stream.state(),
+        states == null ? null : states.blockedMillis() >= 0);
   }
 
   public void start() {

@@ -145,6 +145,62 @@ class LockContentionRuleTest {
   }
 
   @Test
+  void aYoungJmxOnlyHistoryStillGivesTheBlockedThreadCount() {
+    // 5 s of history, less than half the 12 s window: the alert may fire (the contention shows in
+    // every sub-window there is), and its numbers come from the same samples.
+    SignalHistory history = new SignalHistory(java.time.Duration.ofMinutes(15));
+    for (int t = 0; t <= 5; t++) {
+      history.add(
+          new Samples()
+              .at(Samples.T0.plusSeconds(t))
+              .jmxOnly()
+              .contention(40, 10, LockContention.EMPTY, t == 5 ? holder(CACHE) : null)
+              .build());
+    }
+
+    assertThat(rule.evaluate(context(history, Set.of())))
+        .singleElement()
+        .satisfies(
+            f -> {
+              assertThat(f.evidence())
+                  .containsEntry("blockedThreadsAverage", 10.0)
+                  .containsEntry("liveThreads", 40L);
+              assertThat(f.summary()).contains("10.0 threads blocked on " + CACHE);
+            });
+  }
+
+  @Test
+  void withoutJfrTheEvidenceSaysWhichSignalsAreMissingAndWhy() {
+    ContentionSignals jdk11 =
+        new ContentionSignals(false, "unavailable: Java 11 has no remote JFR streaming", false);
+    SignalHistory history =
+        Samples.history(
+            20, (s, t) -> s.jmxOnly().contention(40, 10, LockContention.EMPTY, null, jdk11));
+
+    assertThat(rule.evaluate(context(history, Set.of())))
+        .singleElement()
+        .satisfies(
+            f -> {
+              assertThat(f.evidence().get("missingSignals")).isInstanceOf(Map.class);
+              Map<?, ?> missing = (Map<?, ?>) f.evidence().get("missingSignals");
+              assertThat(missing.keySet().stream().map(String::valueOf).toList())
+                  .contains("blockedSites", "owners", "parks", "blockedTime");
+              assertThat(String.valueOf(missing.get("blockedSites"))).contains("Java 11");
+            });
+  }
+
+  @Test
+  void withJfrAndContentionMonitoringNothingIsMissing() {
+    ContentionSignals full = new ContentionSignals(true, null, true);
+    SignalHistory history =
+        Samples.history(20, (s, t) -> s.contention(40, 6, blocked(CACHE, 6), null, full));
+
+    assertThat(rule.evaluate(context(history, Set.of())))
+        .singleElement()
+        .satisfies(f -> assertThat(f.evidence()).doesNotContainKey("missingSignals"));
+  }
+
+  @Test
   void aFiringAlertHoldsAtLowerContentionAndResolvesWhenItIsGone() {
     SignalHistory lower =
         Samples.history(20, (s, t) -> s.contention(40, 6, blocked(CACHE, 6), null));

@@ -183,6 +183,16 @@ public final class Samples {
 
   /** Threads and lock contention in this tick. */
   Samples contention(double live, double blocked, LockContention locks, LockHolders holders) {
+    return contention(live, blocked, locks, holders, null);
+  }
+
+  /** Threads and lock contention in this tick, with what the target gives of them. */
+  Samples contention(
+      double live,
+      double blocked,
+      LockContention locks,
+      LockHolders holders,
+      ContentionSignals signals) {
     details =
         new SignalSample.Details(
             details.target(),
@@ -192,7 +202,7 @@ public final class Samples {
             details.codeCacheFulls(),
             details.compilerCpu(),
             details.gcPauses(),
-            new SignalSample.Contention(live, blocked, locks, holders));
+            new SignalSample.Contention(live, blocked, locks, holders, signals));
     return this;
   }
 

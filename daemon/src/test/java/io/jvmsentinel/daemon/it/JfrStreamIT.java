@@ -3,8 +3,14 @@ package io.jvmsentinel.daemon.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.jvmsentinel.collectors.jfr.JfrHandlers;
 import io.jvmsentinel.collectors.jmx.ObjectNames;
 import io.jvmsentinel.daemon.config.JfrConfig;
+import io.jvmsentinel.daemon.export.HttpEndpoint;
+import io.jvmsentinel.daemon.export.RedactedArguments;
+import io.jvmsentinel.daemon.export.StatusRoutes;
 import io.jvmsentinel.daemon.jfr.CountingHandler;
 import io.jvmsentinel.daemon.jfr.JfrStreamSession;
 import io.jvmsentinel.daemon.jfr.RecordingOwner;
@@ -18,6 +24,7 @@ import io.jvmsentinel.daemon.target.RmiTimeouts;
 import io.jvmsentinel.daemon.target.TargetSession;
 import io.jvmsentinel.daemon.testing.Jdks;
 import io.jvmsentinel.daemon.testing.JmxClient;
+import io.jvmsentinel.daemon.watch.WatchedTarget;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -26,6 +33,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import javax.management.ObjectName;
 import javax.management.openmbean.CompositeData;
@@ -98,6 +106,29 @@ class JfrStreamIT {
       assertThat(gauge("jvm.sentinel.jfr.available")).isZero();
       assertThat(gauge("jvm.sentinel.target.up")).isEqualTo(1);
       assertThat(threadStarts.events.get()).isZero();
+
+      // Issue 17: /api/v1/targets says which contention signals the JMX-only target lacks, and why.
+      WatchedTarget watched = new WatchedTarget(session, JfrHandlers.create(Tags.empty()), stream);
+      StatusRoutes routes =
+          new StatusRoutes(() -> List.of(watched), name -> false, RedactedArguments.builtIn());
+      await().atMost(READY).until(() -> watched.contentionSignals().blockedTime() != null);
+      HttpEndpoint.Response response =
+          routes
+              .targets()
+              .get(new HttpEndpoint.Request("GET", "/api/v1/targets", "", "", Map.of()));
+      JsonNode signals =
+          new ObjectMapper()
+              .readTree(response.body())
+              .path("targets")
+              .get(0)
+              .path("contentionSignals");
+      assertThat(signals.path("available").toString())
+          .contains("blockedThreads", "lockHolder")
+          .doesNotContain("blockedSites");
+      assertThat(signals.path("missing").path("blockedSites").asText()).contains("Java 11");
+      assertThat(signals.path("missing").path("blockedTime").asText())
+          .as("the lab runs with thread contention monitoring off")
+          .contains("contention monitoring is off");
     }
   }
 

@@ -2,7 +2,7 @@ package io.jvmsentinel.collectors.jfr.locks;
 
 import io.jvmsentinel.collectors.catalog.Metric;
 import io.jvmsentinel.collectors.jfr.handler.EventSettings;
-import io.jvmsentinel.collectors.jfr.handler.JfrEventHandler;
+import io.jvmsentinel.collectors.jfr.handler.StackSampledHandler;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
@@ -16,8 +16,13 @@ import jdk.jfr.consumer.RecordedEvent;
  * {@code jvm.threads.contention{kind,class}}, and the contended ones (monitor enters, parks on
  * locks) into the {@link ContentionTable} that detection drains each tick, with stacks. One
  * instance per kind, sharing one table.
+ *
+ * <p>Under load the stream records these stacks only in sampling windows, as it does for thread
+ * starts ({@link #stacksSampled}): a wait without a stack then still counts, in the meter and in
+ * its lock's blocked time, but names no blocked site, so site shares are shares of the sampled
+ * waits.
  */
-public final class ContentionHandler implements JfrEventHandler {
+public final class ContentionHandler implements StackSampledHandler {
   /** Lock classes that get their own series per kind; later ones are {@code class="other"}. */
   public static final int MAX_CLASS_SERIES = 20;
 
@@ -28,6 +33,7 @@ public final class ContentionHandler implements JfrEventHandler {
   private final ContentionTable table;
   private final Map<String, Timer> timers = new ConcurrentHashMap<>();
   private volatile MeterRegistry registry;
+  private volatile boolean stacksSampled;
 
   public ContentionHandler(Tags tags, ContentionKind kind, ContentionTable table) {
     this.tags = tags;
@@ -57,8 +63,13 @@ public final class ContentionHandler implements JfrEventHandler {
     BlockedEvent blocked = BlockedEvent.of(event, kind);
     record(blocked.className(), blocked.nanos());
     if (kind.contended(blocked.className())) {
-      table.add(blocked);
+      table.add(blocked, !stacksSampled || blocked.stack().frames() != null);
     }
+  }
+
+  @Override
+  public void stacksSampled(boolean sampled) {
+    stacksSampled = sampled;
   }
 
   @Override

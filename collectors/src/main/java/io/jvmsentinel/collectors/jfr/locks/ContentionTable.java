@@ -39,8 +39,16 @@ public final class ContentionTable {
     }
   }
 
-  /** Counts one contended wait. */
-  public synchronized void add(BlockedEvent event) {
+  /** Counts one contended wait, with its blocked site. */
+  public void add(BlockedEvent event) {
+    add(event, true);
+  }
+
+  /**
+   * Counts one contended wait; {@code withSite} false for a wait recorded without its stack in a
+   * sampling pause, which counts for its lock but names no site.
+   */
+  public synchronized void add(BlockedEvent event, boolean withSite) {
     LockSample lock =
         locks.addAndGetSample(
             event.kind().tag() + " " + event.className(),
@@ -50,8 +58,10 @@ public final class ContentionTable {
     if (lock.threads.size() < MAX_THREADS) {
       lock.threads.add(event.threadId());
     }
-    lock.sites.addAndGetSample(
-        BlockedSite.of(event.stack()), event.nanos(), () -> event.stack().text());
+    if (withSite) {
+      lock.sites.addAndGetSample(
+          BlockedSite.of(event.stack()), event.nanos(), () -> event.stack().text());
+    }
     if (event.ownerName() != null) {
       lock.owners.add(event.ownerName(), event.nanos(), null);
     }

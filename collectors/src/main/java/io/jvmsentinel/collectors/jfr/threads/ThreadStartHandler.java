@@ -2,7 +2,7 @@ package io.jvmsentinel.collectors.jfr.threads;
 
 import io.jvmsentinel.collectors.catalog.Metric;
 import io.jvmsentinel.collectors.jfr.handler.EventSettings;
-import io.jvmsentinel.collectors.jfr.handler.StackSampledHandler;
+import io.jvmsentinel.collectors.jfr.handler.LoadCountingHandler;
 import io.jvmsentinel.collectors.support.EventFields;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -28,7 +28,7 @@ import jdk.jfr.consumer.RecordedThread;
  * counted, exactly, but only starts with a stack are attributed, and site shares are shares of
  * those sampled starts.
  */
-public final class ThreadStartHandler implements StackSampledHandler {
+public final class ThreadStartHandler implements LoadCountingHandler {
   public static final String EVENT = "jdk.ThreadStart";
 
   /** Creator sites tracked at once (a bounded top-K; rarer sites are estimates). */

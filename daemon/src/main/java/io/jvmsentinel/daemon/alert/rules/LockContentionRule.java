@@ -3,6 +3,7 @@ package io.jvmsentinel.daemon.alert.rules;
 import io.jvmsentinel.collectors.jfr.locks.LockContention;
 import io.jvmsentinel.collectors.jmx.LockHolders;
 import io.jvmsentinel.daemon.alert.AlertRule;
+import io.jvmsentinel.daemon.alert.ContentionSignals;
 import io.jvmsentinel.daemon.alert.Finding;
 import io.jvmsentinel.daemon.alert.RuleContext;
 import io.jvmsentinel.daemon.alert.RuleThreshold;
@@ -144,11 +145,13 @@ public final class LockContentionRule implements AlertRule {
     LockHolders.Monitor holder = latestHolder(samples, lock == null ? null : lock.className());
     String lockClass =
         lock != null ? lock.className() : holder != null ? holder.className() : "an unknown lock";
-    double live = Rates.mean(context, window, s -> s.details().contention().liveThreads());
+    // Over the samples the rule judged, as the sub-windows did: a young history (the alert can
+    // fire before the window is half full) must not print "unknown threads blocked".
+    double live = SubWindows.mean(samples, s -> s.details().contention().liveThreads());
     double blocked =
         lock != null
             ? lock.blockedNanos() / 1e9 / Math.max(1, spanSeconds(samples))
-            : Rates.mean(context, window, s -> s.details().contention().blockedThreads());
+            : blockedThreads(samples);
     Map<String, Object> evidence = new LinkedHashMap<>();
     evidence.put("lockClass", lockClass);
     evidence.put("kind", lock == null ? "monitor-enter" : lock.kind());
@@ -163,6 +166,11 @@ public final class LockContentionRule implements AlertRule {
         lock != null
             ? "JFR jdk.JavaMonitorEnter / jdk.ThreadPark (waits of 10 ms or more)"
             : "JMX thread states (BLOCKED); no JFR stream, so no blocked time or sites by lock");
+    // What this target cannot show (no JFR: no sites, owners or parks), so a thin finding says why.
+    ContentionSignals signals = samples.get(samples.size() - 1).details().contention().signals();
+    if (signals != null && !signals.missing().isEmpty()) {
+      evidence.put("missingSignals", signals.missing());
+    }
     if (lock != null) {
       evidence.put("threadsAffected", lock.threads());
       if (live > 0) {
