@@ -3,8 +3,10 @@ package io.jvmsentinel.daemon.cli;
 import io.jvmsentinel.daemon.config.ConfigException;
 import io.jvmsentinel.daemon.config.ConfigLoader;
 import io.jvmsentinel.daemon.config.SentinelConfig;
+import io.jvmsentinel.daemon.discovery.LocalDiscoverySettings;
 import io.jvmsentinel.daemon.runtime.SentinelDaemon;
 import java.io.IOException;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -22,6 +24,13 @@ public final class RunCommand implements Callable<Integer> {
   @Override
   public Integer call() throws InterruptedException {
     SentinelConfig config;
+    Optional<LocalDiscoverySettings> discovery;
+    try {
+      discovery = options.localDiscovery();
+    } catch (IllegalArgumentException e) {
+      System.err.println("jvm-sentinel: " + e.getMessage());
+      return ExitCodes.CONFIG;
+    }
     try {
       config = new ConfigLoader().load(options.configFile(), options.overrides());
     } catch (ConfigException e) {
@@ -30,7 +39,7 @@ public final class RunCommand implements Callable<Integer> {
     }
     SentinelDaemon daemon;
     try {
-      daemon = SentinelDaemon.start(config);
+      daemon = SentinelDaemon.start(config, discovery);
     } catch (IOException e) {
       System.err.println("jvm-sentinel: " + e.getMessage());
       return ExitCodes.RUNTIME;

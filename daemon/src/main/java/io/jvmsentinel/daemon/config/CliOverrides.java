@@ -13,9 +13,14 @@ import java.util.Optional;
  * @param listen {@code --listen}: replaces {@code http.listen}
  * @param name {@code --name}: the name of the one target given by {@code --target} or {@code
  *     --pid}, instead of the generated {@code host-port} or {@code pid-N}
+ * @param discovering {@code --discover}: targets are found at run time, so none need be given
  */
 public record CliOverrides(
-    List<String> targets, List<Long> pids, Optional<String> listen, Optional<String> name) {
+    List<String> targets,
+    List<Long> pids,
+    Optional<String> listen,
+    Optional<String> name,
+    boolean discovering) {
   public static final CliOverrides NONE = new CliOverrides(List.of(), List.of(), Optional.empty());
 
   public CliOverrides {
@@ -27,5 +32,10 @@ public record CliOverrides(
 
   public CliOverrides(List<String> targets, List<Long> pids, Optional<String> listen) {
     this(targets, pids, listen, Optional.empty());
+  }
+
+  public CliOverrides(
+      List<String> targets, List<Long> pids, Optional<String> listen, Optional<String> name) {
+    this(targets, pids, listen, name, false);
   }
 }

@@ -15,14 +15,17 @@ import io.jvmsentinel.daemon.alert.SignalSample;
 import io.jvmsentinel.daemon.alert.WarmUp;
 import io.jvmsentinel.daemon.catalog.SentinelMetric;
 import io.jvmsentinel.daemon.watch.WatchedTarget;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,6 +35,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -57,7 +61,12 @@ public final class DetectionEngine implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(DetectionEngine.class);
   private static final Duration HISTORY = Duration.ofMinutes(15);
 
-  private final List<WatchedTarget> targets;
+  private final Supplier<List<WatchedTarget>> targets;
+  private final MeterRegistry registry;
+  // The meters this engine registered per target, removed with the target.
+  private final Map<String, List<Meter>> targetMeters = new HashMap<>();
+  // The instance tracked per name: a target restarted under the same name is a new one.
+  private final Map<String, WatchedTarget> trackedTargets = new HashMap<>();
   private final List<AlertRule> rules;
   private final RuleSettings settings;
   private final AlertListener listener;
@@ -89,6 +98,7 @@ public final class DetectionEngine implements AutoCloseable {
     }
   }
 
+  /** An engine over a fixed set of targets. */
   public DetectionEngine(
       List<WatchedTarget> targets,
       List<AlertRule> rules,
@@ -102,7 +112,45 @@ public final class DetectionEngine implements AutoCloseable {
       AlertStateFile stateFile,
       Duration restoreGrace,
       SignalRecorder recorder) {
-    this.targets = List.copyOf(targets);
+    this(
+        fixed(targets),
+        rules,
+        settings,
+        listener,
+        snapshots,
+        registry,
+        clock,
+        interval,
+        warmUp,
+        stateFile,
+        restoreGrace,
+        recorder);
+  }
+
+  private static Supplier<List<WatchedTarget>> fixed(List<WatchedTarget> targets) {
+    List<WatchedTarget> copy = List.copyOf(targets);
+    return () -> copy;
+  }
+
+  /**
+   * An engine over targets that come and go: each tick reads the current set, starts tracking new
+   * targets and resolves the alerts of removed ones.
+   */
+  public DetectionEngine(
+      Supplier<List<WatchedTarget>> targets,
+      List<AlertRule> rules,
+      RuleSettings settings,
+      AlertListener listener,
+      EvidenceSnapshots snapshots,
+      MeterRegistry registry,
+      Clock clock,
+      Duration interval,
+      WarmUp warmUp,
+      AlertStateFile stateFile,
+      Duration restoreGrace,
+      SignalRecorder recorder) {
+    this.targets = targets;
+    this.registry = registry;
     this.rules = List.copyOf(rules);
     this.settings = settings;
     this.listener = listener;
@@ -113,24 +161,7 @@ public final class DetectionEngine implements AutoCloseable {
     this.stateFile = stateFile;
     this.restoreGrace = restoreGrace;
     this.recorder = recorder;
-    for (WatchedTarget target : targets) {
-      histories.put(target.name(), new SignalHistory(HISTORY));
-      warmingUp.put(target.name(), true);
-      SentinelMetric.SENTINEL_TARGET_WARMING_UP.gauge(
-          registry,
-          target.session().tags(),
-          warmingUp,
-          states -> states.getOrDefault(target.name(), true) ? 1 : 0);
-      for (AlertRule rule : rules) {
-        String counter = counterKey(rule.id(), target.name());
-        firingCounts.put(counter, 0);
-        SentinelMetric.SENTINEL_ALERT_ACTIVE.gauge(
-            registry,
-            target.session().tags().and("alert", rule.id(), "severity", rule.severity().tag()),
-            firingCounts,
-            counts -> counts.getOrDefault(counter, 0));
-      }
-    }
+    targets.get().forEach(this::track);
     restore(stateFile.load());
     this.thread =
         Executors.newSingleThreadScheduledExecutor(
@@ -139,6 +170,67 @@ public final class DetectionEngine implements AutoCloseable {
               t.setDaemon(true);
               return t;
             });
+  }
+
+  /** Starts the history, warm-up state and alert gauges of a target this engine has not seen. */
+  private void track(WatchedTarget target) {
+    String name = target.name();
+    histories.putIfAbsent(name, new SignalHistory(HISTORY));
+    warmingUp.putIfAbsent(name, true);
+    List<Meter> meters = new ArrayList<>();
+    meters.add(
+        SentinelMetric.SENTINEL_TARGET_WARMING_UP.gauge(
+            registry,
+            target.session().tags(),
+            warmingUp,
+            states -> states.getOrDefault(name, true) ? 1 : 0));
+    for (AlertRule rule : rules) {
+      String counter = counterKey(rule.id(), name);
+      firingCounts.put(counter, 0);
+      meters.add(
+          SentinelMetric.SENTINEL_ALERT_ACTIVE.gauge(
+              registry,
+              target.session().tags().and("alert", rule.id(), "severity", rule.severity().tag()),
+              firingCounts,
+              counts -> counts.getOrDefault(counter, 0)));
+    }
+    targetMeters.put(name, meters);
+    trackedTargets.put(name, target);
+  }
+
+  /**
+   * Forgets a removed target: its alerts resolve now (a target that is gone cannot tell whether the
+   * condition cleared, and nobody should stay paged for it), its history and gauges go.
+   */
+  private void forget(String target, Instant now) {
+    for (Map.Entry<String, Tracked> entry : List.copyOf(alerts.entrySet())) {
+      ActiveAlert alert = entry.getValue().alert;
+      if (!alert.target().equals(target)) {
+        continue;
+      }
+      alerts.remove(entry.getKey());
+      if (alert.state() == ActiveAlert.State.FIRING) {
+        log.info(
+            "ALERT {} resolved on {}{}: the target was removed",
+            alert.ruleId(),
+            target,
+            keySuffix(alert.key()));
+        listener.notify(
+            notification(
+                alert.ruleId(),
+                "alerts/runbooks/" + alert.ruleId() + ".md",
+                alert,
+                AlertNotification.Status.RESOLVED,
+                now));
+        stateChanged = true;
+      }
+    }
+    histories.remove(target);
+    warmingUp.remove(target);
+    firingCounts.keySet().removeIf(key -> key.endsWith("|" + target));
+    targetMeters.getOrDefault(target, List.of()).forEach(registry::remove);
+    targetMeters.remove(target);
+    trackedTargets.remove(target);
   }
 
   /** Takes back the alerts a previous daemon left firing. */
@@ -210,7 +302,18 @@ public final class DetectionEngine implements AutoCloseable {
       restoreGraceEnds = now.plus(restoreGrace);
       resolveOrphans(now);
     }
-    for (WatchedTarget target : targets) {
+    List<WatchedTarget> current = targets.get();
+    Set<WatchedTarget> live = Collections.newSetFromMap(new IdentityHashMap<>());
+    live.addAll(current);
+    for (Map.Entry<String, WatchedTarget> known : List.copyOf(trackedTargets.entrySet())) {
+      if (!live.contains(known.getValue())) {
+        forget(known.getKey(), now);
+      }
+    }
+    for (WatchedTarget target : current) {
+      if (!trackedTargets.containsKey(target.name())) {
+        track(target);
+      }
       observe(target.name(), SignalSampler.sample(target, now));
     }
     publish();
