@@ -4,6 +4,7 @@ import io.jvmsentinel.daemon.config.ConfigException;
 import io.jvmsentinel.daemon.config.ConfigLoader;
 import io.jvmsentinel.daemon.config.SentinelConfig;
 import io.jvmsentinel.daemon.discovery.LocalDiscoverySettings;
+import io.jvmsentinel.daemon.runtime.ConfigFileReload;
 import io.jvmsentinel.daemon.runtime.SentinelDaemon;
 import java.io.IOException;
 import java.util.Optional;
@@ -44,11 +45,24 @@ public final class RunCommand implements Callable<Integer> {
       System.err.println("jvm-sentinel: " + e.getMessage());
       return ExitCodes.RUNTIME;
     }
+    // Targets follow the file while the daemon runs; the rest applies at the next restart.
+    Optional<ConfigFileReload> reload =
+        options
+            .configFile()
+            .map(
+                file ->
+                    new ConfigFileReload(
+                        file,
+                        options.overrides(),
+                        new ConfigLoader(),
+                        targets -> daemon.liveTargets().want(SentinelDaemon.CONFIG_FILE, targets)));
+    reload.ifPresent(r -> r.start(ConfigFileReload.DEFAULT_INTERVAL));
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
                 () -> {
+                  reload.ifPresent(ConfigFileReload::close);
                   daemon.close();
                   stopped.countDown();
                 },
