@@ -1208,6 +1208,23 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void discoveryNeedsNoTargetsButCannotBeCombinedWithFixedOnes() throws Exception {
+      SentinelConfig config =
+          loader.load(
+              Optional.empty(),
+              new CliOverrides(List.of(), List.of(), Optional.empty(), Optional.empty(), true));
+      assertThat(config.targets()).isEmpty();
+
+      assertThat(
+              problems(
+                  Optional.empty(),
+                  new CliOverrides(
+                      List.of(), List.of(7L), Optional.empty(), Optional.empty(), true)))
+          .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+          .startsWith("--discover local: cannot be combined with --target, --pid or targets:");
+    }
+
+    @Test
     void nameNeedsExactlyOneCliTargetAndAValidName() {
       assertThat(
               problems(
