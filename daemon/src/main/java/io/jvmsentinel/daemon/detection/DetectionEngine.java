@@ -98,43 +98,9 @@ public final class DetectionEngine implements AutoCloseable {
     }
   }
 
-  /** An engine over a fixed set of targets. */
-  public DetectionEngine(
-      List<WatchedTarget> targets,
-      List<AlertRule> rules,
-      RuleSettings settings,
-      AlertListener listener,
-      EvidenceSnapshots snapshots,
-      MeterRegistry registry,
-      Clock clock,
-      Duration interval,
-      WarmUp warmUp,
-      AlertStateFile stateFile,
-      Duration restoreGrace,
-      SignalRecorder recorder) {
-    this(
-        fixed(targets),
-        rules,
-        settings,
-        listener,
-        snapshots,
-        registry,
-        clock,
-        interval,
-        warmUp,
-        stateFile,
-        restoreGrace,
-        recorder);
-  }
-
-  private static Supplier<List<WatchedTarget>> fixed(List<WatchedTarget> targets) {
-    List<WatchedTarget> copy = List.copyOf(targets);
-    return () -> copy;
-  }
-
   /**
-   * An engine over targets that come and go: each tick reads the current set, starts tracking new
-   * targets and resolves the alerts of removed ones.
+   * @param targets the targets now; each tick reads it, starts tracking new targets and resolves
+   *     the alerts of removed ones
    */
   public DetectionEngine(
       Supplier<List<WatchedTarget>> targets,
@@ -210,19 +176,7 @@ public final class DetectionEngine implements AutoCloseable {
       }
       alerts.remove(entry.getKey());
       if (alert.state() == ActiveAlert.State.FIRING) {
-        log.info(
-            "ALERT {} resolved on {}{}: the target was removed",
-            alert.ruleId(),
-            target,
-            keySuffix(alert.key()));
-        listener.notify(
-            notification(
-                alert.ruleId(),
-                "alerts/runbooks/" + alert.ruleId() + ".md",
-                alert,
-                AlertNotification.Status.RESOLVED,
-                now));
-        stateChanged = true;
+        resolveUnseen(alert, "the target was removed", now);
       }
     }
     histories.remove(target);
@@ -351,11 +305,6 @@ public final class DetectionEngine implements AutoCloseable {
   /** Resolves restored alerts whose rule or target this daemon no longer has. */
   private void resolveOrphans(Instant now) {
     for (FiringAlertRecord orphan : orphans) {
-      log.info(
-          "ALERT {} resolved on {}{}: the rule or target is no longer configured",
-          orphan.ruleId(),
-          orphan.target(),
-          keySuffix(orphan.key()));
       ActiveAlert alert =
           new ActiveAlert(
               orphan.ruleId(),
@@ -367,16 +316,27 @@ public final class DetectionEngine implements AutoCloseable {
               orphan.startedAt(),
               restoredFinding(orphan),
               orphan.snapshot());
-      listener.notify(
-          notification(
-              orphan.ruleId(),
-              "alerts/runbooks/" + orphan.ruleId() + ".md",
-              alert,
-              AlertNotification.Status.RESOLVED,
-              now));
-      stateChanged = true;
+      resolveUnseen(alert, "the rule or target is no longer configured", now);
     }
     orphans.clear();
+  }
+
+  /** Sends the resolve of a firing alert whose rule can no longer evaluate it, saying why. */
+  private void resolveUnseen(ActiveAlert alert, String why, Instant now) {
+    log.info(
+        "ALERT {} resolved on {}{}: {}",
+        alert.ruleId(),
+        alert.target(),
+        keySuffix(alert.key()),
+        why);
+    listener.notify(
+        notification(
+            alert.ruleId(),
+            "alerts/runbooks/" + alert.ruleId() + ".md",
+            alert,
+            AlertNotification.Status.RESOLVED,
+            now));
+    stateChanged = true;
   }
 
   private List<FiringAlertRecord> firingRecords() {

@@ -187,7 +187,7 @@ class AlertStateRestoreTest {
     WatchedTarget target = UnstartedTarget.create(targetName, registry, tmp.resolve("jfr"));
     DetectionEngine engine =
         new DetectionEngine(
-            List.of(target),
+            () -> List.of(target),
             List.of(rule),
             RuleSettings.DEFAULTS,
             listener,

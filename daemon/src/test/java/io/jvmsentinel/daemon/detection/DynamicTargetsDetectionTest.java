@@ -4,12 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jvmsentinel.daemon.alert.ActiveAlert;
 import io.jvmsentinel.daemon.alert.AlertNotification;
-import io.jvmsentinel.daemon.alert.AlertStateFile;
-import io.jvmsentinel.daemon.alert.RuleSettings;
 import io.jvmsentinel.daemon.alert.Samples;
-import io.jvmsentinel.daemon.alert.SignalRecorder;
 import io.jvmsentinel.daemon.alert.UnstartedTarget;
-import io.jvmsentinel.daemon.alert.WarmUp;
 import io.jvmsentinel.daemon.testing.MutableClock;
 import io.jvmsentinel.daemon.watch.WatchedTarget;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -39,19 +35,7 @@ class DynamicTargetsDetectionTest {
   void engine() {
     targets.add(target("orders"));
     engine =
-        new DetectionEngine(
-            () -> List.copyOf(targets),
-            List.of(rule),
-            RuleSettings.DEFAULTS,
-            sent::add,
-            EvidenceSnapshots.disabled(),
-            registry,
-            clock,
-            Duration.ofSeconds(2),
-            WarmUp.DEFAULT,
-            AlertStateFile.none(),
-            Duration.ZERO,
-            SignalRecorder.none());
+        DetectionEngineTest.scripted(() -> List.copyOf(targets), rule, sent::add, registry, clock);
   }
 
   @AfterEach
