@@ -1,9 +1,9 @@
 package io.jvmsentinel.daemon.cli;
 
+import io.jvmsentinel.daemon.config.CliOverrides;
 import io.jvmsentinel.daemon.config.ConfigException;
 import io.jvmsentinel.daemon.config.ConfigLoader;
 import io.jvmsentinel.daemon.config.SentinelConfig;
-import io.jvmsentinel.daemon.discovery.LocalDiscoverySettings;
 import io.jvmsentinel.daemon.runtime.ConfigFileReload;
 import io.jvmsentinel.daemon.runtime.SentinelDaemon;
 import java.io.IOException;
@@ -25,22 +25,22 @@ public final class RunCommand implements Callable<Integer> {
   @Override
   public Integer call() throws InterruptedException {
     SentinelConfig config;
-    Optional<LocalDiscoverySettings> discovery;
+    CliOverrides overrides;
     try {
-      discovery = options.localDiscovery();
+      overrides = options.overrides();
     } catch (IllegalArgumentException e) {
       System.err.println("jvm-sentinel: " + e.getMessage());
       return ExitCodes.CONFIG;
     }
     try {
-      config = new ConfigLoader().load(options.configFile(), options.overrides());
+      config = new ConfigLoader().load(options.configFile(), overrides);
     } catch (ConfigException e) {
       ExitCodes.printProblems(e);
       return ExitCodes.CONFIG;
     }
     SentinelDaemon daemon;
     try {
-      daemon = SentinelDaemon.start(config, discovery);
+      daemon = SentinelDaemon.start(config);
     } catch (IOException e) {
       System.err.println("jvm-sentinel: " + e.getMessage());
       return ExitCodes.RUNTIME;
@@ -53,7 +53,7 @@ public final class RunCommand implements Callable<Integer> {
                 file ->
                     new ConfigFileReload(
                         file,
-                        options.overrides(),
+                        overrides,
                         new ConfigLoader(),
                         targets -> daemon.liveTargets().want(SentinelDaemon.CONFIG_FILE, targets)));
     reload.ifPresent(r -> r.start(ConfigFileReload.DEFAULT_INTERVAL));

@@ -1,8 +1,9 @@
 package io.jvmsentinel.daemon.cli;
 
 import io.jvmsentinel.daemon.config.CliOverrides;
+import io.jvmsentinel.daemon.config.JvmMatch;
+import io.jvmsentinel.daemon.config.LocalDiscoveryConfig;
 import io.jvmsentinel.daemon.config.TargetConfig;
-import io.jvmsentinel.daemon.discovery.LocalDiscoverySettings;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -92,11 +93,14 @@ public final class TargetOptions {
         pids == null ? List.of() : pids,
         Optional.ofNullable(listen),
         Optional.ofNullable(name),
-        discover != null);
+        localDiscovery());
   }
 
-  /** The {@code --discover local} settings, or a usage error naming the bad value. */
-  Optional<LocalDiscoverySettings> localDiscovery() {
+  /**
+   * The {@code --discover local} settings (filters on the command line; the file's {@code
+   * discovery.local} filters on main class and user too), or a usage error naming the bad value.
+   */
+  Optional<LocalDiscoveryConfig> localDiscovery() {
     if (discover == null) {
       if (discoverInclude != null || discoverExclude != null) {
         throw new IllegalArgumentException(
@@ -109,18 +113,18 @@ public final class TargetOptions {
           "--discover " + discover + ": unknown provider; the one provider is 'local'");
     }
     return Optional.of(
-        new LocalDiscoverySettings(
-            LocalDiscoverySettings.DEFAULT_INTERVAL,
-            patterns("--discover-include", discoverInclude),
-            patterns("--discover-exclude", discoverExclude),
-            TargetConfig.DEFAULT_POLL_INTERVAL));
+        new LocalDiscoveryConfig(
+            LocalDiscoveryConfig.DEFAULT_INTERVAL,
+            TargetConfig.DEFAULT_POLL_INTERVAL,
+            matches("--discover-include", discoverInclude),
+            matches("--discover-exclude", discoverExclude)));
   }
 
-  private static List<Pattern> patterns(String option, List<String> values) {
-    List<Pattern> patterns = new ArrayList<>();
+  private static List<JvmMatch> matches(String option, List<String> values) {
+    List<JvmMatch> patterns = new ArrayList<>();
     for (String value : values == null ? List.<String>of() : values) {
       try {
-        patterns.add(Pattern.compile(value));
+        patterns.add(JvmMatch.commandLine(Pattern.compile(value)));
       } catch (PatternSyntaxException e) {
         throw new IllegalArgumentException(
             option + " " + value + ": not a regular expression: " + e.getDescription(), e);

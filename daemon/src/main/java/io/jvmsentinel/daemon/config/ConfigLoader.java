@@ -55,19 +55,12 @@ public final class ConfigLoader {
         (doc.targets() != null && !doc.targets().isEmpty())
             || !cli.targets().isEmpty()
             || !cli.pids().isEmpty();
-    if (cli.discovering() && targetsGiven) {
-      // Discovered targets carry main_class and pid tags; series of one name need one tag set.
-      problems.add(
-          "--discover local: cannot be combined with --target, --pid or targets: in the"
-              + " configuration file (their series would have different tags); run a second daemon"
-              + " for fixed targets");
-    }
-    targetsGiven |= cli.discovering();
     List<TargetSource> sources = fileTargets(doc, baseDir, problems);
     sources.addAll(CliTargets.from(cli, baseDir, problems));
     Optional<HostPort> listen = CliTargets.listen(cli, problems);
     SentinelConfig config =
-        new ConfigValidator(problems, env).validate(doc, sources, listen, targetsGiven, baseDir);
+        new ConfigValidator(problems, env)
+            .validate(doc, sources, listen, targetsGiven, cli.discovery(), baseDir);
     problems.throwIfAny();
     return config;
   }

@@ -1,8 +1,10 @@
 package io.jvmsentinel.daemon.discovery;
 
 import com.sun.tools.attach.VirtualMachine;
+import io.jvmsentinel.daemon.config.LocalDiscoveryConfig;
 import io.jvmsentinel.daemon.config.TargetConfig;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -20,7 +22,7 @@ import org.slf4j.LoggerFactory;
 public final class LocalDiscovery implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(LocalDiscovery.class);
 
-  private final LocalDiscoverySettings settings;
+  private final LocalDiscoveryConfig settings;
   private final Supplier<List<LocalJvm>> jvms;
   private final Consumer<List<TargetConfig>> targets;
   private final ScheduledExecutorService thread =
@@ -36,7 +38,7 @@ public final class LocalDiscovery implements AutoCloseable {
    * @param targets receives the whole set of matching targets after every listing
    */
   public LocalDiscovery(
-      LocalDiscoverySettings settings,
+      LocalDiscoveryConfig settings,
       Supplier<List<LocalJvm>> jvms,
       Consumer<List<TargetConfig>> targets) {
     this.settings = settings;
@@ -49,12 +51,16 @@ public final class LocalDiscovery implements AutoCloseable {
     long self = ProcessHandle.current().pid();
     return VirtualMachine.list().stream()
         .filter(vm -> !vm.id().isEmpty() && vm.id().chars().allMatch(Character::isDigit))
-        .map(vm -> new LocalJvm(Long.parseLong(vm.id()), vm.displayName()))
-        .filter(jvm -> jvm.pid() != self)
+        .filter(vm -> Long.parseLong(vm.id()) != self)
+        .map(vm -> new LocalJvm(Long.parseLong(vm.id()), vm.displayName(), user(vm.id())))
         .toList();
   }
 
-  /** Lists now, then every {@link LocalDiscoverySettings#interval()}. */
+  private static Optional<String> user(String pid) {
+    return ProcessHandle.of(Long.parseLong(pid)).flatMap(process -> process.info().user());
+  }
+
+  /** Lists now, then every {@link LocalDiscoveryConfig#interval()}. */
   public void start() {
     long every = settings.interval().toMillis();
     thread.scheduleWithFixedDelay(this::discoverSafely, 0, every, TimeUnit.MILLISECONDS);
@@ -63,7 +69,7 @@ public final class LocalDiscovery implements AutoCloseable {
   /** One listing: the matching JVMs, as targets. */
   public List<TargetConfig> discover() {
     return jvms.get().stream()
-        .filter(jvm -> settings.matches(jvm.commandLine()))
+        .filter(jvm -> settings.watches(jvm.mainClass(), jvm.commandLine(), jvm.user()))
         .map(jvm -> jvm.target(settings.pollInterval()))
         .toList();
   }

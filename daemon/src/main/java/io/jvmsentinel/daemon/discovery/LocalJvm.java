@@ -10,12 +10,13 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * A JVM found on this host: its pid and command line (main class or jar, then arguments).
+ * A JVM found on this host: its pid, command line (main class or jar, then arguments) and user.
  *
  * @param pid the process id
  * @param commandLine the Attach API's display name of the JVM
+ * @param user the operating-system user it runs as, when the daemon may read it
  */
-public record LocalJvm(long pid, String commandLine) {
+public record LocalJvm(long pid, String commandLine, Optional<String> user) {
   private static final Pattern NOT_IN_NAME = Pattern.compile("[^a-zA-Z0-9_.-]+");
 
   /** The main class, or the jar's file name for {@code java -jar}; "unknown" when not reported. */

@@ -19,7 +19,6 @@ import io.jvmsentinel.daemon.config.TargetConfig;
 import io.jvmsentinel.daemon.detection.DetectionEngine;
 import io.jvmsentinel.daemon.detection.EvidenceSnapshots;
 import io.jvmsentinel.daemon.discovery.LocalDiscovery;
-import io.jvmsentinel.daemon.discovery.LocalDiscoverySettings;
 import io.jvmsentinel.daemon.export.AlertsRoute;
 import io.jvmsentinel.daemon.export.HttpAccess;
 import io.jvmsentinel.daemon.export.HttpEndpoint;
@@ -105,15 +104,6 @@ public final class SentinelDaemon implements AutoCloseable {
 
   /** Starts watching every configured target and serving HTTP; returns once the port is bound. */
   public static SentinelDaemon start(SentinelConfig config) throws IOException {
-    return start(config, Optional.empty());
-  }
-
-  /**
-   * Starts as {@link #start(SentinelConfig)}, and with {@code localDiscovery} also watches the
-   * host's JVMs that match it, as they come and go.
-   */
-  public static SentinelDaemon start(
-      SentinelConfig config, Optional<LocalDiscoverySettings> localDiscovery) throws IOException {
     ConnectionConfig connection = config.connection();
     RmiTimeouts.install(connection.connectTimeout(), connection.callTimeout());
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -218,12 +208,14 @@ public final class SentinelDaemon implements AutoCloseable {
     datadog.start();
     OtlpExport otlp = OtlpExport.start(config.otlp(), registry);
     Optional<LocalDiscovery> discovery =
-        localDiscovery.map(
-            settings ->
-                new LocalDiscovery(
-                    settings,
-                    LocalDiscovery::attachable,
-                    found -> targets.want(LOCAL_DISCOVERY, found)));
+        config
+            .localDiscovery()
+            .map(
+                settings ->
+                    new LocalDiscovery(
+                        settings,
+                        LocalDiscovery::attachable,
+                        found -> targets.want(LOCAL_DISCOVERY, found)));
     discovery.ifPresent(LocalDiscovery::start);
     log.info(
         "jvm-sentinel serving {}://{}:{}/metrics ({}) for {} target(s): {}",

@@ -3,7 +3,8 @@ package io.jvmsentinel.daemon.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.jvmsentinel.daemon.discovery.LocalDiscoverySettings;
+import io.jvmsentinel.daemon.config.LocalDiscoveryConfig;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -11,14 +12,15 @@ import picocli.CommandLine;
 class TargetOptionsTest {
   @Test
   void discoverLocalWithFiltersBecomesTheSettings() {
-    LocalDiscoverySettings settings =
+    LocalDiscoveryConfig settings =
         parse("--discover", "local", "--discover-include", "^com\\.example\\.")
             .localDiscovery()
             .orElseThrow();
-    assertThat(settings.matches("com.example.Orders --port 1")).isTrue();
-    assertThat(settings.matches("org.gradle.GradleDaemon")).isFalse();
+    Optional<String> user = Optional.of("app");
+    assertThat(settings.watches("Orders", "com.example.Orders --port 1", user)).isTrue();
+    assertThat(settings.watches("GradleDaemon", "org.gradle.GradleDaemon", user)).isFalse();
     assertThat(parse().localDiscovery()).isEmpty();
-    assertThat(parse("--discover", "local").overrides().discovering()).isTrue();
+    assertThat(parse("--discover", "local").overrides().discovery()).isPresent();
   }
 
   @Test

@@ -3,9 +3,7 @@ package io.jvmsentinel.daemon.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.jvmsentinel.daemon.config.CliOverrides;
 import io.jvmsentinel.daemon.config.ConfigLoader;
-import io.jvmsentinel.daemon.discovery.LocalDiscoverySettings;
 import io.jvmsentinel.daemon.lab.LabProcess;
 import io.jvmsentinel.daemon.lab.LabSpec;
 import io.jvmsentinel.daemon.runtime.SentinelDaemon;
@@ -17,7 +15,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
@@ -77,8 +74,12 @@ class FleetIT {
       String addedName = "LabMain-" + added.pid();
       awaitUp(http, addedName);
       long addedUpMs = (System.nanoTime() - addedAt) / 1_000_000;
-      // The steady target kept polling every second while the other hung.
-      assertThat(polls(http.scrape(), steadyName)).isGreaterThan(polls + 2);
+      // The steady target keeps polling (every second) while the other hangs.
+      await()
+          .atMost(UP)
+          .untilAsserted(
+              () -> assertThat(polls(http.scrape(), steadyName)).isGreaterThanOrEqualTo(polls + 3));
+      assertThat(stopped.isSuspended()).isTrue();
       stopped.resume();
 
       steady.kill();
@@ -101,18 +102,26 @@ class FleetIT {
   }
 
   private SentinelDaemon startDaemon() throws Exception {
+    // Every filter field at once: the lab's main class, this run's label, this user.
     Path file = Files.createTempFile(dir, "sentinel", ".yaml");
-    Files.writeString(file, Daemons.connectionYaml());
-    CliOverrides discovering =
-        new CliOverrides(List.of(), List.of(), Optional.empty(), Optional.empty(), true);
-    return SentinelDaemon.start(
-        new ConfigLoader().load(Optional.of(file), discovering),
-        Optional.of(
-            new LocalDiscoverySettings(
-                Duration.ofSeconds(1),
-                List.of(Pattern.compile("--label " + Pattern.quote(label))),
-                List.of(),
-                Duration.ofSeconds(1))));
+    Files.writeString(
+        file,
+        Daemons.connectionYaml()
+            + """
+            discovery:
+              local:
+                interval: 1s
+                pollInterval: 1s
+                include:
+                  - mainClass: '^%s$'
+                    commandLine: '--label %s'
+                    user: '^%s$'
+            """
+                .formatted(
+                    Pattern.quote(LabSpec.MAIN_CLASS),
+                    label,
+                    ProcessHandle.current().info().user().orElseThrow()));
+    return SentinelDaemon.start(new ConfigLoader().load(file));
   }
 
   private LabProcess lab() throws Exception {
