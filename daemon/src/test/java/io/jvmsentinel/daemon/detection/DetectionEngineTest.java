@@ -91,13 +91,25 @@ class DetectionEngineTest {
     engine = scripted(() -> List.of(target), rule, sent::add, registry, clock);
   }
 
-  /** An engine with one rule, every 2 s, no warm-up overrides, state file or snapshots. */
+  /** An engine with one rule, every 2 s, default warm-up, no state file or snapshots. */
   static DetectionEngine scripted(
       Supplier<List<WatchedTarget>> targets,
       AlertRule rule,
       AlertListener listener,
       MeterRegistry registry,
       Clock clock) {
+    return scripted(targets, rule, listener, registry, clock, AlertStateFile.none(), Duration.ZERO);
+  }
+
+  /** The same, keeping its firing alerts in {@code stateFile}. */
+  static DetectionEngine scripted(
+      Supplier<List<WatchedTarget>> targets,
+      AlertRule rule,
+      AlertListener listener,
+      MeterRegistry registry,
+      Clock clock,
+      AlertStateFile stateFile,
+      Duration restoreGrace) {
     return new DetectionEngine(
         targets,
         List.of(rule),
@@ -108,8 +120,8 @@ class DetectionEngineTest {
         clock,
         Duration.ofSeconds(2),
         WarmUp.DEFAULT,
-        AlertStateFile.none(),
-        Duration.ZERO,
+        stateFile,
+        restoreGrace,
         SignalRecorder.none());
   }
 
