@@ -55,6 +55,26 @@ class ArchitectureTest {
   }
 
   @Test
+  void discoveryOnlyTurnsWhatItFindsIntoTargetConfigurations() {
+    noClasses()
+        .that()
+        .resideInAPackage("..daemon.discovery..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "..daemon.runtime..",
+            "..daemon.target..",
+            "..daemon.jfr..",
+            "..daemon.watch..",
+            "..daemon.detection..",
+            "..daemon.export..",
+            "..daemon.web..",
+            "..daemon.alert..",
+            "..daemon.cli..")
+        .check(CLASSES);
+  }
+
+  @Test
   void rulesReadSnapshotsNeverLiveTargets() {
     noClasses()
         .that()

@@ -8,8 +8,9 @@ import java.util.OptionalInt;
 
 /**
  * Command line of the lab: {@code SCENARIO [--rate N] [--threads N] [--duration D] [--delay D]
- * [--linger D] [--warmup D] [--phase D] [--pause D]}. Each scenario picks its own defaults for the
- * options it reads.
+ * [--linger D] [--warmup D] [--phase D] [--pause D] [--label L]}. Each scenario picks its own
+ * defaults for the options it reads. {@code --label} is read by none: it marks a lab JVM in the
+ * host's process list, so a discovery test finds its own labs among other JVMs.
  */
 public final class LabOptions {
 
@@ -73,6 +74,8 @@ public final class LabOptions {
         case "--pause":
           options.pause = Optional.of(parseDuration(value));
           break;
+        case "--label":
+          break; // only seen in the process list
         default:
           throw new IllegalArgumentException("unknown option " + option);
       }

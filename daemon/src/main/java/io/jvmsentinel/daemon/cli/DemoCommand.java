@@ -103,6 +103,7 @@ public final class DemoCommand implements Callable<Integer> {
         demoDetection(),
         DatadogConfig.DISABLED,
         OtlpConfig.DISABLED,
+        Optional.empty(),
         List.of(target));
   }
 

@@ -1,10 +1,13 @@
 package io.jvmsentinel.daemon.cli;
 
+import io.jvmsentinel.daemon.config.CliOverrides;
 import io.jvmsentinel.daemon.config.ConfigException;
 import io.jvmsentinel.daemon.config.ConfigLoader;
 import io.jvmsentinel.daemon.config.SentinelConfig;
+import io.jvmsentinel.daemon.runtime.ConfigFileReload;
 import io.jvmsentinel.daemon.runtime.SentinelDaemon;
 import java.io.IOException;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -22,8 +25,15 @@ public final class RunCommand implements Callable<Integer> {
   @Override
   public Integer call() throws InterruptedException {
     SentinelConfig config;
+    CliOverrides overrides;
     try {
-      config = new ConfigLoader().load(options.configFile(), options.overrides());
+      overrides = options.overrides();
+    } catch (IllegalArgumentException e) {
+      System.err.println("jvm-sentinel: " + e.getMessage());
+      return ExitCodes.CONFIG;
+    }
+    try {
+      config = new ConfigLoader().load(options.configFile(), overrides);
     } catch (ConfigException e) {
       ExitCodes.printProblems(e);
       return ExitCodes.CONFIG;
@@ -35,11 +45,24 @@ public final class RunCommand implements Callable<Integer> {
       System.err.println("jvm-sentinel: " + e.getMessage());
       return ExitCodes.RUNTIME;
     }
+    // Targets follow the file while the daemon runs; the rest applies at the next restart.
+    Optional<ConfigFileReload> reload =
+        options
+            .configFile()
+            .map(
+                file ->
+                    new ConfigFileReload(
+                        file,
+                        overrides,
+                        new ConfigLoader(),
+                        targets -> daemon.liveTargets().want(SentinelDaemon.CONFIG_FILE, targets)));
+    reload.ifPresent(r -> r.start(ConfigFileReload.DEFAULT_INTERVAL));
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
                 () -> {
+                  reload.ifPresent(ConfigFileReload::close);
                   daemon.close();
                   stopped.countDown();
                 },

@@ -1,9 +1,15 @@
 package io.jvmsentinel.daemon.cli;
 
 import io.jvmsentinel.daemon.config.CliOverrides;
+import io.jvmsentinel.daemon.config.JvmMatch;
+import io.jvmsentinel.daemon.config.LocalDiscoveryConfig;
+import io.jvmsentinel.daemon.config.TargetConfig;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
 import picocli.CommandLine.Option;
 
 /** The options shared by {@code run}: where the targets are and where to listen. */
@@ -53,6 +59,30 @@ public final class TargetOptions {
       description = "YAML configuration file (see docs/configuration.md). Env: JVM_SENTINEL_CONFIG")
   Path config;
 
+  @Option(
+      names = "--discover",
+      paramLabel = "PROVIDER",
+      description =
+          "Find targets at run time: 'local' watches every JVM on this host the daemon may attach"
+              + " to (same user; as --pid), listed again every 5 s; a JVM that exits is removed.")
+  String discover;
+
+  @Option(
+      names = "--discover-include",
+      paramLabel = "REGEX",
+      description =
+          "With --discover local: watch only JVMs whose command line (main class or jar, then"
+              + " arguments) contains a match; repeatable.")
+  List<String> discoverInclude;
+
+  @Option(
+      names = "--discover-exclude",
+      paramLabel = "REGEX",
+      description =
+          "With --discover local: never watch JVMs whose command line contains a match;"
+              + " repeatable.")
+  List<String> discoverExclude;
+
   Optional<Path> configFile() {
     return Optional.ofNullable(config);
   }
@@ -62,6 +92,44 @@ public final class TargetOptions {
         targets == null ? List.of() : targets,
         pids == null ? List.of() : pids,
         Optional.ofNullable(listen),
-        Optional.ofNullable(name));
+        Optional.ofNullable(name),
+        localDiscovery());
+  }
+
+  /**
+   * The {@code --discover local} settings (filters on the command line; the file's {@code
+   * discovery.local} filters on main class and user too), or a usage error naming the bad value.
+   */
+  Optional<LocalDiscoveryConfig> localDiscovery() {
+    if (discover == null) {
+      if (discoverInclude != null || discoverExclude != null) {
+        throw new IllegalArgumentException(
+            "--discover-include and --discover-exclude need --discover local");
+      }
+      return Optional.empty();
+    }
+    if (!discover.equals("local")) {
+      throw new IllegalArgumentException(
+          "--discover " + discover + ": unknown provider; the one provider is 'local'");
+    }
+    return Optional.of(
+        new LocalDiscoveryConfig(
+            LocalDiscoveryConfig.DEFAULT_INTERVAL,
+            TargetConfig.DEFAULT_POLL_INTERVAL,
+            matches("--discover-include", discoverInclude),
+            matches("--discover-exclude", discoverExclude)));
+  }
+
+  private static List<JvmMatch> matches(String option, List<String> values) {
+    List<JvmMatch> patterns = new ArrayList<>();
+    for (String value : values == null ? List.<String>of() : values) {
+      try {
+        patterns.add(JvmMatch.commandLine(Pattern.compile(value)));
+      } catch (PatternSyntaxException e) {
+        throw new IllegalArgumentException(
+            option + " " + value + ": not a regular expression: " + e.getDescription(), e);
+      }
+    }
+    return patterns;
   }
 }

@@ -13,9 +13,14 @@ import java.util.Optional;
  * @param listen {@code --listen}: replaces {@code http.listen}
  * @param name {@code --name}: the name of the one target given by {@code --target} or {@code
  *     --pid}, instead of the generated {@code host-port} or {@code pid-N}
+ * @param discovery {@code --discover local} with its filters: replaces {@code discovery.local}
  */
 public record CliOverrides(
-    List<String> targets, List<Long> pids, Optional<String> listen, Optional<String> name) {
+    List<String> targets,
+    List<Long> pids,
+    Optional<String> listen,
+    Optional<String> name,
+    Optional<LocalDiscoveryConfig> discovery) {
   public static final CliOverrides NONE = new CliOverrides(List.of(), List.of(), Optional.empty());
 
   public CliOverrides {
@@ -23,9 +28,15 @@ public record CliOverrides(
     pids = List.copyOf(pids);
     Objects.requireNonNull(listen, "listen");
     Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(discovery, "discovery");
   }
 
   public CliOverrides(List<String> targets, List<Long> pids, Optional<String> listen) {
     this(targets, pids, listen, Optional.empty());
+  }
+
+  public CliOverrides(
+      List<String> targets, List<Long> pids, Optional<String> listen, Optional<String> name) {
+    this(targets, pids, listen, name, Optional.empty());
   }
 }

@@ -18,9 +18,10 @@ record ConfigDocument(
     Detection detection,
     Datadog datadog,
     Otlp otlp,
+    Discovery discovery,
     List<Target> targets) {
   static final ConfigDocument EMPTY =
-      new ConfigDocument(null, null, null, null, null, null, null, null, null);
+      new ConfigDocument(null, null, null, null, null, null, null, null, null, null);
   static final Target EMPTY_TARGET =
       new Target(null, null, null, null, null, null, null, null, null);
 
@@ -69,6 +70,17 @@ record ConfigDocument(
       Map<String, Map<String, Double>> rules,
       Map<String, Map<String, Map<String, Double>>> targets,
       List<String> disabled) {}
+
+  record Discovery(LocalDiscovery local) {}
+
+  record LocalDiscovery(
+      Boolean enabled,
+      Duration interval,
+      Duration pollInterval,
+      List<JvmMatch> include,
+      List<JvmMatch> exclude) {}
+
+  record JvmMatch(Pattern mainClass, Pattern commandLine, Pattern user) {}
 
   record Snapshots(String directory, Long maxSizeMb, Duration window) {}
 

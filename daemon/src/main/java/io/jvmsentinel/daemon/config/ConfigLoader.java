@@ -59,7 +59,8 @@ public final class ConfigLoader {
     sources.addAll(CliTargets.from(cli, baseDir, problems));
     Optional<HostPort> listen = CliTargets.listen(cli, problems);
     SentinelConfig config =
-        new ConfigValidator(problems, env).validate(doc, sources, listen, targetsGiven, baseDir);
+        new ConfigValidator(problems, env)
+            .validate(doc, sources, listen, targetsGiven, cli.discovery(), baseDir);
     problems.throwIfAny();
     return config;
   }

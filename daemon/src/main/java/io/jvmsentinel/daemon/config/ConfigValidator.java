@@ -29,6 +29,7 @@ final class ConfigValidator {
       List<TargetSource> sources,
       Optional<HostPort> listenOverride,
       boolean targetsGiven,
+      Optional<LocalDiscoveryConfig> discoveryOverride,
       Path baseDir) {
     HostPort listen =
         listenOverride
@@ -52,8 +53,19 @@ final class ConfigValidator {
         sources.stream().filter(s -> !s.raw().equals(ConfigDocument.EMPTY_TARGET)).toList();
     checkUniqueNames(written);
     checkSameTagKeys(written);
+    // The file's section is checked even when the command line replaces it.
+    Optional<LocalDiscoveryConfig> fileDiscovery =
+        new DiscoveryValidator(problems).validate(doc.discovery());
+    Optional<LocalDiscoveryConfig> discovery = discoveryOverride.or(() -> fileDiscovery);
+    if (discovery.isPresent() && targetsGiven) {
+      // Discovered targets carry main_class and pid tags; series of one name need one tag set.
+      problems.add(
+          "discovery.local (or --discover local): cannot be combined with --target, --pid or"
+              + " targets: (their series would have different tags); run a second daemon for"
+              + " fixed targets");
+    }
     // Only when none was written: a target that was written but is broken has its own problem.
-    if (!targetsGiven && !problems.unreadable("targets")) {
+    if (!targetsGiven && discovery.isEmpty() && !problems.unreadable("targets")) {
       problems.add("no targets: give --target HOST:PORT, --pid PID or a config file with targets:");
     }
     DetectionConfig detection =
@@ -71,7 +83,16 @@ final class ConfigValidator {
         new OtlpValidator(problems, env, new SecretKeys(problems, secrets, baseDir))
             .validate(doc.otlp());
     return new SentinelConfig(
-        http, tags, connection, jfr(doc.jfr()), alerts, detection, datadog, otlp, targets);
+        http,
+        tags,
+        connection,
+        jfr(doc.jfr()),
+        alerts,
+        detection,
+        datadog,
+        otlp,
+        discovery,
+        targets);
   }
 
   private ConnectionConfig connection(ConfigDocument.Connection raw) {

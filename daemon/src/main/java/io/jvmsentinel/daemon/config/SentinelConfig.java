@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The whole, validated configuration of the daemon. Build it with {@link ConfigLoader}.
@@ -17,7 +18,9 @@ import java.util.Objects;
  * @param detection how often rules run, warm-up, evidence snapshots and threshold overrides
  * @param datadog metrics and alerts to a Datadog Agent over DogStatsD; disabled by default
  * @param otlp metrics pushed over OTLP/HTTP; disabled by default
- * @param targets at least one target, names unique, all with the same tag keys
+ * @param localDiscovery the host's JVMs to find and watch at run time; empty when off
+ * @param targets fixed targets (at least one unless discovering), names unique, all with the same
+ *     tag keys
  */
 public record SentinelConfig(
     HttpConfig http,
@@ -28,6 +31,7 @@ public record SentinelConfig(
     DetectionConfig detection,
     DatadogConfig datadog,
     OtlpConfig otlp,
+    Optional<LocalDiscoveryConfig> localDiscovery,
     List<TargetConfig> targets) {
   public SentinelConfig {
     Objects.requireNonNull(http, "http");
@@ -37,6 +41,7 @@ public record SentinelConfig(
     Objects.requireNonNull(detection, "detection");
     Objects.requireNonNull(datadog, "datadog");
     Objects.requireNonNull(otlp, "otlp");
+    Objects.requireNonNull(localDiscovery, "localDiscovery");
     tags = Collections.unmodifiableMap(new LinkedHashMap<>(tags));
     targets = List.copyOf(targets);
   }

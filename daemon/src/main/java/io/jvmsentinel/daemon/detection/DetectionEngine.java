@@ -15,14 +15,17 @@ import io.jvmsentinel.daemon.alert.SignalSample;
 import io.jvmsentinel.daemon.alert.WarmUp;
 import io.jvmsentinel.daemon.catalog.SentinelMetric;
 import io.jvmsentinel.daemon.watch.WatchedTarget;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,6 +35,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -57,7 +61,12 @@ public final class DetectionEngine implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(DetectionEngine.class);
   private static final Duration HISTORY = Duration.ofMinutes(15);
 
-  private final List<WatchedTarget> targets;
+  private final Supplier<List<WatchedTarget>> targets;
+  private final MeterRegistry registry;
+  // The meters this engine registered per target, removed with the target.
+  private final Map<String, List<Meter>> targetMeters = new HashMap<>();
+  // The instance tracked per name: a target restarted under the same name is a new one.
+  private final Map<String, WatchedTarget> trackedTargets = new HashMap<>();
   private final List<AlertRule> rules;
   private final RuleSettings settings;
   private final AlertListener listener;
@@ -89,8 +98,12 @@ public final class DetectionEngine implements AutoCloseable {
     }
   }
 
+  /**
+   * @param targets the targets now; each tick reads it, starts tracking new targets and resolves
+   *     the alerts of removed ones
+   */
   public DetectionEngine(
-      List<WatchedTarget> targets,
+      Supplier<List<WatchedTarget>> targets,
       List<AlertRule> rules,
       RuleSettings settings,
       AlertListener listener,
@@ -102,7 +115,8 @@ public final class DetectionEngine implements AutoCloseable {
       AlertStateFile stateFile,
       Duration restoreGrace,
       SignalRecorder recorder) {
-    this.targets = List.copyOf(targets);
+    this.targets = targets;
+    this.registry = registry;
     this.rules = List.copyOf(rules);
     this.settings = settings;
     this.listener = listener;
@@ -113,24 +127,7 @@ public final class DetectionEngine implements AutoCloseable {
     this.stateFile = stateFile;
     this.restoreGrace = restoreGrace;
     this.recorder = recorder;
-    for (WatchedTarget target : targets) {
-      histories.put(target.name(), new SignalHistory(HISTORY));
-      warmingUp.put(target.name(), true);
-      SentinelMetric.SENTINEL_TARGET_WARMING_UP.gauge(
-          registry,
-          target.session().tags(),
-          warmingUp,
-          states -> states.getOrDefault(target.name(), true) ? 1 : 0);
-      for (AlertRule rule : rules) {
-        String counter = counterKey(rule.id(), target.name());
-        firingCounts.put(counter, 0);
-        SentinelMetric.SENTINEL_ALERT_ACTIVE.gauge(
-            registry,
-            target.session().tags().and("alert", rule.id(), "severity", rule.severity().tag()),
-            firingCounts,
-            counts -> counts.getOrDefault(counter, 0));
-      }
-    }
+    targets.get().forEach(this::track);
     restore(stateFile.load());
     this.thread =
         Executors.newSingleThreadScheduledExecutor(
@@ -139,6 +136,55 @@ public final class DetectionEngine implements AutoCloseable {
               t.setDaemon(true);
               return t;
             });
+  }
+
+  /** Starts the history, warm-up state and alert gauges of a target this engine has not seen. */
+  private void track(WatchedTarget target) {
+    String name = target.name();
+    histories.putIfAbsent(name, new SignalHistory(HISTORY));
+    warmingUp.putIfAbsent(name, true);
+    List<Meter> meters = new ArrayList<>();
+    meters.add(
+        SentinelMetric.SENTINEL_TARGET_WARMING_UP.gauge(
+            registry,
+            target.session().tags(),
+            warmingUp,
+            states -> states.getOrDefault(name, true) ? 1 : 0));
+    for (AlertRule rule : rules) {
+      String counter = counterKey(rule.id(), name);
+      firingCounts.put(counter, 0);
+      meters.add(
+          SentinelMetric.SENTINEL_ALERT_ACTIVE.gauge(
+              registry,
+              target.session().tags().and("alert", rule.id(), "severity", rule.severity().tag()),
+              firingCounts,
+              counts -> counts.getOrDefault(counter, 0)));
+    }
+    targetMeters.put(name, meters);
+    trackedTargets.put(name, target);
+  }
+
+  /**
+   * Forgets a removed target: its alerts resolve now (a target that is gone cannot tell whether the
+   * condition cleared, and nobody should stay paged for it), its history and gauges go.
+   */
+  private void forget(String target, Instant now) {
+    for (Map.Entry<String, Tracked> entry : List.copyOf(alerts.entrySet())) {
+      ActiveAlert alert = entry.getValue().alert;
+      if (!alert.target().equals(target)) {
+        continue;
+      }
+      alerts.remove(entry.getKey());
+      if (alert.state() == ActiveAlert.State.FIRING) {
+        resolveUnseen(alert, "the target was removed", now);
+      }
+    }
+    histories.remove(target);
+    warmingUp.remove(target);
+    firingCounts.keySet().removeIf(key -> key.endsWith("|" + target));
+    targetMeters.getOrDefault(target, List.of()).forEach(registry::remove);
+    targetMeters.remove(target);
+    trackedTargets.remove(target);
   }
 
   /** Takes back the alerts a previous daemon left firing. */
@@ -210,7 +256,18 @@ public final class DetectionEngine implements AutoCloseable {
       restoreGraceEnds = now.plus(restoreGrace);
       resolveOrphans(now);
     }
-    for (WatchedTarget target : targets) {
+    List<WatchedTarget> current = targets.get();
+    Set<WatchedTarget> live = Collections.newSetFromMap(new IdentityHashMap<>());
+    live.addAll(current);
+    for (Map.Entry<String, WatchedTarget> known : List.copyOf(trackedTargets.entrySet())) {
+      if (!live.contains(known.getValue())) {
+        forget(known.getKey(), now);
+      }
+    }
+    for (WatchedTarget target : current) {
+      if (!trackedTargets.containsKey(target.name())) {
+        track(target);
+      }
       observe(target.name(), SignalSampler.sample(target, now));
     }
     publish();
@@ -248,11 +305,6 @@ public final class DetectionEngine implements AutoCloseable {
   /** Resolves restored alerts whose rule or target this daemon no longer has. */
   private void resolveOrphans(Instant now) {
     for (FiringAlertRecord orphan : orphans) {
-      log.info(
-          "ALERT {} resolved on {}{}: the rule or target is no longer configured",
-          orphan.ruleId(),
-          orphan.target(),
-          keySuffix(orphan.key()));
       ActiveAlert alert =
           new ActiveAlert(
               orphan.ruleId(),
@@ -264,16 +316,27 @@ public final class DetectionEngine implements AutoCloseable {
               orphan.startedAt(),
               restoredFinding(orphan),
               orphan.snapshot());
-      listener.notify(
-          notification(
-              orphan.ruleId(),
-              "alerts/runbooks/" + orphan.ruleId() + ".md",
-              alert,
-              AlertNotification.Status.RESOLVED,
-              now));
-      stateChanged = true;
+      resolveUnseen(alert, "the rule or target is no longer configured", now);
     }
     orphans.clear();
+  }
+
+  /** Sends the resolve of a firing alert whose rule can no longer evaluate it, saying why. */
+  private void resolveUnseen(ActiveAlert alert, String why, Instant now) {
+    log.info(
+        "ALERT {} resolved on {}{}: {}",
+        alert.ruleId(),
+        alert.target(),
+        keySuffix(alert.key()),
+        why);
+    listener.notify(
+        notification(
+            alert.ruleId(),
+            "alerts/runbooks/" + alert.ruleId() + ".md",
+            alert,
+            AlertNotification.Status.RESOLVED,
+            now));
+    stateChanged = true;
   }
 
   private List<FiringAlertRecord> firingRecords() {

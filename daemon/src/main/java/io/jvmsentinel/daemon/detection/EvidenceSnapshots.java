@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletionException;
+import java.util.function.Function;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,14 +32,28 @@ public final class EvidenceSnapshots implements AutoCloseable {
 
   private final Path directory;
   private final long maxDirectoryBytes;
-  private final Map<String, JfrStreamSession> streams;
+  private final Function<String, Optional<JfrStreamSession>> streams;
 
-  /** Snapshots into {@code directory}, or none when it is null. */
+  /** Snapshots into {@code directory}, or none when it is null, of a fixed set of streams. */
   public EvidenceSnapshots(
       Path directory, long maxDirectoryBytes, Map<String, JfrStreamSession> streams) {
+    this(directory, maxDirectoryBytes, fixed(streams));
+  }
+
+  /** Snapshots of the streams of targets that come and go: looked up by target name. */
+  public EvidenceSnapshots(
+      Path directory,
+      long maxDirectoryBytes,
+      Function<String, Optional<JfrStreamSession>> streams) {
     this.directory = directory;
     this.maxDirectoryBytes = maxDirectoryBytes;
-    this.streams = Map.copyOf(streams);
+    this.streams = streams;
+  }
+
+  private static Function<String, Optional<JfrStreamSession>> fixed(
+      Map<String, JfrStreamSession> streams) {
+    Map<String, JfrStreamSession> copy = Map.copyOf(streams);
+    return name -> Optional.ofNullable(copy.get(name));
   }
 
   public static EvidenceSnapshots disabled() {
@@ -47,7 +62,7 @@ public final class EvidenceSnapshots implements AutoCloseable {
 
   /** Starts saving a snapshot for an alert; returns the file path, or empty when not possible. */
   public Optional<String> take(String target, String ruleId, Instant at) {
-    JfrStreamSession stream = streams.get(target);
+    JfrStreamSession stream = streams.apply(target).orElse(null);
     if (directory == null || stream == null || !stream.streaming()) {
       return Optional.empty();
     }

@@ -18,6 +18,7 @@ import io.jvmsentinel.daemon.config.TargetAddress;
 import io.jvmsentinel.daemon.config.TargetConfig;
 import io.jvmsentinel.daemon.detection.DetectionEngine;
 import io.jvmsentinel.daemon.detection.EvidenceSnapshots;
+import io.jvmsentinel.daemon.discovery.LocalDiscovery;
 import io.jvmsentinel.daemon.export.AlertsRoute;
 import io.jvmsentinel.daemon.export.HttpAccess;
 import io.jvmsentinel.daemon.export.HttpEndpoint;
@@ -34,7 +35,6 @@ import io.jvmsentinel.daemon.target.AttachConnector;
 import io.jvmsentinel.daemon.target.Backoff;
 import io.jvmsentinel.daemon.target.Connector;
 import io.jvmsentinel.daemon.target.Credentials;
-import io.jvmsentinel.daemon.target.ParallelClose;
 import io.jvmsentinel.daemon.target.RemoteJmxConnector;
 import io.jvmsentinel.daemon.target.RmiTimeouts;
 import io.jvmsentinel.daemon.target.TargetSession;
@@ -50,13 +50,11 @@ import io.micrometer.prometheus.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.stream.Collectors;
 import javax.management.remote.JMXServiceURL;
 import javax.net.ssl.SSLContext;
 import org.slf4j.Logger;
@@ -66,28 +64,33 @@ import org.slf4j.LoggerFactory;
 @SuppressWarnings("deprecation") // the simpleclient registry is deprecated upstream; see pom
 public final class SentinelDaemon implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(SentinelDaemon.class);
-  // All targets close at once under this one deadline (each waits on its own, possibly hung,
-  // target); well inside Kubernetes' default 30 s grace period.
-  private static final Duration CLOSE_TARGETS_WITHIN = Duration.ofSeconds(10);
+
+  /** The source name of the targets of the configuration file and command line. */
+  public static final String CONFIG_FILE = "config";
+
+  /** The source name of the targets {@code --discover local} finds. */
+  public static final String LOCAL_DISCOVERY = "discovery.local";
 
   private final PrometheusMeterRegistry registry;
-  private final List<WatchedTarget> targets;
+  private final LiveTargets targets;
   private final Notifications notifications;
   private final EvidenceSnapshots snapshots;
   private final DetectionEngine detection;
   private final HttpEndpoint http;
   private final DatadogExport datadog;
   private final OtlpExport otlp;
+  private final Optional<LocalDiscovery> discovery;
 
   private SentinelDaemon(
       PrometheusMeterRegistry registry,
-      List<WatchedTarget> targets,
+      LiveTargets targets,
       Notifications notifications,
       EvidenceSnapshots snapshots,
       DetectionEngine detection,
       HttpEndpoint http,
       DatadogExport datadog,
-      OtlpExport otlp) {
+      OtlpExport otlp,
+      Optional<LocalDiscovery> discovery) {
     this.registry = registry;
     this.targets = targets;
     this.notifications = notifications;
@@ -96,6 +99,7 @@ public final class SentinelDaemon implements AutoCloseable {
     this.http = http;
     this.datadog = datadog;
     this.otlp = otlp;
+    this.discovery = discovery;
   }
 
   /** Starts watching every configured target and serving HTTP; returns once the port is bound. */
@@ -114,15 +118,17 @@ public final class SentinelDaemon implements AutoCloseable {
         detectionConfig.enabled() && detectionConfig.snapshotDirectory().isPresent()
             ? detectionConfig.snapshotWindow()
             : Duration.ZERO;
-    List<WatchedTarget> targets = new ArrayList<>();
-    for (TargetConfig target : config.targets()) {
-      targets.add(watch(target, config, registry, directories, recordingOwner, localRetention));
-    }
+    LiveTargets targets =
+        new LiveTargets(
+            target -> watch(target, config, registry, directories, recordingOwner, localRetention),
+            registry);
+    // Before detection is built: it takes back the firing alerts of the targets it knows.
+    targets.want(CONFIG_FILE, config.targets());
     DatadogExport datadog;
     try {
       datadog = DatadogExport.create(config.datadog(), registry);
     } catch (IOException e) {
-      targets.forEach(WatchedTarget::close);
+      targets.close();
       throw e;
     }
     Notifications notifications =
@@ -132,8 +138,7 @@ public final class SentinelDaemon implements AutoCloseable {
             ? new EvidenceSnapshots(
                 detectionConfig.snapshotDirectory().get(),
                 detectionConfig.snapshotMaxSizeMb() * 1024 * 1024,
-                targets.stream()
-                    .collect(Collectors.toMap(WatchedTarget::name, WatchedTarget::stream)))
+                targets::stream)
             : EvidenceSnapshots.disabled();
     RuleSettings ruleSettings =
         new RuleSettings(
@@ -142,7 +147,7 @@ public final class SentinelDaemon implements AutoCloseable {
     RecentAlerts recentAlerts = new RecentAlerts(notifications);
     DetectionEngine detection =
         new DetectionEngine(
-            targets,
+            targets::list,
             // Disabled detection still samples: windowed reports read the signal history.
             detectionConfig.enabled() ? Rules.all() : List.of(),
             ruleSettings,
@@ -160,7 +165,7 @@ public final class SentinelDaemon implements AutoCloseable {
                 .orElseGet(SignalRecorder::none));
     StatusRoutes status =
         new StatusRoutes(
-            () -> targets,
+            targets::list,
             detection::warmingUp,
             new RedactedArguments(config.http().maskArguments()));
     Map<String, HttpEndpoint.Route> routes =
@@ -178,7 +183,7 @@ public final class SentinelDaemon implements AutoCloseable {
                 new AlertsRoute(detection),
                 TargetReportRoutes.PREFIX,
                 new TargetReportRoutes(
-                    () -> targets,
+                    targets::list,
                     detection::history,
                     name -> StatusPage.stormThreshold(ruleSettings, name))));
     routes.putAll(StatusPage.routes(detection, recentAlerts, detectionConfig.snapshotDirectory()));
@@ -195,24 +200,33 @@ public final class SentinelDaemon implements AutoCloseable {
       snapshots.close();
       notifications.close();
       datadog.close();
-      targets.forEach(WatchedTarget::close);
+      targets.close();
       throw new IOException(
           "cannot listen on " + config.http().listen() + ": " + e.getMessage(), e);
     }
-    targets.forEach(WatchedTarget::start);
     detection.start();
     datadog.start();
     OtlpExport otlp = OtlpExport.start(config.otlp(), registry);
+    Optional<LocalDiscovery> discovery =
+        config
+            .localDiscovery()
+            .map(
+                settings ->
+                    new LocalDiscovery(
+                        settings,
+                        LocalDiscovery::attachable,
+                        found -> targets.want(LOCAL_DISCOVERY, found)));
+    discovery.ifPresent(LocalDiscovery::start);
     log.info(
         "jvm-sentinel serving {}://{}:{}/metrics ({}) for {} target(s): {}",
         config.http().tls().isPresent() ? "https" : "http",
         config.http().listen().anyHost() ? "0.0.0.0" : config.http().listen().host(),
         http.port(),
         config.http().auth().describe(),
-        targets.size(),
-        targets.stream().map(WatchedTarget::name).toList());
+        targets.list().size(),
+        targets.list().stream().map(WatchedTarget::name).toList());
     return new SentinelDaemon(
-        registry, List.copyOf(targets), notifications, snapshots, detection, http, datadog, otlp);
+        registry, targets, notifications, snapshots, detection, http, datadog, otlp, discovery);
   }
 
   private static WatchedTarget watch(
@@ -309,14 +323,20 @@ public final class SentinelDaemon implements AutoCloseable {
   }
 
   public List<TargetSession> sessions() {
-    return targets.stream().map(WatchedTarget::session).toList();
+    return targets.list().stream().map(WatchedTarget::session).toList();
   }
 
   public DetectionEngine detection() {
     return detection;
   }
 
+  /** The targets watched now. */
   public List<WatchedTarget> targets() {
+    return targets.list();
+  }
+
+  /** The live target set: sources (a reloaded file, discovery) say here which targets they want. */
+  public LiveTargets liveTargets() {
     return targets;
   }
 
@@ -326,13 +346,14 @@ public final class SentinelDaemon implements AutoCloseable {
 
   @Override
   public void close() {
+    discovery.ifPresent(LocalDiscovery::close);
     http.close();
     detection.close();
     snapshots.close();
     notifications.close();
     datadog.close(); // after the notifications: the Datadog sink drains into its client
     otlp.close(); // pushes the last values while the targets' meters still read them
-    ParallelClose.closeAll(targets, WatchedTarget::name, CLOSE_TARGETS_WITHIN);
+    targets.close();
     registry.close();
   }
 }

@@ -130,6 +130,9 @@ public final class TargetSession implements AutoCloseable {
     this.registry = registry;
     this.pollers = JmxPollers.create(tags);
     this.pollers.all().forEach(poller -> poller.bindTo(registry));
+    // Before the gauge: a target added while the daemon serves can be scraped at once.
+    this.status =
+        new TargetStatus(name, connector.describe(), false, clock.instant(), null, 0, null);
     SentinelMetric.SENTINEL_TARGET_UP.gauge(
         registry, tags, this, session -> session.status().up() ? 1 : 0);
     this.attempts = SentinelMetric.SENTINEL_CONNECTION_ATTEMPTS.counter(registry, tags);
@@ -149,8 +152,6 @@ public final class TargetSession implements AutoCloseable {
               return t;
             });
     this.closer = HelperThread.withQueue("jmx-close-" + name, CLOSE_QUEUE);
-    this.status =
-        new TargetStatus(name, connector.describe(), false, clock.instant(), null, 0, null);
   }
 
   public String name() {

@@ -325,7 +325,7 @@ class ConfigLoaderTest {
                   """))
           .containsExactly(
               "config.yaml:1:1: unknown key 'htp'; allowed keys: http, tags, connection, jfr, alerts,"
-                  + " detection, datadog, otlp, targets",
+                  + " detection, datadog, otlp, discovery, targets",
               "config.yaml:4:3: unknown key 'connection.timeout'; allowed keys: connectTimeout,"
                   + " callTimeout, reconnectInitialDelay, reconnectMaxDelay",
               "config.yaml:8:5: unknown key 'targets[0].extra'; allowed keys: name, jmx, pid,"
@@ -1153,6 +1153,81 @@ class ConfigLoaderTest {
   }
 
   @Nested
+  class Discovery {
+    @Test
+    void theLocalSectionWithEveryKey() throws Exception {
+      SentinelConfig config =
+          load(
+              """
+              discovery:
+                local:
+                  interval: 3s
+                  pollInterval: 5s
+                  include:
+                    - mainClass: "^com\\\\.example\\\\."
+                      user: "^app$"
+                    - commandLine: "--serve"
+                  exclude:
+                    - mainClass: GradleDaemon
+              """);
+      LocalDiscoveryConfig local = config.localDiscovery().orElseThrow();
+      assertThat(local.interval()).isEqualTo(Duration.ofSeconds(3));
+      assertThat(local.pollInterval()).isEqualTo(Duration.ofSeconds(5));
+      assertThat(local.include()).hasSize(2);
+      assertThat(local.watches("com.example.Orders", "com.example.Orders", Optional.of("app")))
+          .isTrue();
+      assertThat(local.watches("com.example.Orders", "com.example.Orders", Optional.of("root")))
+          .isFalse();
+      assertThat(local.watches("x.Y", "x.Y --serve", Optional.empty())).isTrue();
+      assertThat(local.watches("x.GradleDaemon", "x.GradleDaemon --serve", Optional.empty()))
+          .isFalse();
+      assertThat(config.targets()).isEmpty();
+    }
+
+    @Test
+    void defaultsAndOff() throws Exception {
+      LocalDiscoveryConfig local = load("discovery:\n  local: {}\n").localDiscovery().orElseThrow();
+      assertThat(local.interval()).isEqualTo(LocalDiscoveryConfig.DEFAULT_INTERVAL);
+      assertThat(local.pollInterval()).isEqualTo(TargetConfig.DEFAULT_POLL_INTERVAL);
+      assertThat(local.include()).isEmpty();
+      assertThat(problems("discovery:\n  local:\n    enabled: false\n"))
+          .containsExactly(
+              "no targets: give --target HOST:PORT, --pid PID or a config file with targets:");
+    }
+
+    @Test
+    void everyProblemOfTheSectionIsReported() throws Exception {
+      assertThat(
+              problems(
+                  """
+                  discovery:
+                    local:
+                      interval: 100ms
+                      pollInterval: 10ms
+                      include:
+                        - {}
+                      exclude:
+                        - mainClass: "("
+                  targets:
+                    - name: orders
+                      jmx: localhost:9010
+                  """))
+          .hasSize(5)
+          .anySatisfy(p -> assertThat(p).contains("'discovery.local.interval' must be at least 1s"))
+          .anySatisfy(
+              p -> assertThat(p).contains("'discovery.local.pollInterval' must be at least 1s"))
+          .anySatisfy(
+              p ->
+                  assertThat(p)
+                      .contains(
+                          "'discovery.local.include[0]' needs at least one of mainClass,"
+                              + " commandLine, user"))
+          .anySatisfy(p -> assertThat(p).contains("discovery.local.exclude[0].mainClass"))
+          .anySatisfy(p -> assertThat(p).startsWith("discovery.local (or --discover local)"));
+    }
+  }
+
+  @Nested
   class CommandLine {
     @Test
     void cliTargetsAreAppendedAndNamed() throws Exception {
@@ -1206,6 +1281,34 @@ class ConfigLoaderTest {
       assertThat(config.targets()).extracting(TargetConfig::name).containsExactly("orders");
       assertThat(config.targets().get(0).address()).isEqualTo(new PidAddress(4242));
     }
+
+    @Test
+    void discoveryNeedsNoTargetsButCannotBeCombinedWithFixedOnes() throws Exception {
+      SentinelConfig config =
+          loader.load(
+              Optional.empty(),
+              new CliOverrides(
+                  List.of(), List.of(), Optional.empty(), Optional.empty(), Optional.of(LOCAL)));
+      assertThat(config.targets()).isEmpty();
+      assertThat(config.localDiscovery()).contains(LOCAL);
+
+      assertThat(
+              problems(
+                  Optional.empty(),
+                  new CliOverrides(
+                      List.of(),
+                      List.of(7L),
+                      Optional.empty(),
+                      Optional.empty(),
+                      Optional.of(LOCAL))))
+          .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+          .startsWith(
+              "discovery.local (or --discover local): cannot be combined with --target, --pid");
+    }
+
+    private static final LocalDiscoveryConfig LOCAL =
+        new LocalDiscoveryConfig(
+            Duration.ofSeconds(5), Duration.ofSeconds(10), List.of(), List.of());
 
     @Test
     void nameNeedsExactlyOneCliTargetAndAValidName() {

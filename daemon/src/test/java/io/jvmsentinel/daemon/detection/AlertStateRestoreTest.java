@@ -6,11 +6,8 @@ import io.jvmsentinel.daemon.alert.ActiveAlert;
 import io.jvmsentinel.daemon.alert.AlertListener;
 import io.jvmsentinel.daemon.alert.AlertNotification;
 import io.jvmsentinel.daemon.alert.AlertStateFile;
-import io.jvmsentinel.daemon.alert.RuleSettings;
 import io.jvmsentinel.daemon.alert.Samples;
-import io.jvmsentinel.daemon.alert.SignalRecorder;
 import io.jvmsentinel.daemon.alert.UnstartedTarget;
-import io.jvmsentinel.daemon.alert.WarmUp;
 import io.jvmsentinel.daemon.detection.DetectionEngineTest.ScriptedRule;
 import io.jvmsentinel.daemon.testing.MutableClock;
 import io.jvmsentinel.daemon.watch.WatchedTarget;
@@ -186,19 +183,8 @@ class AlertStateRestoreTest {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     WatchedTarget target = UnstartedTarget.create(targetName, registry, tmp.resolve("jfr"));
     DetectionEngine engine =
-        new DetectionEngine(
-            List.of(target),
-            List.of(rule),
-            RuleSettings.DEFAULTS,
-            listener,
-            EvidenceSnapshots.disabled(),
-            registry,
-            clock,
-            Duration.ofSeconds(2),
-            WarmUp.DEFAULT,
-            state(),
-            GRACE,
-            SignalRecorder.none());
+        DetectionEngineTest.scripted(
+            () -> List.of(target), rule, listener, registry, clock, state(), GRACE);
     open.add(engine);
     open.add(target::close);
     return engine;

@@ -3,6 +3,7 @@ package io.jvmsentinel.daemon.detection;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jvmsentinel.daemon.alert.ActiveAlert;
+import io.jvmsentinel.daemon.alert.AlertListener;
 import io.jvmsentinel.daemon.alert.AlertNotification;
 import io.jvmsentinel.daemon.alert.AlertRule;
 import io.jvmsentinel.daemon.alert.AlertStateFile;
@@ -21,10 +22,12 @@ import io.jvmsentinel.daemon.watch.WatchedTarget;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -85,20 +88,41 @@ class DetectionEngineTest {
   @BeforeEach
   void engine() {
     target = UnstartedTarget.create("orders", registry, tmp);
-    engine =
-        new DetectionEngine(
-            List.of(target),
-            List.of(rule),
-            RuleSettings.DEFAULTS,
-            sent::add,
-            EvidenceSnapshots.disabled(),
-            registry,
-            clock,
-            Duration.ofSeconds(2),
-            WarmUp.DEFAULT,
-            AlertStateFile.none(),
-            Duration.ZERO,
-            SignalRecorder.none());
+    engine = scripted(() -> List.of(target), rule, sent::add, registry, clock);
+  }
+
+  /** An engine with one rule, every 2 s, default warm-up, no state file or snapshots. */
+  static DetectionEngine scripted(
+      Supplier<List<WatchedTarget>> targets,
+      AlertRule rule,
+      AlertListener listener,
+      MeterRegistry registry,
+      Clock clock) {
+    return scripted(targets, rule, listener, registry, clock, AlertStateFile.none(), Duration.ZERO);
+  }
+
+  /** The same, keeping its firing alerts in {@code stateFile}. */
+  static DetectionEngine scripted(
+      Supplier<List<WatchedTarget>> targets,
+      AlertRule rule,
+      AlertListener listener,
+      MeterRegistry registry,
+      Clock clock,
+      AlertStateFile stateFile,
+      Duration restoreGrace) {
+    return new DetectionEngine(
+        targets,
+        List.of(rule),
+        RuleSettings.DEFAULTS,
+        listener,
+        EvidenceSnapshots.disabled(),
+        registry,
+        clock,
+        Duration.ofSeconds(2),
+        WarmUp.DEFAULT,
+        stateFile,
+        restoreGrace,
+        SignalRecorder.none());
   }
 
   @AfterEach

@@ -40,7 +40,7 @@ final class Replay {
     List<AlertNotification> sent = new ArrayList<>();
     try (DetectionEngine engine =
         new DetectionEngine(
-            List.of(),
+            List::of,
             Rules.all(),
             RuleSettings.DEFAULTS,
             sent::add,

@@ -1,0 +1,38 @@
+package io.jvmsentinel.daemon.config;
+
+import java.util.Objects;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * One filter entry of local discovery: a JVM matches when every pattern given is found in its field
+ * (searched, not anchored; at least one is given).
+ *
+ * @param mainClass the main class, or the jar's file name for {@code java -jar}
+ * @param commandLine the main class or jar path, a space, then the program arguments
+ * @param user the operating-system user the JVM runs as; a JVM whose user cannot be read does not
+ *     match
+ */
+public record JvmMatch(
+    Optional<Pattern> mainClass, Optional<Pattern> commandLine, Optional<Pattern> user) {
+  public JvmMatch {
+    Objects.requireNonNull(mainClass, "mainClass");
+    Objects.requireNonNull(commandLine, "commandLine");
+    Objects.requireNonNull(user, "user");
+  }
+
+  /** A match on the command line alone (what {@code --discover-include} gives). */
+  public static JvmMatch commandLine(Pattern pattern) {
+    return new JvmMatch(Optional.empty(), Optional.of(pattern), Optional.empty());
+  }
+
+  public boolean matches(String main, String command, Optional<String> owner) {
+    return found(mainClass, Optional.of(main))
+        && found(commandLine, Optional.of(command))
+        && found(user, owner);
+  }
+
+  private static boolean found(Optional<Pattern> pattern, Optional<String> value) {
+    return pattern.isEmpty() || value.map(v -> pattern.get().matcher(v).find()).orElse(false);
+  }
+}

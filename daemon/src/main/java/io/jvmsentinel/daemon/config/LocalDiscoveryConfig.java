@@ -1,0 +1,36 @@
+package io.jvmsentinel.daemon.config;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * {@code discovery.local} (or {@code --discover local}): watch the JVMs on this host that match one
+ * include entry, if any are given, and no exclude entry.
+ *
+ * @param interval how often the host's JVMs are listed again; at least 1s
+ * @param pollInterval the JMX poll interval of each discovered target
+ * @param include entries of which a JVM must match one; empty means every JVM
+ * @param exclude entries of JVMs never to watch; they win over include
+ */
+public record LocalDiscoveryConfig(
+    Duration interval, Duration pollInterval, List<JvmMatch> include, List<JvmMatch> exclude) {
+  public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(5);
+  public static final Duration MIN_INTERVAL = Duration.ofSeconds(1);
+
+  public LocalDiscoveryConfig {
+    Objects.requireNonNull(interval, "interval");
+    Objects.requireNonNull(pollInterval, "pollInterval");
+    include = List.copyOf(include);
+    exclude = List.copyOf(exclude);
+  }
+
+  /** Whether the JVM with these fields is to be watched. */
+  public boolean watches(String mainClass, String commandLine, Optional<String> user) {
+    boolean included =
+        include.isEmpty()
+            || include.stream().anyMatch(m -> m.matches(mainClass, commandLine, user));
+    return included && exclude.stream().noneMatch(m -> m.matches(mainClass, commandLine, user));
+  }
+}

@@ -1,0 +1,90 @@
+package io.jvmsentinel.daemon.discovery;
+
+import com.sun.tools.attach.VirtualMachine;
+import io.jvmsentinel.daemon.config.LocalDiscoveryConfig;
+import io.jvmsentinel.daemon.config.TargetConfig;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@code local} discovery provider: lists the host's HotSpot JVMs through the Attach API every
+ * few seconds and hands the matching ones, as targets, to the daemon. A JVM that exits drops out of
+ * the next list, and so out of the targets. Listing only reads the JVMs' perf-data files; attaching
+ * happens later, in each target's own session, so a hung JVM cannot stall discovery.
+ */
+public final class LocalDiscovery implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(LocalDiscovery.class);
+
+  private final LocalDiscoveryConfig settings;
+  private final Supplier<List<LocalJvm>> jvms;
+  private final Consumer<List<TargetConfig>> targets;
+  private final ScheduledExecutorService thread =
+      Executors.newSingleThreadScheduledExecutor(
+          runnable -> {
+            Thread t = new Thread(runnable, "discovery-local");
+            t.setDaemon(true);
+            return t;
+          });
+
+  /**
+   * @param jvms lists the JVMs on the host (the Attach API in production; tests may pass a list)
+   * @param targets receives the whole set of matching targets after every listing
+   */
+  public LocalDiscovery(
+      LocalDiscoveryConfig settings,
+      Supplier<List<LocalJvm>> jvms,
+      Consumer<List<TargetConfig>> targets) {
+    this.settings = settings;
+    this.jvms = jvms;
+    this.targets = targets;
+  }
+
+  /** The host's JVMs as the Attach API lists them, without this daemon itself. */
+  public static List<LocalJvm> attachable() {
+    long self = ProcessHandle.current().pid();
+    return VirtualMachine.list().stream()
+        .filter(vm -> !vm.id().isEmpty() && vm.id().chars().allMatch(Character::isDigit))
+        .filter(vm -> Long.parseLong(vm.id()) != self)
+        .map(vm -> new LocalJvm(Long.parseLong(vm.id()), vm.displayName(), user(vm.id())))
+        .toList();
+  }
+
+  private static Optional<String> user(String pid) {
+    return ProcessHandle.of(Long.parseLong(pid)).flatMap(process -> process.info().user());
+  }
+
+  /** Lists now, then every {@link LocalDiscoveryConfig#interval()}. */
+  public void start() {
+    long every = settings.interval().toMillis();
+    thread.scheduleWithFixedDelay(this::discoverSafely, 0, every, TimeUnit.MILLISECONDS);
+  }
+
+  /** One listing: the matching JVMs, as targets. */
+  public List<TargetConfig> discover() {
+    return jvms.get().stream()
+        .filter(jvm -> settings.watches(jvm.mainClass(), jvm.commandLine(), jvm.user()))
+        .map(jvm -> jvm.target(settings.pollInterval()))
+        .toList();
+  }
+
+  private void discoverSafely() {
+    try {
+      targets.accept(discover());
+    } catch (RuntimeException e) {
+      // Keep the current targets: a failed listing is not every JVM exiting at once.
+      log.warn("local discovery failed, keeping the current targets: {}", e.toString(), e);
+    }
+  }
+
+  @Override
+  public void close() {
+    thread.shutdownNow();
+  }
+}

@@ -1,0 +1,45 @@
+package io.jvmsentinel.daemon.discovery;
+
+import io.jvmsentinel.daemon.config.PidAddress;
+import io.jvmsentinel.daemon.config.TargetConfig;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * A JVM found on this host: its pid, command line (main class or jar, then arguments) and user.
+ *
+ * @param pid the process id
+ * @param commandLine the Attach API's display name of the JVM
+ * @param user the operating-system user it runs as, when the daemon may read it
+ */
+public record LocalJvm(long pid, String commandLine, Optional<String> user) {
+  private static final Pattern NOT_IN_NAME = Pattern.compile("[^a-zA-Z0-9_.-]+");
+
+  /** The main class, or the jar's file name for {@code java -jar}; "unknown" when not reported. */
+  public String mainClass() {
+    String first = commandLine.strip().split("\\s+", 2)[0];
+    if (first.isEmpty()) {
+      return "unknown";
+    }
+    return first.endsWith(".jar") ? String.valueOf(Path.of(first).getFileName()) : first;
+  }
+
+  /**
+   * The target: named after the main class's simple name and the pid ({@code LabMain-4242}, unique
+   * on the host), tagged with both, attached to as {@code run --pid} does.
+   */
+  public TargetConfig target(Duration pollInterval) {
+    String main = mainClass();
+    String simple = main.endsWith(".jar") ? main : main.substring(main.lastIndexOf('.') + 1);
+    String name = NOT_IN_NAME.matcher(simple).replaceAll("-") + "-" + pid;
+    Map<String, String> tags = new LinkedHashMap<>();
+    tags.put("main_class", main);
+    tags.put("pid", Long.toString(pid));
+    return new TargetConfig(
+        name, new PidAddress(pid), Optional.empty(), Optional.empty(), pollInterval, tags);
+  }
+}

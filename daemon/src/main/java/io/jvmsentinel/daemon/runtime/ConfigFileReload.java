@@ -1,0 +1,123 @@
+package io.jvmsentinel.daemon.runtime;
+
+import io.jvmsentinel.daemon.config.CliOverrides;
+import io.jvmsentinel.daemon.config.ConfigException;
+import io.jvmsentinel.daemon.config.ConfigLoader;
+import io.jvmsentinel.daemon.config.SentinelConfig;
+import io.jvmsentinel.daemon.config.TargetConfig;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reloads the targets of the configuration file when its content changes. The file is read every
+ * few seconds and compared by content, not modification time: a Kubernetes ConfigMap update swaps a
+ * symlink, and two edits within a second share a time. A changed file is validated as at start-up;
+ * a valid one replaces the file's targets, an invalid one keeps the running targets and logs every
+ * problem. Other sections take effect at the next restart.
+ */
+public final class ConfigFileReload implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(ConfigFileReload.class);
+  public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(2);
+
+  private final Path file;
+  private final CliOverrides cli;
+  private final ConfigLoader loader;
+  private final Consumer<List<TargetConfig>> targets;
+  private final ScheduledExecutorService thread =
+      Executors.newSingleThreadScheduledExecutor(
+          runnable -> {
+            Thread t = new Thread(runnable, "config-reload");
+            t.setDaemon(true);
+            return t;
+          });
+  // Only the reload thread reads and writes these.
+  private byte[] lastSeen;
+  private boolean unreadableLogged;
+
+  /**
+   * @param file the configuration file the daemon started from
+   * @param cli the command line it started with: its targets stay, its listen address still wins
+   * @param targets receives the file's (and command line's) targets after each valid change
+   */
+  public ConfigFileReload(
+      Path file, CliOverrides cli, ConfigLoader loader, Consumer<List<TargetConfig>> targets) {
+    this.file = file;
+    this.cli = cli;
+    this.loader = loader;
+    this.targets = targets;
+  }
+
+  /** Remembers the file as it is now, then checks it every {@code interval}. */
+  public void start(Duration interval) {
+    lastSeen = read();
+    long every = interval.toMillis();
+    thread.scheduleWithFixedDelay(this::checkSafely, every, every, TimeUnit.MILLISECONDS);
+  }
+
+  private void checkSafely() {
+    try {
+      check();
+    } catch (RuntimeException e) {
+      log.warn("configuration reload failed, keeping the running targets: {}", e.toString(), e);
+    }
+  }
+
+  /** Reloads if the file changed since the last look (the scheduler calls it). */
+  void check() {
+    byte[] now = read();
+    if (now == null || Arrays.equals(now, lastSeen)) {
+      return;
+    }
+    lastSeen = now;
+    SentinelConfig config;
+    try {
+      config = loader.load(Optional.of(file), cli);
+    } catch (ConfigException e) {
+      log.warn(
+          "configuration {} changed but is invalid ({} problem(s)); keeping the running targets:"
+              + "\n  - {}",
+          file,
+          e.problems().size(),
+          String.join("\n  - ", e.problems()));
+      return;
+    }
+    log.info(
+        "configuration {} changed: now {} target(s) from it: {} (sections other than targets"
+            + " apply at the next restart)",
+        file,
+        config.targets().size(),
+        config.targets().stream().map(TargetConfig::name).toList());
+    targets.accept(config.targets());
+  }
+
+  private byte[] read() {
+    try {
+      byte[] content = Files.readAllBytes(file);
+      unreadableLogged = false;
+      return content;
+    } catch (IOException e) {
+      if (!unreadableLogged) {
+        unreadableLogged = true;
+        log.warn(
+            "cannot read configuration {}, keeping the running targets: {}", file, e.toString());
+      }
+      return null;
+    }
+  }
+
+  @Override
+  public void close() {
+    thread.shutdownNow();
+  }
+}
