@@ -11,10 +11,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Remembers the latest alert notifications (fired and resolved) for the status page's "recent"
- * list, and passes every one on. {@code GET /api/v1/alerts/recent} serves them, newest first. Only
- * the latest {@link #CAPACITY} are kept (as the webhook body: {@link NotificationJson#full}): a
- * flapping rule cannot grow the daemon's memory.
+ * Remembers the latest notification of each alert (fired or resolved) for the status page's
+ * "recent" list, and passes every one on. {@code GET /api/v1/alerts/recent} serves them, newest
+ * first. An alert is its {@link AlertNotification#dedupKey()}: its resolution replaces its firing,
+ * so the list shows it once, in its latest state. Only the latest {@link #CAPACITY} alerts are kept
+ * (as the webhook body: {@link NotificationJson#full}): a flapping rule cannot grow the daemon's
+ * memory.
  */
 public final class RecentAlerts implements AlertListener, HttpEndpoint.Route {
   public static final String PATH = "/api/v1/alerts/recent";
@@ -30,6 +32,8 @@ public final class RecentAlerts implements AlertListener, HttpEndpoint.Route {
   @Override
   public void notify(AlertNotification notification) {
     synchronized (recent) {
+      String alert = notification.dedupKey();
+      recent.removeIf(kept -> kept.dedupKey().equals(alert));
       recent.addFirst(notification);
       while (recent.size() > CAPACITY) {
         recent.removeLast();
@@ -43,7 +47,7 @@ public final class RecentAlerts implements AlertListener, HttpEndpoint.Route {
     next.continued(notification);
   }
 
-  /** The kept notifications, newest first. */
+  /** The latest notification of each kept alert, newest first. */
   public List<AlertNotification> all() {
     synchronized (recent) {
       return new ArrayList<>(recent);

@@ -228,7 +228,9 @@
     const mine = active.alerts.filter(a => a.target === targetName);
     const list = document.getElementById('alerts');
     list.replaceChildren(...(mine.length ? mine.map(a => alertBox(a, false)) : [el('p', 'No alert pending or firing.', 'muted')]));
-    const past = recent.alerts.filter(a => a.target === targetName);
+    // An alert still pending or firing is shown above; the recent list holds the others once each.
+    const shown = new Set(mine.map(dedupKey));
+    const past = recent.alerts.filter(a => a.target === targetName && !shown.has(a.dedupKey));
     const recentList = document.getElementById('recent');
     recentList.replaceChildren(...(past.length ? past.map(a => alertBox(a, true)) : [el('p', 'None since the daemon started.', 'muted')]));
     if (selectedAlert && !document.getElementById('window').querySelector('option[data-alert]')) {

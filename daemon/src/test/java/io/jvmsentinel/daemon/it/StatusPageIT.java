@@ -3,22 +3,17 @@ package io.jvmsentinel.daemon.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jvmsentinel.daemon.lab.LabProcess;
 import io.jvmsentinel.daemon.lab.LabScenarios;
 import io.jvmsentinel.daemon.lab.LabSpec;
 import io.jvmsentinel.daemon.runtime.SentinelDaemon;
 import io.jvmsentinel.daemon.testing.Jdks;
-import java.io.File;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.logging.Level;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -27,17 +22,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.openqa.selenium.By;
-import org.openqa.selenium.JavascriptExecutor;
-import org.openqa.selenium.NoAlertPresentException;
-import org.openqa.selenium.OutputType;
-import org.openqa.selenium.TakesScreenshot;
-import org.openqa.selenium.WebDriver;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
-import org.openqa.selenium.logging.LogEntry;
-import org.openqa.selenium.logging.LogType;
-import org.openqa.selenium.logging.LoggingPreferences;
 
 /**
  * The status page in a real browser (Debian's chromium through chromium-driver, headless) against
@@ -47,27 +31,16 @@ import org.openqa.selenium.logging.LoggingPreferences;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class StatusPageIT {
-  private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-  private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
   private static final String HOSTILE = "<img src=x onerror=alert(";
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private static final Path SCREENSHOTS = Path.of("target", "screenshots");
 
   private final List<LabProcess> labs = new ArrayList<>();
   private Path dir;
   private SentinelDaemon daemon;
-  private ChromeDriver browser;
+  private StatusPageBrowser browser;
   private String base;
 
   @BeforeAll
   void start() throws Exception {
-    // Never skipped: the browser tests are part of the suite (.ci/install-test-deps installs both).
-    assertThat(CHROMIUM)
-        .as("chromium is needed: run .ci/install-test-deps (apt-get install chromium)")
-        .isExecutable();
-    assertThat(CHROMEDRIVER)
-        .as("chromedriver is needed: run .ci/install-test-deps (apt-get install chromium-driver)")
-        .isExecutable();
     dir = Files.createTempDirectory("status-page-it");
     Path java = Jdks.jdk17();
     LabProcess tls = LabSpec.builder("tls-listener-storm").javaHome(java).build().start();
@@ -102,42 +75,14 @@ class StatusPageIT {
                     codeCache.jmxHostPort(),
                     hostile.jmxHostPort()));
     base = "http://127.0.0.1:" + daemon.httpPort();
-    browser = chrome();
-    Files.createDirectories(SCREENSHOTS);
-  }
-
-  private static ChromeDriver chrome() {
-    ChromeOptions options = new ChromeOptions();
-    options.setBinary(CHROMIUM.toFile());
-    options.addArguments(
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-dev-shm-usage",
-        "--window-size=1280,2200",
-        // Anything not on loopback would go to a proxy on a closed port and fail: the page must
-        // work without it. The performance log below shows what the page asked for.
-        "--proxy-server=http://127.0.0.1:9",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync");
-    LoggingPreferences logs = new LoggingPreferences();
-    logs.enable(LogType.PERFORMANCE, Level.ALL);
-    options.setCapability("goog:loggingPrefs", logs);
-    // The driver given explicitly: Selenium Manager must never try to download one.
-    ChromeDriverService service =
-        new ChromeDriverService.Builder()
-            .usingDriverExecutable(new File(CHROMEDRIVER.toString()))
-            .usingAnyFreePort()
-            .build();
-    return new ChromeDriver(service, options);
+    // Never skipped: the browser tests are part of the suite (.ci/install-test-deps installs both).
+    browser = StatusPageBrowser.start();
   }
 
   @AfterAll
   void stop() throws Exception {
     if (browser != null) {
-      browser.quit();
+      browser.close();
     }
     if (daemon != null) {
       daemon.close();
@@ -150,12 +95,12 @@ class StatusPageIT {
   @Test
   @Order(1)
   void overviewListsEveryTargetWithItsState() throws Exception {
-    browser.get(base + "/");
+    browser.driver().get(base + "/");
     await()
         .atMost(Duration.ofSeconds(30))
         .untilAsserted(
             () -> {
-              String table = browser.findElement(By.id("targets")).getText();
+              String table = browser.driver().findElement(By.id("targets")).getText();
               assertThat(table).contains("tls", "codecache", "hostile", "JFR streaming", "17.");
             });
     screenshot("overview");
@@ -164,7 +109,7 @@ class StatusPageIT {
   @Test
   @Order(2)
   void tlsListenerStormFlameGraphHasFinishHandshakeWidestUnderThreadStart() throws Exception {
-    browser.get(base + "/targets/tls");
+    browser.driver().get(base + "/targets/tls");
     // 90 s: on a loaded machine the daemon may restart a stream that delivered nothing for 60 s.
     await()
         .atMost(Duration.ofSeconds(90))
@@ -192,7 +137,7 @@ class StatusPageIT {
               // The known cause is labelled on the frame.
               assertThat((String) widest.get("label")).contains("JDK-8246039");
             });
-    assertThat(browser.findElement(By.id("sites")).getText())
+    assertThat(browser.driver().findElement(By.id("sites")).getText())
         .contains("HandshakeCompletedNotify-Thread");
     screenshot("tls-listener-storm");
   }
@@ -200,21 +145,24 @@ class StatusPageIT {
   @Test
   @Order(3)
   void codeCacheChartMarksTheFullEvent() throws Exception {
-    browser.get(base + "/targets/codecache");
+    browser.driver().get(base + "/targets/codecache");
     await()
         .atMost(Duration.ofSeconds(60))
         .pollInterval(Duration.ofSeconds(1))
         .untilAsserted(
             () ->
                 assertThat(
-                        browser.findElements(
-                            By.cssSelector(
-                                "#codecache-markers li[data-kind='FULL'][data-drawn='true']")))
+                        browser
+                            .driver()
+                            .findElements(
+                                By.cssSelector(
+                                    "#codecache-markers li[data-kind='FULL'][data-drawn='true']")))
                     .isNotEmpty());
-    assertThat(browser.findElement(By.id("codecache-markers")).getText())
+    assertThat(browser.driver().findElement(By.id("codecache-markers")).getText())
         .contains("code cache full");
     // The chart is drawn: uPlot's canvas with the segments in its legend.
-    assertThat(browser.findElement(By.id("chart-codecache")).getText()).contains("CodeHeap");
+    assertThat(browser.driver().findElement(By.id("chart-codecache")).getText())
+        .contains("CodeHeap");
     js("document.querySelector('#target h2:nth-of-type(3)').scrollIntoView();");
     screenshot("codecache-full");
   }
@@ -222,15 +170,17 @@ class StatusPageIT {
   @Test
   @Order(4)
   void hostileThreadNamesAreShownAsText() throws Exception {
-    browser.get(base + "/targets/hostile");
+    browser.driver().get(base + "/targets/hostile");
     await()
         .atMost(Duration.ofSeconds(45))
         .pollInterval(Duration.ofSeconds(1))
         .untilAsserted(
-            () -> assertThat(browser.findElement(By.id("sites")).getText()).contains(HOSTILE));
+            () ->
+                assertThat(browser.driver().findElement(By.id("sites")).getText())
+                    .contains(HOSTILE));
     // Shown as text: no element was made of it, and no script it carries ran.
     assertThat(js("return document.querySelectorAll('img').length;")).isEqualTo(0L);
-    assertThat(noAlertOpen()).isTrue();
+    assertThat(browser.noAlertOpen()).isTrue();
     js("document.getElementById('flame').scrollIntoView();");
     screenshot("hostile-names");
   }
@@ -238,25 +188,14 @@ class StatusPageIT {
   @Test
   @Order(5)
   void noRequestLeavesLoopbackAndThePageIsLight() throws Exception {
-    browser.get(base + "/targets/tls");
+    browser.driver().get(base + "/targets/tls");
     await()
         .atMost(Duration.ofSeconds(30))
         .untilAsserted(
-            () -> assertThat(browser.findElements(By.cssSelector("#flame .frame"))).isNotEmpty());
-    List<String> urls = new ArrayList<>();
-    for (LogEntry entry : browser.manage().logs().get(LogType.PERFORMANCE)) {
-      JsonNode message = JSON.readTree(entry.getMessage()).get("message");
-      if (message.get("method").asText().equals("Network.requestWillBeSent")) {
-        urls.add(message.get("params").get("request").get("url").asText());
-      }
-    }
-    assertThat(urls).isNotEmpty();
-    assertThat(urls)
-        .allSatisfy(
-            url ->
-                assertThat(URI.create(url).getHost())
-                    .as("request to %s", url)
-                    .isEqualTo("127.0.0.1"));
+            () ->
+                assertThat(browser.driver().findElements(By.cssSelector("#flame .frame")))
+                    .isNotEmpty());
+    browser.assertOnlyLoopbackRequested();
     // Weight (bytes of HTML, scripts and styles as sent) and load time, for docs/status-page.md.
     @SuppressWarnings("unchecked")
     Map<String, Object> timing =
@@ -275,27 +214,15 @@ class StatusPageIT {
         "page weight %d bytes (HTML+JS+CSS), load event after %s ms%n"
             .formatted(weight, timing.get("load"));
     System.out.print(line);
-    Files.writeString(SCREENSHOTS.resolve("page-weight.txt"), line);
+    Files.writeString(StatusPageBrowser.SCREENSHOTS.resolve("page-weight.txt"), line);
     assertThat(weight).isBetween(10_000L, 200_000L);
   }
 
   private Object js(String script) {
-    return ((JavascriptExecutor) browser).executeScript(script);
-  }
-
-  private boolean noAlertOpen() {
-    try {
-      browser.switchTo().alert();
-      return false;
-    } catch (NoAlertPresentException e) {
-      return true;
-    }
+    return browser.js(script);
   }
 
   private void screenshot(String name) throws Exception {
-    WebDriver driver = browser;
-    Files.write(
-        SCREENSHOTS.resolve(name + ".png"),
-        ((TakesScreenshot) driver).getScreenshotAs(OutputType.BYTES));
+    browser.screenshot(name);
   }
 }

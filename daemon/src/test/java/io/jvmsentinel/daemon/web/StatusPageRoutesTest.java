@@ -143,6 +143,35 @@ class StatusPageRoutesTest {
   }
 
   @Test
+  void recentAlertsShowEachAlertOnceInItsLatestState() {
+    RecentAlerts recent = new RecentAlerts(n -> {});
+    AlertNotification stormFiring = notification("orders", "");
+    AlertNotification otherSegment = notification("orders", "profiled");
+    AlertNotification stormResolved =
+        new AlertNotification(
+            stormFiring.ruleId(),
+            stormFiring.target(),
+            stormFiring.key(),
+            stormFiring.severity(),
+            AlertNotification.Status.RESOLVED,
+            stormFiring.startedAt(),
+            Instant.EPOCH.plusSeconds(60),
+            stormFiring.summary(),
+            stormFiring.explanation(),
+            stormFiring.action(),
+            stormFiring.runbook(),
+            Map.of(),
+            Optional.empty());
+
+    recent.notify(stormFiring);
+    recent.notify(otherSegment);
+    recent.notify(stormFiring); // re-raised, e.g. after a daemon restart
+    recent.notify(stormResolved);
+
+    assertThat(recent.all()).containsExactly(stormResolved, otherSegment);
+  }
+
+  @Test
   void thePageAndItsAssetsNeedTheEndpointsCredential() throws Exception {
     try (HttpEndpoint endpoint =
         HttpEndpoint.start(
