@@ -1,16 +1,10 @@
 package io.jvmsentinel.bench;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jvmsentinel.daemon.lab.LabEvent;
 import io.jvmsentinel.daemon.lab.LabProcess;
 import io.jvmsentinel.daemon.lab.LabSpec;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -212,38 +206,17 @@ final class FleetScaleSection implements BenchSection {
     return sum;
   }
 
-  /** Back-to-back scrapes over one kept-alive HTTP/1.1 connection, as in the footprint section. */
   private static Map<String, Object> scrapeLatency(BenchContext c, DaemonProcess daemon, int n)
       throws Exception {
-    HttpRequest request =
-        HttpRequest.newBuilder(URI.create(daemon.metricsUrl()))
-            .timeout(Duration.ofSeconds(10))
-            .GET()
-            .build();
-    int warm = 10;
-    List<Double> millis = new ArrayList<>();
-    int bodyBytes = 0;
-    double cpu0 = Procs.cpuSeconds(daemon.pid());
-    for (int i = 0; i < warm + n; i++) {
-      long start = System.nanoTime();
-      HttpResponse<byte[]> response = c.http.send(request, HttpResponse.BodyHandlers.ofByteArray());
-      double took = (System.nanoTime() - start) / 1e6;
-      if (response.statusCode() != 200) {
-        throw new IllegalStateException("/metrics answered " + response.statusCode());
-      }
-      bodyBytes = response.body().length;
-      if (i >= warm) {
-        millis.add(took);
-      }
-    }
-    double cpuMs = (Procs.cpuSeconds(daemon.pid()) - cpu0) * 1000 / (warm + n);
+    BackToBackScrapes scrapes = BackToBackScrapes.run(c, daemon, 10, n);
+    List<Double> millis = scrapes.millis();
     Map<String, Object> m = new LinkedHashMap<>();
-    m.put("metrics_body_kb", Stats.round(bodyBytes / 1024.0, 1));
+    m.put("metrics_body_kb", Stats.round(scrapes.bodyBytes() / 1024.0, 1));
     m.put("metrics_p50_ms", Stats.round(Stats.percentile(millis, 50), 2));
     m.put("metrics_p99_ms", Stats.round(Stats.percentile(millis, 99), 2));
     m.put("metrics_max_ms", Stats.round(Stats.max(millis), 2));
     m.put("metrics_scrapes", millis.size());
-    m.put("metrics_daemon_cpu_ms_per_scrape", Stats.round(cpuMs, 2));
+    m.put("metrics_daemon_cpu_ms_per_scrape", Stats.round(scrapes.daemonCpuMsPerScrape(), 2));
     m.put("load_1m_after_scrapes", Machine.loadAverage().get("1m"));
     return m;
   }
@@ -267,36 +240,14 @@ final class FleetScaleSection implements BenchSection {
       LabEvent onset = storm.awaitOnset("storm", Duration.ofSeconds(120));
       m.put("storm_target_streaming_after_s", Stats.round(streamingAfter, 1));
       m.put("storm_streaming_before_onset", streamingAfter < STORM_DELAY.toSeconds());
-      Optional<Double> latency = awaitFiring(c, daemon, name, onset.atEpochMillis());
+      Optional<Double> latency =
+          daemon
+              .awaitFiring(c, "ThreadStorm", Optional.of(name), Duration.ofSeconds(60))
+              .map(since -> (since.toEpochMilli() - onset.atEpochMillis()) / 1000.0);
       m.put("storm_detection_s", latency.map(l -> Stats.round(l, 2)).orElse(null));
       c.log("fleet: storm in %s detected after %s s", name, latency.orElse(null));
     }
     return m;
-  }
-
-  /** Seconds from the onset to the ThreadStorm alert of {@code target} firing ({@code since}). */
-  private static Optional<Double> awaitFiring(
-      BenchContext c, DaemonProcess daemon, String target, long onsetMillis) throws Exception {
-    ObjectMapper json = new ObjectMapper();
-    long deadline = System.currentTimeMillis() + 60_000;
-    while (System.currentTimeMillis() < deadline) {
-      Optional<String> body =
-          c.get(daemon.baseUrl + "/api/v1/alerts")
-              .filter(r -> r.statusCode() == 200)
-              .map(r -> r.body());
-      if (body.isPresent()) {
-        for (JsonNode alert : json.readTree(body.get()).path("alerts")) {
-          if (alert.path("alert").asText().equals("ThreadStorm")
-              && alert.path("target").asText().equals(target)
-              && alert.path("state").asText().equals("firing")) {
-            long since = Instant.parse(alert.path("since").asText()).toEpochMilli();
-            return Optional.of((since - onsetMillis) / 1000.0);
-          }
-        }
-      }
-      Thread.sleep(250);
-    }
-    return Optional.empty();
   }
 
   private static void summarise(Result result, Map<String, Object> m) {
