@@ -1,0 +1,132 @@
+package io.jvmsentinel.daemon.discovery;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Lists the host's HotSpot JVMs from {@code /proc}, in every container: the node-agent view.
+ *
+ * <p>The Attach API's {@code VirtualMachine.list()} only reads this process's own {@code
+ * /tmp/hsperfdata_*}, so in a DaemonSet pod (own mount namespace, {@code hostPID}) it sees none of
+ * the other pods' JVMs. Here every process is looked at through its own root: a process is a
+ * HotSpot JVM when {@code /proc/<pid>/root/tmp/hsperfdata_<user>/<nspid>} exists, where nspid is
+ * its pid inside its own pid namespace (the last value of {@code NSpid} in its status), which is
+ * the name the JVM gave the file. The user is that directory's name, as the Attach API reports it.
+ *
+ * <p>Processes exit while they are read, and some cannot be read at all (another user's root
+ * without {@code CAP_SYS_PTRACE}): those are left out, and the scan goes on.
+ */
+public final class HostJvmScan {
+  private static final Logger log = LoggerFactory.getLogger(HostJvmScan.class);
+  private static final String PERF_DATA_PREFIX = "hsperfdata_";
+
+  private final Path proc;
+  private final long self;
+
+  /**
+   * @param proc the proc file system ({@code /proc}; tests pass a tree of their own)
+   * @param self the pid of this daemon on the host, left out of the list
+   */
+  public HostJvmScan(Path proc, long self) {
+    this.proc = proc;
+    this.self = self;
+  }
+
+  /** The scan of the real {@code /proc}, without this JVM. */
+  public static HostJvmScan ofThisHost() {
+    return new HostJvmScan(Path.of("/proc"), ProcessHandle.current().pid());
+  }
+
+  /** The JVMs running now, by host pid. */
+  public List<LocalJvm> jvms() {
+    List<LocalJvm> jvms = new ArrayList<>();
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(proc)) {
+      for (Path entry : entries) {
+        OptionalLong pid = pid(entry.getFileName().toString());
+        if (pid.isPresent() && pid.getAsLong() != self) {
+          jvm(entry, pid.getAsLong()).ifPresent(jvms::add);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list " + proc, e);
+    }
+    jvms.sort(java.util.Comparator.comparingLong(LocalJvm::pid));
+    return jvms;
+  }
+
+  private Optional<LocalJvm> jvm(Path process, long pid) {
+    try {
+      ProcessStatus status = ProcessStatus.read(process.resolve("status"));
+      Optional<String> user = perfDataUser(process, status);
+      if (user.isEmpty()) {
+        return Optional.empty();
+      }
+      String commandLine = JavaCommandLine.of(arguments(process.resolve("cmdline")));
+      return Optional.of(new LocalJvm(pid, commandLine, user));
+    } catch (IOException | UncheckedIOException | IllegalArgumentException e) {
+      // Exited meanwhile, not ours to read, or not a process at all: not a JVM to watch.
+      log.debug("pid {} left out of the JVM scan: {}", pid, e.toString());
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * The user whose perf-data directory holds this process's file, in the process's own /tmp; empty
+   * when there is none (not a HotSpot JVM, or one run with -XX:-UsePerfData).
+   */
+  private static Optional<String> perfDataUser(Path process, ProcessStatus status)
+      throws IOException {
+    Path tmp = process.resolve("root").resolve("tmp");
+    String file = Long.toString(status.namespacePid());
+    Optional<String> anyOwner = Optional.empty();
+    try (DirectoryStream<Path> dirs = Files.newDirectoryStream(tmp, PERF_DATA_PREFIX + "*")) {
+      for (Path dir : dirs) {
+        if (!Files.isRegularFile(dir.resolve(file))) {
+          continue;
+        }
+        String user = dir.getFileName().toString().substring(PERF_DATA_PREFIX.length());
+        // A stale file of an exited JVM of another user may carry the same namespace pid: the
+        // directory owned by the process's user is the one it wrote.
+        if (ownerUid(dir) == status.effectiveUid()) {
+          return Optional.of(user);
+        }
+        anyOwner = Optional.of(user);
+      }
+    }
+    return anyOwner;
+  }
+
+  private static long ownerUid(Path dir) {
+    try {
+      return ((Number) Files.getAttribute(dir, "unix:uid")).longValue();
+    } catch (IOException | UnsupportedOperationException e) {
+      return -1;
+    }
+  }
+
+  private static List<String> arguments(Path cmdline) throws IOException {
+    String text = new String(Files.readAllBytes(cmdline), StandardCharsets.UTF_8);
+    if (text.endsWith("\0")) {
+      text = text.substring(0, text.length() - 1);
+    }
+    return text.isEmpty() ? List.of() : Arrays.asList(text.split("\0", -1));
+  }
+
+  private static OptionalLong pid(String name) {
+    if (name.isEmpty() || name.length() > 10 || !name.chars().allMatch(Character::isDigit)) {
+      return OptionalLong.empty();
+    }
+    return OptionalLong.of(Long.parseLong(name));
+  }
+}

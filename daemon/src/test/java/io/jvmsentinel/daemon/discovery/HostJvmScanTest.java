@@ -1,0 +1,136 @@
+package io.jvmsentinel.daemon.discovery;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The host scan on a fake {@code /proc}: JVMs in other containers (their own pid namespace and
+ * /tmp), several users, processes that are no JVM, garbage entries and a process that exits between
+ * the listing and the read.
+ */
+class HostJvmScanTest {
+  private static final long SELF = 999;
+
+  @TempDir Path dir;
+  private Path proc;
+  private long uid;
+
+  @BeforeEach
+  void fakeProc() throws IOException {
+    proc = Files.createDirectories(dir.resolve("proc"));
+    // Fake perf-data directories are owned by this test's user: the "right" owner.
+    uid = ((Number) Files.getAttribute(proc, "unix:uid")).longValue();
+  }
+
+  @Test
+  void aJvmInAnotherContainerIsFoundByItsNamespacePidInItsOwnTmp() throws IOException {
+    Path container = dir.resolve("container-orders");
+    process(4242, "NSpid:\t4242\t7", container, "orders", 7, "java", "-jar", "/app/orders.jar");
+    assertThat(scan())
+        .containsExactly(new LocalJvm(4242, "/app/orders.jar", Optional.of("orders")));
+  }
+
+  @Test
+  void jvmsOfSeveralUsersAreListedByHostPidWithTheirMainClassAndUser() throws IOException {
+    Path host = dir.resolve("host");
+    process(300, "NSpid:\t300", host, "billing", 300, "java", "-cp", "x", "b.Billing", "run");
+    process(100, "NSpid:\t100\t1", dir.resolve("c1"), "root", 1, "java", "a.Orders");
+    assertThat(scan())
+        .containsExactly(
+            new LocalJvm(100, "a.Orders", Optional.of("root")),
+            new LocalJvm(300, "b.Billing run", Optional.of("billing")));
+    assertThat(scan().get(1).mainClass()).isEqualTo("b.Billing");
+  }
+
+  @Test
+  void aKernelWithoutNSpidUsesTheHostPid() throws IOException {
+    process(55, null, dir.resolve("old"), "app", 55, "java", "Main");
+    assertThat(scan()).extracting(LocalJvm::pid).containsExactly(55L);
+  }
+
+  @Test
+  void processesThatAreNoJvmGarbageAndThisDaemonAreLeftOut() throws IOException {
+    Path root = dir.resolve("shared");
+    process(10, "NSpid:\t10", root, "app", 10, "java", "Main");
+    // A process with a perf-data directory but no file of its own: not a JVM (or -UsePerfData).
+    process(11, "NSpid:\t11", root, "app", 12345, "/bin/sh", "-c", "sleep 1");
+    // This daemon itself.
+    process(SELF, "NSpid:\t" + SELF, root, "app", SELF, "java", "Sentinel");
+    // Entries that are not processes, or not readable as one.
+    Files.writeString(proc.resolve("uptime"), "1.0 2.0");
+    Files.createDirectories(proc.resolve("12ab"));
+    Files.createDirectories(proc.resolve("99999999999999999999"));
+    Path garbled = Files.createDirectories(proc.resolve("20"));
+    Files.writeString(
+        garbled.resolve("status"), "Name:\tx\nPid:\tnot-a-number\nUid:\t1\t1\t1\t1\n");
+    Path noUid = Files.createDirectories(proc.resolve("21"));
+    Files.writeString(noUid.resolve("status"), "Name:\tx\nPid:\t21\n");
+    Path noRoot = Files.createDirectories(proc.resolve("22"));
+    Files.writeString(noRoot.resolve("status"), status(22, "NSpid:\t22"));
+    assertThat(scan()).extracting(LocalJvm::pid).containsExactly(10L);
+  }
+
+  @Test
+  void aProcessThatExitsWhileTheScanReadsItIsLeftOutAndTheScanGoesOn() throws IOException {
+    Path root = dir.resolve("r");
+    process(30, "NSpid:\t30", root, "app", 30, "java", "Main");
+    process(31, "NSpid:\t31", root, "app", 31, "java", "Gone");
+    // Exited after its directory was listed: the kernel's files are gone, the directory empty.
+    Files.delete(proc.resolve("31/status"));
+    process(32, "NSpid:\t32", root, "app", 32, "java", "Other");
+    Files.delete(proc.resolve("32/cmdline"));
+    assertThat(scan()).extracting(LocalJvm::pid).containsExactly(30L);
+  }
+
+  @Test
+  void aMissingProcTreeIsAnErrorNotAnEmptyHost() {
+    HostJvmScan scan = new HostJvmScan(proc.resolve("missing"), SELF);
+    org.assertj.core.api.Assertions.assertThatThrownBy(scan::jvms)
+        .hasMessageContaining("cannot list");
+  }
+
+  private List<LocalJvm> scan() {
+    return new HostJvmScan(proc, SELF).jvms();
+  }
+
+  /**
+   * A process under the fake /proc: its status, its cmdline, its root (a link, as in /proc) and the
+   * perf-data file {@code tmp/hsperfdata_<user>/<perfFile>} in that root.
+   */
+  private void process(
+      long pid, String nsPidLine, Path root, String user, long perfFile, String... argv)
+      throws IOException {
+    Path entry = Files.createDirectories(proc.resolve(Long.toString(pid)));
+    Files.writeString(entry.resolve("status"), status(pid, nsPidLine));
+    Files.writeString(entry.resolve("cmdline"), String.join("\0", argv) + "\0");
+    Path perf = Files.createDirectories(root.resolve("tmp/hsperfdata_" + user));
+    Files.write(perf.resolve(Long.toString(perfFile)), new byte[32]);
+    Files.createSymbolicLink(entry.resolve("root"), root);
+  }
+
+  private String status(long pid, String nsPidLine) {
+    return "Name:\tjava\nUmask:\t0022\nState:\tS (sleeping)\nTgid:\t"
+        + pid
+        + "\nPid:\t"
+        + pid
+        + "\nPPid:\t1\n"
+        + (nsPidLine == null ? "" : nsPidLine + "\n")
+        + "Uid:\t"
+        + uid
+        + "\t"
+        + uid
+        + "\t"
+        + uid
+        + "\t"
+        + uid
+        + "\nGid:\t0\t0\t0\t0\n";
+  }
+}
