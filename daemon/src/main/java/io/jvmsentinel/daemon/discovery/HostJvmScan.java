@@ -30,6 +30,7 @@ import org.slf4j.LoggerFactory;
 public final class HostJvmScan {
   private static final Logger log = LoggerFactory.getLogger(HostJvmScan.class);
   private static final String PERF_DATA_PREFIX = "hsperfdata_";
+  private static final Path NET = Path.of("ns", "net");
 
   private final Path proc;
   private final long self;
@@ -73,7 +74,7 @@ public final class HostJvmScan {
         return Optional.empty();
       }
       String commandLine = JavaCommandLine.of(arguments(process.resolve("cmdline")));
-      return Optional.of(new LocalJvm(pid, commandLine, user));
+      return Optional.of(new LocalJvm(pid, commandLine, user, sharesNetwork(process)));
     } catch (IOException | UncheckedIOException | IllegalArgumentException e) {
       // Exited meanwhile, not ours to read, or not a process at all: not a JVM to watch.
       log.debug("pid {} left out of the JVM scan: {}", pid, e.toString());
@@ -112,6 +113,20 @@ public final class HostJvmScan {
       return ((Number) Files.getAttribute(dir, "unix:uid")).longValue();
     } catch (IOException | UnsupportedOperationException e) {
       return -1;
+    }
+  }
+
+  /**
+   * Whether the process is in this daemon's network namespace. Unreadable counts as not: the
+   * remote-agent connector then reads it again and says what the daemon lacks.
+   */
+  private boolean sharesNetwork(Path process) {
+    try {
+      Path mine = Files.readSymbolicLink(proc.resolve(Long.toString(self)).resolve(NET));
+      return mine.equals(Files.readSymbolicLink(process.resolve(NET)));
+    } catch (IOException | UnsupportedOperationException e) {
+      log.debug("network namespace of {} unreadable: {}", process, e.toString());
+      return false;
     }
   }
 

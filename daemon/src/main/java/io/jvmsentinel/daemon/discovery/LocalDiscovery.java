@@ -80,7 +80,7 @@ public final class LocalDiscovery implements AutoCloseable {
   public List<TargetConfig> discover() {
     return jvms.get().stream()
         .filter(jvm -> settings.watches(jvm.mainClass(), jvm.commandLine(), jvm.user()))
-        .map(jvm -> jvm.target(settings.pollInterval()))
+        .map(jvm -> jvm.target(settings.pollInterval(), settings.jmxAgent()))
         .toList();
   }
 

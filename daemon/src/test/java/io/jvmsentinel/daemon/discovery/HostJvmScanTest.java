@@ -28,6 +28,8 @@ class HostJvmScanTest {
     proc = Files.createDirectories(dir.resolve("proc"));
     // Fake perf-data directories are owned by this test's user: the "right" owner.
     uid = ((Number) Files.getAttribute(proc, "unix:uid")).longValue();
+    Path self = Files.createDirectories(proc.resolve(SELF + "/ns"));
+    Files.createSymbolicLink(self.resolve("net"), Path.of("net:[host]"));
   }
 
   @Test
@@ -35,19 +37,26 @@ class HostJvmScanTest {
     Path container = dir.resolve("container-orders");
     process(4242, "NSpid:\t4242\t7", container, "orders", 7, "java", "-jar", "/app/orders.jar");
     assertThat(scan())
-        .containsExactly(new LocalJvm(4242, "/app/orders.jar", Optional.of("orders")));
+        .containsExactly(new LocalJvm(4242, "/app/orders.jar", Optional.of("orders"), false));
   }
 
   @Test
-  void jvmsOfSeveralUsersAreListedByHostPidWithTheirMainClassAndUser() throws IOException {
+  void jvmsOfSeveralUsersAreListedByHostPidWithMainClassUserAndNetwork() throws IOException {
     Path host = dir.resolve("host");
     process(300, "NSpid:\t300", host, "billing", 300, "java", "-cp", "x", "b.Billing", "run");
     process(100, "NSpid:\t100\t1", dir.resolve("c1"), "root", 1, "java", "a.Orders");
     assertThat(scan())
         .containsExactly(
-            new LocalJvm(100, "a.Orders", Optional.of("root")),
-            new LocalJvm(300, "b.Billing run", Optional.of("billing")));
+            new LocalJvm(100, "a.Orders", Optional.of("root"), false),
+            new LocalJvm(300, "b.Billing run", Optional.of("billing"), true));
     assertThat(scan().get(1).mainClass()).isEqualTo("b.Billing");
+  }
+
+  @Test
+  void anUnreadableNetworkNamespaceCountsAsAnotherNetwork() throws IOException {
+    process(60, "NSpid:\t60", dir.resolve("host"), "app", 60, "java", "Main");
+    Files.delete(proc.resolve("60/ns/net"));
+    assertThat(scan()).extracting(LocalJvm::sharesNetwork).containsExactly(false);
   }
 
   @Test
@@ -114,6 +123,11 @@ class HostJvmScanTest {
     Path perf = Files.createDirectories(root.resolve("tmp/hsperfdata_" + user));
     Files.write(perf.resolve(Long.toString(perfFile)), new byte[32]);
     Files.createSymbolicLink(entry.resolve("root"), root);
+    // One network namespace per root, as one per pod: the root named "host" is the daemon's.
+    Path net = Files.createDirectories(entry.resolve("ns")).resolve("net");
+    if (!Files.isSymbolicLink(net)) { // this daemon's own entry has it already
+      Files.createSymbolicLink(net, Path.of("net:[" + root.getFileName() + "]"));
+    }
   }
 
   private String status(long pid, String nsPidLine) {
