@@ -183,32 +183,22 @@ public final class RemoteAgentConnector implements Connector {
           }
           if (!message.contains("port already in use") && !message.contains("bind")) {
             agentFiles.removeSecrets();
-            throw new IOException(
-                "cannot start a JMX agent in pid "
-                    + process.pid()
-                    + " on "
-                    + host
-                    + ":"
-                    + port
-                    + ": "
-                    + e.getMessage());
+            throw cannotStart(host + ":" + port, e.getMessage());
           }
           last = e; // the port was taken meanwhile: try another
         }
       }
       agentFiles.removeSecrets();
-      throw new IOException(
-          "cannot start a JMX agent in pid "
-              + process.pid()
-              + " on "
-              + host
-              + " after "
-              + PORT_ATTEMPTS
-              + " ports: "
-              + ConnectFailure.describe(last));
+      throw cannotStart(
+          host, PORT_ATTEMPTS + " ports taken, the last: " + ConnectFailure.describe(last));
     } finally {
       vm.detach();
     }
+  }
+
+  private IOException cannotStart(String where, String why) {
+    return new IOException(
+        "cannot start a JMX agent in pid " + process.pid() + " on " + where + ": " + why);
   }
 
   /** A random port that nothing in the target's network uses now. */

@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 
 import com.sun.tools.attach.VirtualMachine;
 import com.sun.tools.attach.VirtualMachineDescriptor;
-import io.jvmsentinel.daemon.config.ConfigLoader;
 import io.jvmsentinel.daemon.discovery.HostJvmScan;
 import io.jvmsentinel.daemon.discovery.LocalJvm;
 import io.jvmsentinel.daemon.lab.LabProcess;
@@ -126,13 +125,7 @@ class NodeAgentIT {
 
     // The next daemon finds the agent, writes a new password, and is in again.
     try (SentinelDaemon again = startDaemon()) {
-      DaemonHttp http = new DaemonHttp(again.httpPort());
-      await()
-          .atMost(UP)
-          .untilAsserted(
-              () ->
-                  assertThat(http.scrape().value("jvm_sentinel_target_up", Map.of("target", name)))
-                      .contains(1.0));
+      Daemons.awaitUp(new DaemonHttp(again.httpPort()), name);
     }
 
     // Without the note, the running agent is not the daemon's: a clear error, no secrets left.
@@ -151,21 +144,18 @@ class NodeAgentIT {
   }
 
   private SentinelDaemon startDaemon() throws Exception {
-    Path file = Files.createTempFile(dir, "sentinel", ".yaml");
-    Files.writeString(
-        file,
-        Daemons.connectionYaml()
-            + """
-            discovery:
-              local:
-                interval: 1s
-                pollInterval: 1s
-                jmxAgent: remote
-                include:
-                  - commandLine: '--label %s'
-            """
-                .formatted(LABEL));
-    return SentinelDaemon.start(new ConfigLoader().load(file));
+    return Daemons.start(
+        dir,
+        """
+        discovery:
+          local:
+            interval: 1s
+            pollInterval: 1s
+            jmxAgent: remote
+            include:
+              - commandLine: '--label %s'
+        """
+            .formatted(LABEL));
   }
 
   /** The daemon's files for the lab's agent, in the lab's /tmp (this host's: same container). */
