@@ -13,8 +13,10 @@ import io.jvmsentinel.daemon.lab.LabSpec;
 import io.jvmsentinel.daemon.runtime.SentinelDaemon;
 import io.jvmsentinel.daemon.target.ConnectFailure;
 import io.jvmsentinel.daemon.target.Credentials;
+import io.jvmsentinel.daemon.target.RemoteAgentConnector;
 import io.jvmsentinel.daemon.target.RemoteJmxConnector;
 import io.jvmsentinel.daemon.testing.DaemonHttp;
+import io.jvmsentinel.daemon.testing.Jdks;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -22,11 +24,15 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import javax.management.ObjectName;
+import javax.management.remote.JMXConnector;
 import javax.management.remote.JMXServiceURL;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The node-agent mode of {@code local} discovery on a real forked JVM (one lab for the class): the
@@ -141,6 +147,38 @@ class NodeAgentIT {
                       .contains("targets:"));
     }
     assertThat(agentFile("password")).doesNotExist();
+  }
+
+  /**
+   * The agent properties the daemon passes ({@code port}, {@code rmi.port}, {@code host}, password
+   * and access files) are accepted by every JDK of the matrix, not just this one.
+   */
+  @ParameterizedTest
+  @ValueSource(ints = {11, 21, 25})
+  void theRemoteAgentStartsOnEveryJdkOfTheMatrix(int feature) throws Exception {
+    try (LabProcess other =
+        LabSpec.builder("idle")
+            .javaHome(Jdks.jdk(feature))
+            .withoutJmxRemote()
+            .jvmArgs("-Xmx64m")
+            .build()
+            .startReady(READY)) {
+      Path password = Path.of("/tmp", "jvm-sentinel-jmx-" + other.pid() + ".password");
+      RemoteAgentConnector connector = new RemoteAgentConnector(other.pid(), UP, UP);
+      try (JMXConnector connection = connector.connect()) {
+        Object version =
+            connection
+                .getMBeanServerConnection()
+                .getAttribute(new ObjectName("java.lang:type=Runtime"), "SpecVersion");
+        assertThat(version).isEqualTo(Integer.toString(feature));
+        assertThat(Files.getPosixFilePermissions(password))
+            .isEqualTo(PosixFilePermissions.fromString("rw-------"));
+      } finally {
+        connector.close();
+        Files.deleteIfExists(Path.of("/tmp", "jvm-sentinel-jmx-" + other.pid() + ".agent"));
+      }
+      assertThat(password).doesNotExist();
+    }
   }
 
   private SentinelDaemon startDaemon() throws Exception {
