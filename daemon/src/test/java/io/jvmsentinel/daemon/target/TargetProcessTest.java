@@ -140,6 +140,32 @@ class TargetProcessTest {
     }
   }
 
+  @Test
+  void linksPlantedInTheTargetsTmpAreNeverFollowed() throws IOException {
+    Path tmp = Files.createDirectories(pod().resolve("root/tmp"));
+    Path victim = Files.writeString(proc.resolve("daemon-file"), "keep\n");
+    int uid = ((Number) Files.getAttribute(tmp, "unix:uid")).intValue();
+    AgentFiles files = new AgentFiles(tmp, POD, new TargetProcess.Owner(uid, uid));
+    // A link where the note is read, and where the files are written and replaced.
+    Files.createSymbolicLink(tmp.resolve("jvm-sentinel-jmx-4242.agent"), victim);
+    assertThat(files.rememberedAddress()).isEmpty();
+    Files.createSymbolicLink(tmp.resolve("jvm-sentinel-jmx-4242.password.new"), victim);
+    Files.createSymbolicLink(tmp.resolve("jvm-sentinel-jmx-4242.password"), victim);
+    files.write("jvmsentinel", "s3cret".toCharArray());
+    assertThat(Files.readString(victim)).isEqualTo("keep\n");
+    assertThat(Files.isSymbolicLink(tmp.resolve("jvm-sentinel-jmx-4242.password"))).isFalse();
+    files.removeSecrets();
+    assertThat(victim).hasContent("keep");
+
+    // A /tmp that is itself a link gets nothing written.
+    Path linkedTmp = Files.createDirectories(proc.resolve("777/root"));
+    Files.createSymbolicLink(linkedTmp.resolve("tmp"), proc);
+    AgentFiles elsewhere =
+        new AgentFiles(linkedTmp.resolve("tmp"), 777, new TargetProcess.Owner(uid, uid));
+    assertThatThrownBy(() -> elsewhere.write("jvmsentinel", "x".toCharArray()))
+        .hasMessageContaining("is not a directory");
+  }
+
   private Path pod() {
     return proc.resolve(Long.toString(POD));
   }
