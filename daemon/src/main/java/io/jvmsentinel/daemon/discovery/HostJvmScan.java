@@ -6,11 +6,18 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,17 +39,37 @@ public final class HostJvmScan {
   private static final String PERF_DATA_PREFIX = "hsperfdata_";
   private static final Path NET = Path.of("ns", "net");
 
+  /** How long a process is looked at again before "not a JVM" is believed (JVM start-up). */
+  static final Duration NOT_A_JVM_AFTER = Duration.ofSeconds(10);
+
   private final Path proc;
   private final long self;
+  private final LongSupplier nanoTime;
+  // What each process was found to be, by pid; only the scanning thread uses it.
+  private final Map<Long, Verdict> verdicts = new HashMap<>();
 
   /**
    * @param proc the proc file system ({@code /proc}; tests pass a tree of their own)
    * @param self the pid of this daemon on the host, left out of the list
+   * @param nanoTime the clock of {@link #NOT_A_JVM_AFTER}
    */
-  public HostJvmScan(Path proc, long self) {
+  public HostJvmScan(Path proc, long self, LongSupplier nanoTime) {
     this.proc = proc;
     this.self = self;
+    this.nanoTime = nanoTime;
   }
+
+  public HostJvmScan(Path proc, long self) {
+    this(proc, self, System::nanoTime);
+  }
+
+  /**
+   * What a process was found to be, while it is the same program: same pid, start time and name
+   * ({@code /proc/<pid>/stat}; an {@code exec} changes the name). Listing a process's /tmp is most
+   * of a scan's cost (0.6 ms a process measured here), so a JVM is not looked at again, and neither
+   * is a process found to be no JVM for {@link #NOT_A_JVM_AFTER}.
+   */
+  private record Verdict(String identity, Optional<LocalJvm> jvm, long firstSeenNanos) {}
 
   /** The scan of the real {@code /proc}, without this JVM. */
   public static HostJvmScan ofThisHost() {
@@ -50,20 +77,58 @@ public final class HostJvmScan {
   }
 
   /** The JVMs running now, by host pid. */
-  public List<LocalJvm> jvms() {
+  public synchronized List<LocalJvm> jvms() {
     List<LocalJvm> jvms = new ArrayList<>();
+    Set<Long> seen = new HashSet<>();
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(proc)) {
       for (Path entry : entries) {
         OptionalLong pid = pid(entry.getFileName().toString());
         if (pid.isPresent() && pid.getAsLong() != self) {
-          jvm(entry, pid.getAsLong()).ifPresent(jvms::add);
+          seen.add(pid.getAsLong());
+          known(entry, pid.getAsLong()).ifPresent(jvms::add);
         }
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot list " + proc, e);
     }
-    jvms.sort(java.util.Comparator.comparingLong(LocalJvm::pid));
+    verdicts.keySet().retainAll(seen);
+    jvms.sort(Comparator.comparingLong(LocalJvm::pid));
     return jvms;
+  }
+
+  private Optional<LocalJvm> known(Path process, long pid) {
+    Optional<String> identity = identity(process);
+    long now = nanoTime.getAsLong();
+    Verdict verdict = verdicts.get(pid);
+    if (identity.isPresent() && verdict != null && verdict.identity().equals(identity.get())) {
+      boolean settled =
+          verdict.jvm().isPresent() || now - verdict.firstSeenNanos() >= NOT_A_JVM_AFTER.toNanos();
+      if (settled) {
+        return verdict.jvm();
+      }
+      Optional<LocalJvm> jvm = jvm(process, pid);
+      verdicts.put(pid, new Verdict(identity.get(), jvm, verdict.firstSeenNanos()));
+      return jvm;
+    }
+    Optional<LocalJvm> jvm = jvm(process, pid);
+    identity.ifPresentOrElse(
+        id -> verdicts.put(pid, new Verdict(id, jvm, now)), () -> verdicts.remove(pid));
+    return jvm;
+  }
+
+  /** Start time and name from {@code /proc/<pid>/stat}; empty when unreadable (then no cache). */
+  private static Optional<String> identity(Path process) {
+    try {
+      String stat = Files.readString(process.resolve("stat"), StandardCharsets.UTF_8);
+      int nameEnd = stat.lastIndexOf(')');
+      String[] after = stat.substring(nameEnd + 2).split(" ");
+      // Field 22 (starttime) is the 20th after the name: state is field 3.
+      return after.length > 19
+          ? Optional.of(stat.substring(0, nameEnd + 1) + " " + after[19])
+          : Optional.empty();
+    } catch (IOException | RuntimeException e) {
+      return Optional.empty();
+    }
   }
 
   private Optional<LocalJvm> jvm(Path process, long pid) {

@@ -25,6 +25,8 @@ public final class LocalDiscovery implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(LocalDiscovery.class);
 
   private static final Path PROC = Path.of("/proc");
+  // One scan for the process: it remembers what each process was found to be.
+  private static final HostJvmScan HOST = HostJvmScan.ofThisHost();
 
   private final LocalDiscoveryConfig settings;
   private final Supplier<List<LocalJvm>> jvms;
@@ -56,7 +58,7 @@ public final class LocalDiscovery implements AutoCloseable {
    */
   public static List<LocalJvm> attachable() {
     if (Files.isDirectory(PROC)) {
-      return HostJvmScan.ofThisHost().jvms();
+      return HOST.jvms();
     }
     long self = ProcessHandle.current().pid();
     return VirtualMachine.list().stream()

@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -104,6 +106,51 @@ class HostJvmScanTest {
     HostJvmScan scan = new HostJvmScan(proc.resolve("missing"), SELF);
     org.assertj.core.api.Assertions.assertThatThrownBy(scan::jvms)
         .hasMessageContaining("cannot list");
+  }
+
+  @Test
+  void aProcessFoundToBeNoJvmIsBelievedAfterTheStartUpGraceUntilItExecsAnotherProgram()
+      throws IOException {
+    AtomicLong clock = new AtomicLong();
+    HostJvmScan scan = new HostJvmScan(proc, SELF, clock::get);
+    Path root = dir.resolve("r");
+    process(70, "NSpid:\t70", root, "app", 12345, "/bin/sh", "-c", "exec java Main");
+    stat(70, "sh", 1000);
+    process(71, "NSpid:\t71", root, "app", 12345, "java", "Slow");
+    stat(71, "java", 1001);
+    assertThat(scan.jvms()).isEmpty();
+
+    // Within the grace a process is looked at again: a JVM that wrote its perf data late is found.
+    clock.addAndGet(Duration.ofSeconds(1).toNanos());
+    Files.write(root.resolve("tmp/hsperfdata_app/71"), new byte[32]);
+    assertThat(scan.jvms()).extracting(LocalJvm::pid).containsExactly(71L);
+
+    // After it, "no JVM" stands for the same program (its /tmp is not listed again)...
+    clock.addAndGet(HostJvmScan.NOT_A_JVM_AFTER.toNanos());
+    assertThat(scan.jvms()).extracting(LocalJvm::pid).containsExactly(71L);
+    Files.write(root.resolve("tmp/hsperfdata_app/70"), new byte[32]);
+    assertThat(scan.jvms()).extracting(LocalJvm::pid).containsExactly(71L);
+    // ... until it execs another (its name changes), or its pid is reused (another start time).
+    stat(70, "java", 1000);
+    assertThat(scan.jvms()).extracting(LocalJvm::pid).containsExactly(70L, 71L);
+    Files.writeString(proc.resolve("70/cmdline"), "java\0Other\0");
+    stat(70, "java", 5000);
+    assertThat(scan.jvms()).extracting(LocalJvm::commandLine).containsExactly("Other", "Slow");
+  }
+
+  private void stat(long pid, String name, long startTime) throws IOException {
+    Files.writeString(
+        proc.resolve(pid + "/stat"),
+        pid
+            + " ("
+            + name
+            + ") S 1 "
+            + pid
+            + " "
+            + pid
+            + " 0 -1 4194560 100 0 0 0 3 1 0 0 20 0 1 0 "
+            + startTime
+            + " 2048000 300 18446744073709551615\n");
   }
 
   private List<LocalJvm> scan() {
