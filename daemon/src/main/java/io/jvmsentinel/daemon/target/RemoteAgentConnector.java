@@ -110,13 +110,14 @@ public final class RemoteAgentConnector implements Connector {
   private RemoteJmxConnector startOrFindAgent() throws IOException {
     AgentFiles agentFiles = new AgentFiles(process.tmp(), process.pid(), process.owner());
     files = Optional.of(agentFiles);
+    String host = bindAddress();
     char[] password = newPassword();
     Optional<String> earlier = agentFiles.rememberedAddress();
     // Written first either way: a new agent reads both, a running one the password at each login.
     agentFiles.write(ROLE, password);
     String url;
     try {
-      url = startAgent(agentFiles, bindAddress());
+      url = startAgent(agentFiles, host);
       agentFiles.rememberAddress(url);
     } catch (AgentAlreadyRuns e) {
       if (earlier.isEmpty()) {
@@ -125,6 +126,9 @@ public final class RemoteAgentConnector implements Connector {
       }
       url = earlier.get();
       log.info("pid {}: reusing the JMX agent an earlier daemon started at {}", process.pid(), url);
+    } catch (IOException | RuntimeException e) {
+      agentFiles.removeSecrets(); // no agent uses them
+      throw e;
     }
     return new RemoteJmxConnector(
         new JMXServiceURL(url), new Credentials(ROLE, password), connectTimeout, callTimeout);
@@ -182,13 +186,11 @@ public final class RemoteAgentConnector implements Connector {
                     + ")");
           }
           if (!message.contains("port already in use") && !message.contains("bind")) {
-            agentFiles.removeSecrets();
             throw cannotStart(host + ":" + port, e.getMessage());
           }
           last = e; // the port was taken meanwhile: try another
         }
       }
-      agentFiles.removeSecrets();
       throw cannotStart(
           host, PORT_ATTEMPTS + " ports taken, the last: " + ConnectFailure.describe(last));
     } finally {
@@ -235,6 +237,12 @@ public final class RemoteAgentConnector implements Connector {
   @Override
   public void close() {
     agentThread.shutdownNow();
+    try {
+      // An agent start under way writes the files first: let it finish before removing them.
+      agentThread.awaitTermination(connectTimeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     files.ifPresent(
         f -> {
           try {
