@@ -40,7 +40,7 @@ public final class LocalDiscovery implements AutoCloseable {
           });
 
   /**
-   * @param jvms lists the JVMs on the host (the Attach API in production; tests may pass a list)
+   * @param jvms lists the JVMs on the host ({@link #attachable()} in production; tests pass a list)
    * @param targets receives the whole set of matching targets after every listing
    */
   public LocalDiscovery(

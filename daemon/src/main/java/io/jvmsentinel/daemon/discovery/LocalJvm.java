@@ -14,7 +14,8 @@ import java.util.regex.Pattern;
  * A JVM found on this host: its pid, command line (main class or jar, then arguments) and user.
  *
  * @param pid the process id
- * @param commandLine the Attach API's display name of the JVM
+ * @param commandLine main class, jar path or module/class, then the program arguments (the Attach
+ *     API's display name of the JVM)
  * @param user the operating-system user it runs as, when the daemon may read it
  * @param sharesNetwork whether it is in the daemon's network namespace (its local JMX agent is then
  *     reachable); false for a JVM in another pod, or when that could not be read
