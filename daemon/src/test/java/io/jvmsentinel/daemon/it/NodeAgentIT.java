@@ -17,10 +17,12 @@ import io.jvmsentinel.daemon.target.RemoteAgentConnector;
 import io.jvmsentinel.daemon.target.RemoteJmxConnector;
 import io.jvmsentinel.daemon.testing.DaemonHttp;
 import io.jvmsentinel.daemon.testing.Jdks;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -147,6 +149,68 @@ class NodeAgentIT {
                       .contains("targets:"));
     }
     assertThat(agentFile("password")).doesNotExist();
+  }
+
+  /**
+   * A JVM in a network namespace of its own ({@code unshare -rn}: a user and a network namespace,
+   * as a pod has) is told apart from the daemon's network, so {@code jmxAgent: auto} takes the
+   * remote agent; that fresh namespace has no address the daemon could reach (a pod has its IP),
+   * which the target's error says.
+   */
+  @Test
+  void aJvmInAnotherNetworkNamespaceGetsTheRemoteAgentPath() throws Exception {
+    String label = "netns-" + UUID.randomUUID();
+    List<String> command = new ArrayList<>(List.of("unshare", "-rn"));
+    command.addAll(
+        LabSpec.builder("idle")
+            .withoutJmxRemote()
+            .args("--label", label)
+            .jvmArgs("-Xmx64m")
+            .build()
+            .command(0));
+    Process isolated;
+    try {
+      isolated =
+          new ProcessBuilder(command)
+              .redirectErrorStream(true)
+              .redirectOutput(dir.resolve("netns-lab.log").toFile())
+              .start();
+    } catch (IOException e) {
+      throw new AssertionError("cannot run unshare (util-linux): " + e.getMessage(), e);
+    }
+    try {
+      String name = "LabMain-" + isolated.pid(); // unshare execs the JVM: same pid
+      try (SentinelDaemon daemon =
+          Daemons.start(
+              dir,
+              """
+              discovery:
+                local:
+                  interval: 1s
+                  pollInterval: 1s
+                  include:
+                    - commandLine: '--label %s'
+              """
+                  .formatted(label))) {
+        DaemonHttp http = new DaemonHttp(daemon.httpPort());
+        await()
+            .atMost(UP)
+            .untilAsserted(
+                () -> {
+                  assertThat(isolated.isAlive())
+                      .as("the JVM in its own namespaces (unprivileged user namespaces needed)")
+                      .isTrue();
+                  assertThat(http.get("/api/v1/targets").body())
+                      .contains(name)
+                      .contains("JMX agent started by the daemon")
+                      .contains("is in another network but has no non-loopback IPv4 address");
+                });
+      }
+      assertThat(Path.of("/tmp", "jvm-sentinel-jmx-" + isolated.pid() + ".password"))
+          .doesNotExist();
+    } finally {
+      isolated.destroyForcibly().waitFor();
+    }
   }
 
   /**
