@@ -236,8 +236,9 @@ public final class SentinelDaemon implements AutoCloseable {
       StreamDirectories directories,
       RecordingOwner recordingOwner,
       Duration localRetention) {
+    // Every target carries every key (fixed at start-up), so sources may tag differently.
     Tags tags = Tags.of("target", target.name());
-    for (Map.Entry<String, String> tag : target.tags().entrySet()) {
+    for (Map.Entry<String, String> tag : config.tagKeys().complete(target.tags()).entrySet()) {
       tags = tags.and(tag.getKey(), tag.getValue());
     }
     TargetSession session = newSession(target, config.connection(), registry, tags);
