@@ -121,7 +121,8 @@ public final class SentinelDaemon implements AutoCloseable {
     LiveTargets targets =
         new LiveTargets(
             target -> watch(target, config, registry, directories, recordingOwner, localRetention),
-            registry);
+            registry,
+            LiveTargets.DEFAULT_MAX_TARGETS);
     // Before detection is built: it takes back the firing alerts of the targets it knows.
     targets.want(CONFIG_FILE, config.targets());
     DatadogExport datadog;
