@@ -105,6 +105,27 @@ class LiveTargetsTest {
   }
 
   @Test
+  void churningTargetsLeaveOnlyTheSeriesOfThoseRunning() {
+    // JVMs come and go (pods rescheduled, batch jobs): each round replaces every target.
+    for (int round = 0; round < 10; round++) {
+      long pid = 100L * (round + 1);
+      targets.want(
+          "discovery.local",
+          List.of(target("job-" + pid, pid), target("job-" + (pid + 1), pid + 1)));
+    }
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .untilAsserted(
+            () ->
+                assertThat(
+                        registry.getMeters().stream()
+                            .map(m -> m.getId().getTag("target"))
+                            .filter(java.util.Objects::nonNull)
+                            .distinct())
+                    .containsExactlyInAnyOrder("job-1000", "job-1001"));
+  }
+
+  @Test
   void aClosedSetStartsNothingMore() {
     targets.close();
     targets.want("config", List.of(target("orders", 1)));
