@@ -1,5 +1,6 @@
 package io.jvmsentinel.daemon.discovery;
 
+import io.jvmsentinel.daemon.config.LocalDiscoveryConfig;
 import io.jvmsentinel.daemon.config.PidAddress;
 import io.jvmsentinel.daemon.config.TargetConfig;
 import java.nio.file.Path;
@@ -37,8 +38,8 @@ public record LocalJvm(long pid, String commandLine, Optional<String> user) {
     String simple = main.endsWith(".jar") ? main : main.substring(main.lastIndexOf('.') + 1);
     String name = NOT_IN_NAME.matcher(simple).replaceAll("-") + "-" + pid;
     Map<String, String> tags = new LinkedHashMap<>();
-    tags.put("main_class", main);
-    tags.put("pid", Long.toString(pid));
+    tags.put(LocalDiscoveryConfig.MAIN_CLASS_TAG, main);
+    tags.put(LocalDiscoveryConfig.PID_TAG, Long.toString(pid));
     return new TargetConfig(
         name, new PidAddress(pid), Optional.empty(), Optional.empty(), pollInterval, tags);
   }
