@@ -99,6 +99,15 @@ public record AlertNotification(
 
   /** This notification with a link to the alert's page. */
   public AlertNotification withPage(String url) {
+    return with(Optional.of(url), targetTags);
+  }
+
+  /** This notification with its target's tags. */
+  public AlertNotification withTargetTags(Map<String, String> tags) {
+    return with(page, tags);
+  }
+
+  private AlertNotification with(Optional<String> page, Map<String, String> targetTags) {
     return new AlertNotification(
         ruleId,
         target,
@@ -113,7 +122,7 @@ public record AlertNotification(
         runbook,
         evidence,
         snapshot,
-        Optional.of(url),
+        page,
         targetTags);
   }
 

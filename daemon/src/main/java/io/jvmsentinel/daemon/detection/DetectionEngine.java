@@ -570,23 +570,22 @@ public final class DetectionEngine implements AutoCloseable {
       Map<String, String> tags) {
     Finding finding = alert.finding();
     return new AlertNotification(
-        ruleId,
-        alert.target(),
-        alert.key(),
-        alert.severity(),
-        status,
-        alert.since(),
-        now,
-        status == AlertNotification.Status.RESOLVED
-            ? "RESOLVED: " + finding.summary()
-            : finding.summary(),
-        finding.explanation(),
-        finding.action(),
-        runbook,
-        finding.evidence(),
-        Optional.ofNullable(alert.snapshot()),
-        Optional.empty(),
-        tags);
+            ruleId,
+            alert.target(),
+            alert.key(),
+            alert.severity(),
+            status,
+            alert.since(),
+            now,
+            status == AlertNotification.Status.RESOLVED
+                ? "RESOLVED: " + finding.summary()
+                : finding.summary(),
+            finding.explanation(),
+            finding.action(),
+            runbook,
+            finding.evidence(),
+            Optional.ofNullable(alert.snapshot()))
+        .withTargetTags(tags);
   }
 
   private void publish() {

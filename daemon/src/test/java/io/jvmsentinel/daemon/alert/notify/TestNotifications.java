@@ -39,27 +39,11 @@ final class TestNotifications {
 
   /** A firing alert of a discovered target, with its tags (one named like an alert label). */
   static AlertNotification firingWithTargetTags() {
-    AlertNotification f = firing("ThreadStorm", "shop.orders-7f9c");
     Map<String, String> tags = new java.util.LinkedHashMap<>();
     tags.put("namespace", "shop");
     tags.put("pod", "orders-7f9c");
     tags.put("severity", "not-the-alert's");
-    return new AlertNotification(
-        f.ruleId(),
-        f.target(),
-        f.key(),
-        f.severity(),
-        f.status(),
-        f.startedAt(),
-        f.at(),
-        f.summary(),
-        f.explanation(),
-        f.action(),
-        f.runbook(),
-        f.evidence(),
-        f.snapshot(),
-        Optional.empty(),
-        tags);
+    return firing("ThreadStorm", "shop.orders-7f9c").withTargetTags(tags);
   }
 
   /** A warning with a key, no runbook, no snapshot and a list in its evidence. */

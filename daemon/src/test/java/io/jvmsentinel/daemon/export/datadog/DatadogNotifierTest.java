@@ -169,27 +169,10 @@ class DatadogNotifierTest {
   @Test
   void theTargetsTagsTagTheEventAndTheServiceCheckButNeverReplaceTheAlertsOwn() throws Exception {
     Sink sink = sink("udp");
-    AlertNotification f = firing();
     Map<String, String> targetTags = new java.util.LinkedHashMap<>();
     targetTags.put("namespace", "shop");
     targetTags.put("severity", "low");
-    AlertNotification tagged =
-        new AlertNotification(
-            f.ruleId(),
-            f.target(),
-            f.key(),
-            f.severity(),
-            f.status(),
-            f.startedAt(),
-            f.at(),
-            f.summary(),
-            f.explanation(),
-            f.action(),
-            f.runbook(),
-            f.evidence(),
-            f.snapshot(),
-            Optional.empty(),
-            targetTags);
+    AlertNotification tagged = firing().withTargetTags(targetTags);
 
     List<Line> lines = sink.deliver(tagged);
 
