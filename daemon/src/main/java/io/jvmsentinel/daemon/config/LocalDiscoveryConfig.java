@@ -24,6 +24,12 @@ public record LocalDiscoveryConfig(
   public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(5);
   public static final Duration MIN_INTERVAL = Duration.ofSeconds(1);
 
+  /** The tags of every discovered target: its main class (or jar) and its pid. */
+  public static final String MAIN_CLASS_TAG = "main_class";
+
+  public static final String PID_TAG = "pid";
+  public static final List<String> TAG_KEYS = List.of(MAIN_CLASS_TAG, PID_TAG);
+
   /** {@code discovery.local.jmxAgent}: how the daemon reaches each discovered JVM. */
   public enum JmxAgent {
     /**

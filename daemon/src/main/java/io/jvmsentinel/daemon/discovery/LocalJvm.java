@@ -52,8 +52,8 @@ public record LocalJvm(long pid, String commandLine, Optional<String> user, bool
     String simple = main.endsWith(".jar") ? main : main.substring(main.lastIndexOf('.') + 1);
     String name = NOT_IN_NAME.matcher(simple).replaceAll("-") + "-" + pid;
     Map<String, String> tags = new LinkedHashMap<>();
-    tags.put("main_class", main);
-    tags.put("pid", Long.toString(pid));
+    tags.put(LocalDiscoveryConfig.MAIN_CLASS_TAG, main);
+    tags.put(LocalDiscoveryConfig.PID_TAG, Long.toString(pid));
     return new TargetConfig(
         name,
         new PidAddress(pid, agent(jmxAgent)),

@@ -122,7 +122,8 @@ public final class SentinelDaemon implements AutoCloseable {
     LiveTargets targets =
         new LiveTargets(
             target -> watch(target, config, registry, directories, recordingOwner, localRetention),
-            registry);
+            registry,
+            LiveTargets.DEFAULT_MAX_TARGETS);
     // Before detection is built: it takes back the firing alerts of the targets it knows.
     targets.want(CONFIG_FILE, config.targets());
     DatadogExport datadog;
@@ -237,8 +238,9 @@ public final class SentinelDaemon implements AutoCloseable {
       StreamDirectories directories,
       RecordingOwner recordingOwner,
       Duration localRetention) {
+    // Every target carries every key (fixed at start-up), so sources may tag differently.
     Tags tags = Tags.of("target", target.name());
-    for (Map.Entry<String, String> tag : target.tags().entrySet()) {
+    for (Map.Entry<String, String> tag : config.tagKeys().complete(target.tags()).entrySet()) {
       tags = tags.and(tag.getKey(), tag.getValue());
     }
     TargetSession session = newSession(target, config.connection(), registry, tags);
