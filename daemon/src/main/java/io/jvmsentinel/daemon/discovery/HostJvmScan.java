@@ -18,6 +18,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.LongSupplier;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -150,27 +151,32 @@ public final class HostJvmScan {
   /**
    * The user whose perf-data directory holds this process's file, in the process's own /tmp; empty
    * when there is none (not a HotSpot JVM, or one run with -XX:-UsePerfData).
+   *
+   * <p>A file of that name alone proves little: a JVM killed with -9 leaves its file behind, and in
+   * a container the next process often gets the same small pid. So the directory must be the
+   * process's user's, and the process must have the file mapped, as a running JVM does.
    */
   private static Optional<String> perfDataUser(Path process, ProcessStatus status)
       throws IOException {
     Path tmp = process.resolve("root").resolve("tmp");
     String file = Long.toString(status.namespacePid());
-    Optional<String> anyOwner = Optional.empty();
     try (DirectoryStream<Path> dirs = Files.newDirectoryStream(tmp, PERF_DATA_PREFIX + "*")) {
       for (Path dir : dirs) {
-        if (!Files.isRegularFile(dir.resolve(file))) {
-          continue;
+        if (Files.isRegularFile(dir.resolve(file))
+            && ownerUid(dir) == status.effectiveUid()
+            && maps(process, "/" + dir.getFileName() + "/" + file)) {
+          return Optional.of(dir.getFileName().toString().substring(PERF_DATA_PREFIX.length()));
         }
-        String user = dir.getFileName().toString().substring(PERF_DATA_PREFIX.length());
-        // A stale file of an exited JVM of another user may carry the same namespace pid: the
-        // directory owned by the process's user is the one it wrote.
-        if (ownerUid(dir) == status.effectiveUid()) {
-          return Optional.of(user);
-        }
-        anyOwner = Optional.of(user);
       }
     }
-    return anyOwner;
+    return Optional.empty();
+  }
+
+  /** Whether the process has a file whose path ends with {@code suffix} mapped. */
+  private static boolean maps(Path process, String suffix) throws IOException {
+    try (Stream<String> lines = Files.lines(process.resolve("maps"), StandardCharsets.UTF_8)) {
+      return lines.anyMatch(line -> line.endsWith(suffix));
+    }
   }
 
   private static long ownerUid(Path dir) {

@@ -62,6 +62,16 @@ class HostJvmScanTest {
   }
 
   @Test
+  void aPerfDataFileTheProcessDoesNotMapIsLeftByAnotherJvm() throws IOException {
+    // pid 7 in a container: the JVM that was pid 7 was killed with -9 and left its file; the
+    // process that is pid 7 now (same /tmp) is a shell, which maps no perf data.
+    Path pod = dir.resolve("pod");
+    process(4001, "NSpid:\t4001\t7", pod, "app", 7, "/bin/sh", "/entrypoint.sh");
+    Files.writeString(proc.resolve("4001/maps"), "55d4c000-55d4d000 r-xp 0 fe:00 9 /bin/dash\n");
+    assertThat(scan()).isEmpty();
+  }
+
+  @Test
   void aKernelWithoutNSpidUsesTheHostPid() throws IOException {
     process(55, null, dir.resolve("old"), "app", 55, "java", "Main");
     assertThat(scan()).extracting(LocalJvm::pid).containsExactly(55L);
@@ -123,12 +133,14 @@ class HostJvmScanTest {
     // Within the grace a process is looked at again: a JVM that wrote its perf data late is found.
     clock.addAndGet(Duration.ofSeconds(1).toNanos());
     Files.write(root.resolve("tmp/hsperfdata_app/71"), new byte[32]);
+    mapsPerfData(71, "app", 71);
     assertThat(scan.jvms()).extracting(LocalJvm::pid).containsExactly(71L);
 
     // After it, "no JVM" stands for the same program (its /tmp is not listed again)...
     clock.addAndGet(HostJvmScan.NOT_A_JVM_AFTER.toNanos());
     assertThat(scan.jvms()).extracting(LocalJvm::pid).containsExactly(71L);
     Files.write(root.resolve("tmp/hsperfdata_app/70"), new byte[32]);
+    mapsPerfData(70, "app", 70);
     assertThat(scan.jvms()).extracting(LocalJvm::pid).containsExactly(71L);
     // ... until it execs another (its name changes), or its pid is reused (another start time).
     stat(70, "java", 1000);
@@ -136,6 +148,18 @@ class HostJvmScanTest {
     Files.writeString(proc.resolve("70/cmdline"), "java\0Other\0");
     stat(70, "java", 5000);
     assertThat(scan.jvms()).extracting(LocalJvm::commandLine).containsExactly("Other", "Slow");
+  }
+
+  /** A running JVM maps its perf-data file (the path as its own /tmp shows it). */
+  private void mapsPerfData(long pid, String user, long perfFile) throws IOException {
+    Files.writeString(
+        proc.resolve(pid + "/maps"),
+        "55d4c000-55d4d000 r--p 00000000 fe:00 42   /usr/lib/jvm/bin/java\n"
+            + "7f00e000-7f016000 rw-s 00000000 fe:00 43   /tmp/hsperfdata_"
+            + user
+            + "/"
+            + perfFile
+            + "\n");
   }
 
   private void stat(long pid, String name, long startTime) throws IOException {
@@ -170,6 +194,7 @@ class HostJvmScanTest {
     Path perf = Files.createDirectories(root.resolve("tmp/hsperfdata_" + user));
     Files.write(perf.resolve(Long.toString(perfFile)), new byte[32]);
     Files.createSymbolicLink(entry.resolve("root"), root);
+    mapsPerfData(pid, user, perfFile);
     // One network namespace per root, as one per pod: the root named "host" is the daemon's.
     Path net = Files.createDirectories(entry.resolve("ns")).resolve("net");
     if (!Files.isSymbolicLink(net)) { // this daemon's own entry has it already
