@@ -35,6 +35,7 @@ import io.jvmsentinel.daemon.target.AttachConnector;
 import io.jvmsentinel.daemon.target.Backoff;
 import io.jvmsentinel.daemon.target.Connector;
 import io.jvmsentinel.daemon.target.Credentials;
+import io.jvmsentinel.daemon.target.RemoteAgentConnector;
 import io.jvmsentinel.daemon.target.RemoteJmxConnector;
 import io.jvmsentinel.daemon.target.RmiTimeouts;
 import io.jvmsentinel.daemon.target.TargetSession;
@@ -287,7 +288,13 @@ public final class SentinelDaemon implements AutoCloseable {
   private static Connector connector(TargetConfig target, ConnectionConfig connection) {
     TargetAddress address = target.address();
     if (address instanceof PidAddress pid) {
-      return new AttachConnector(pid.pid(), connection.connectTimeout(), connection.callTimeout());
+      return switch (pid.agent()) {
+        case LOCAL ->
+            new AttachConnector(pid.pid(), connection.connectTimeout(), connection.callTimeout());
+        case REMOTE ->
+            new RemoteAgentConnector(
+                pid.pid(), connection.connectTimeout(), connection.callTimeout());
+      };
     }
     Credentials credentials =
         new Credentials(

@@ -1168,8 +1168,10 @@ class ConfigLoaderTest {
                     - commandLine: "--serve"
                   exclude:
                     - mainClass: GradleDaemon
+                  jmxAgent: remote
               """);
       LocalDiscoveryConfig local = config.localDiscovery().orElseThrow();
+      assertThat(local.jmxAgent()).isEqualTo(LocalDiscoveryConfig.JmxAgent.REMOTE);
       assertThat(local.interval()).isEqualTo(Duration.ofSeconds(3));
       assertThat(local.pollInterval()).isEqualTo(Duration.ofSeconds(5));
       assertThat(local.include()).hasSize(2);
@@ -1189,6 +1191,7 @@ class ConfigLoaderTest {
       assertThat(local.interval()).isEqualTo(LocalDiscoveryConfig.DEFAULT_INTERVAL);
       assertThat(local.pollInterval()).isEqualTo(TargetConfig.DEFAULT_POLL_INTERVAL);
       assertThat(local.include()).isEmpty();
+      assertThat(local.jmxAgent()).isEqualTo(LocalDiscoveryConfig.JmxAgent.AUTO);
       assertThat(problems("discovery:\n  local:\n    enabled: false\n"))
           .containsExactly(
               "no targets: give --target HOST:PORT, --pid PID or a config file with targets:");
@@ -1207,11 +1210,17 @@ class ConfigLoaderTest {
                         - {}
                       exclude:
                         - mainClass: "("
+                      jmxAgent: sometimes
                   targets:
                     - name: orders
                       jmx: localhost:9010
                   """))
-          .hasSize(4)
+          .hasSize(5)
+          .anySatisfy(
+              p ->
+                  assertThat(p)
+                      .contains("'discovery.local.jmxAgent' must be 'auto'")
+                      .contains("got 'sometimes'"))
           .anySatisfy(p -> assertThat(p).contains("'discovery.local.interval' must be at least 1s"))
           .anySatisfy(
               p -> assertThat(p).contains("'discovery.local.pollInterval' must be at least 1s"))
