@@ -19,8 +19,8 @@ import java.util.Optional;
  * @param datadog metrics and alerts to a Datadog Agent over DogStatsD; disabled by default
  * @param otlp metrics pushed over OTLP/HTTP; disabled by default
  * @param localDiscovery the host's JVMs to find and watch at run time; empty when off
- * @param targets fixed targets (at least one unless discovering), names unique, all with the same
- *     tag keys
+ * @param targets fixed targets (at least one unless discovering), names unique; tag keys may differ
+ *     (see {@link #tagKeys()})
  */
 public record SentinelConfig(
     HttpConfig http,
@@ -44,5 +44,12 @@ public record SentinelConfig(
     Objects.requireNonNull(localDiscovery, "localDiscovery");
     tags = Collections.unmodifiableMap(new LinkedHashMap<>(tags));
     targets = List.copyOf(targets);
+  }
+
+  /** The tag keys of every target's series: the fixed targets' and the discovery providers'. */
+  public TargetTagKeys tagKeys() {
+    return TargetTagKeys.of(
+        targets,
+        localDiscovery.map(local -> List.of(LocalDiscoveryConfig.TAG_KEYS)).orElse(List.of()));
   }
 }
