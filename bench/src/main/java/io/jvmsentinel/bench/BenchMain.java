@@ -28,7 +28,8 @@ public final class BenchMain {
           new FootprintSection(),
           new DetectionSection(),
           new StormCostSection(),
-          new EventCapacitySection());
+          new EventCapacitySection(),
+          new FleetScaleSection());
 
   private BenchMain() {}
 
@@ -52,7 +53,11 @@ public final class BenchMain {
             + " on "
             + Machine.oneLine(options));
     for (BenchSection section : SECTIONS) {
-      if (!options.only().isEmpty() && !options.only().contains(section.name())) {
+      boolean wanted =
+          options.only().isEmpty()
+              ? !section.onRequestOnly()
+              : options.only().contains(section.name());
+      if (!wanted) {
         continue;
       }
       context.log("section %s", section.name());
@@ -99,7 +104,7 @@ public final class BenchMain {
         DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
             .withZone(ZoneOffset.UTC)
             .format(started);
-    String base = "bench-" + stamp + (options.quick() ? "-quick" : "");
+    String base = options.name() + "-" + stamp + (options.quick() ? "-quick" : "");
     Path jsonFile = options.out().resolve(base + ".json");
     Path textFile = options.out().resolve(base + ".txt");
     new ObjectMapper()

@@ -9,8 +9,11 @@ import java.util.OptionalInt;
 /**
  * The driver's command line (bench/run passes the paths): {@code [--quick] [--rounds N] [--only
  * a,b] --root DIR --jar JAR --out DIR --lab-java HOME --daemon-java HOME [--exporter-classpath CP]
- * [--daemon-flag FLAG]...}; {@code --daemon-flag} adds a JVM flag to the daemon's, for before/after
- * measurements of a tuning.
+ * [--daemon-flag FLAG]... [--fleet-sizes 1,10,50] [--fleet-label L] [--name PREFIX]}; {@code
+ * --daemon-flag} adds a JVM flag to the daemon's, for before/after measurements of a tuning; {@code
+ * --fleet-sizes} are the target counts of the {@code fleet} section and {@code --fleet-label} the
+ * label on its lab JVMs' command lines (bench/fleet-scale.sh finds them by it to clean up); {@code
+ * --name} the results' file prefix ({@code bench}).
  */
 record BenchOptions(
     boolean quick,
@@ -22,7 +25,10 @@ record BenchOptions(
     Path labJavaHome,
     Path daemonJavaHome,
     Optional<String> exporterClasspath,
-    List<String> extraDaemonFlags) {
+    List<String> extraDaemonFlags,
+    List<Integer> fleetSizes,
+    Optional<String> fleetLabel,
+    String name) {
 
   static BenchOptions parse(String... args) {
     boolean quick = false;
@@ -36,6 +42,9 @@ record BenchOptions(
     Path daemonJava = home;
     Optional<String> exporter = Optional.empty();
     List<String> daemonFlags = new ArrayList<>();
+    List<Integer> fleetSizes = new ArrayList<>(List.of(1, 10, 50));
+    Optional<String> fleetLabel = Optional.empty();
+    String name = "bench";
     for (int i = 0; i < args.length; i++) {
       String arg = args[i];
       switch (arg) {
@@ -49,6 +58,14 @@ record BenchOptions(
         case "--daemon-java" -> daemonJava = Path.of(value(args, ++i, arg));
         case "--exporter-classpath" -> exporter = Optional.of(value(args, ++i, arg));
         case "--daemon-flag" -> daemonFlags.add(value(args, ++i, arg));
+        case "--fleet-sizes" -> {
+          fleetSizes.clear();
+          for (String size : value(args, ++i, arg).split(",")) {
+            fleetSizes.add(Integer.parseInt(size.trim()));
+          }
+        }
+        case "--fleet-label" -> fleetLabel = Optional.of(value(args, ++i, arg));
+        case "--name" -> name = value(args, ++i, arg);
         default -> throw new IllegalArgumentException("unknown option " + arg);
       }
     }
@@ -63,7 +80,10 @@ record BenchOptions(
         labJava,
         daemonJava,
         exporter.filter(cp -> !cp.isBlank()),
-        List.copyOf(daemonFlags));
+        List.copyOf(daemonFlags),
+        List.copyOf(fleetSizes),
+        fleetLabel,
+        name);
   }
 
   private static String value(String[] args, int i, String option) {

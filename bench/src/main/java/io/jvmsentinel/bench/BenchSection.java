@@ -14,6 +14,14 @@ interface BenchSection {
   /** The key of this section in the results JSON, e.g. {@code overhead}. */
   String name();
 
+  /**
+   * Whether this section runs only when named in {@code --only} (the 50-JVM fleet: too heavy for a
+   * full run or the smoke run in {@code ./mvnw verify}).
+   */
+  default boolean onRequestOnly() {
+    return false;
+  }
+
   /** Runs the measurement; figures go into {@link Result#json}, one line per figure to text. */
   Result run(BenchContext context) throws Exception;
 

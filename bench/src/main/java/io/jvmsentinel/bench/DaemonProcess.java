@@ -1,8 +1,12 @@
 package io.jvmsentinel.bench;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /** A monitor process the benchmark started (the daemon or jmx_exporter), with its HTTP base. */
@@ -41,6 +45,35 @@ final class DaemonProcess implements AutoCloseable {
       }
       Thread.sleep(200);
     }
+  }
+
+  /**
+   * Polls {@code /api/v1/alerts} every 250 ms until an alert of {@code rule} fires (on {@code
+   * target}, or on any target when empty); its {@code since}, or empty after {@code timeout}.
+   */
+  Optional<Instant> awaitFiring(
+      BenchContext context, String rule, Optional<String> target, Duration timeout)
+      throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    ObjectMapper json = new ObjectMapper();
+    while (System.nanoTime() < deadline) {
+      Optional<String> body =
+          context
+              .get(baseUrl + "/api/v1/alerts")
+              .filter(r -> r.statusCode() == 200)
+              .map(r -> r.body());
+      if (body.isPresent()) {
+        for (JsonNode alert : json.readTree(body.get()).path("alerts")) {
+          if (alert.path("alert").asText().equals(rule)
+              && target.map(t -> alert.path("target").asText().equals(t)).orElse(true)
+              && alert.path("state").asText().equals("firing")) {
+            return Optional.of(Instant.parse(alert.path("since").asText()));
+          }
+        }
+      }
+      Thread.sleep(250);
+    }
+    return Optional.empty();
   }
 
   @Override

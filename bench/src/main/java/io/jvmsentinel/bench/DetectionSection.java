@@ -1,7 +1,6 @@
 package io.jvmsentinel.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.jvmsentinel.daemon.config.Durations;
 import io.jvmsentinel.daemon.lab.LabEvent;
@@ -145,27 +144,11 @@ final class DetectionSection implements BenchSection {
                 DETECTION + "targets:\n  - name: lab\n    jmx: " + lab.jmxHostPort() + "\n")) {
       LabEvent onset = lab.awaitOnset(incident.phase(), Duration.ofSeconds(120));
       long onsetAt = onset.atEpochMillis();
-      long deadline = System.currentTimeMillis() + incident.timeout().toMillis();
-      ObjectMapper json = new ObjectMapper();
-      while (System.currentTimeMillis() < deadline) {
-        Optional<String> body =
-            c.get(daemon.baseUrl + "/api/v1/alerts")
-                .filter(r -> r.statusCode() == 200)
-                .map(r -> r.body());
-        if (body.isPresent()) {
-          for (JsonNode alert : json.readTree(body.get()).path("alerts")) {
-            if (alert.path("alert").asText().equals(incident.rule())
-                && alert.path("state").asText().equals("firing")) {
-              long now = System.currentTimeMillis();
-              long since = Instant.parse(alert.path("since").asText()).toEpochMilli();
-              return Optional.of(
-                  new double[] {(since - onsetAt) / 1000.0, (now - onsetAt) / 1000.0});
-            }
-          }
-        }
-        Thread.sleep(250);
-      }
-      return Optional.empty();
+      Optional<Instant> since =
+          daemon.awaitFiring(c, incident.rule(), Optional.empty(), incident.timeout());
+      long now = System.currentTimeMillis();
+      return since.map(
+          s -> new double[] {(s.toEpochMilli() - onsetAt) / 1000.0, (now - onsetAt) / 1000.0});
     }
   }
 

@@ -1,9 +1,6 @@
 package io.jvmsentinel.bench;
 
 import io.jvmsentinel.daemon.lab.LabProcess;
-import java.net.URI;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -116,31 +113,11 @@ final class FootprintSection implements BenchSection {
         rss.add(Procs.rssMb(daemon.pid()));
         double[] heap = Procs.heapMb(c.options.daemonJavaHome(), daemon.pid());
 
-        // Back-to-back scrapes: one HTTP/1.1 client, a kept-alive connection, as Prometheus does.
-        HttpRequest request =
-            HttpRequest.newBuilder(URI.create(daemon.metricsUrl()))
-                .timeout(Duration.ofSeconds(10))
-                .GET()
-                .build();
-        int warm = Math.min(50, scrapes / 10);
-        List<Double> millis = new ArrayList<>();
-        int bodyBytes = 0;
-        double scrapeCpu0 = Procs.cpuSeconds(daemon.pid());
-        for (int i = 0; i < warm + scrapes; i++) {
-          long start = System.nanoTime();
-          HttpResponse<byte[]> response =
-              c.http.send(request, HttpResponse.BodyHandlers.ofByteArray());
-          double took = (System.nanoTime() - start) / 1e6;
-          if (response.statusCode() != 200) {
-            throw new IllegalStateException("/metrics answered " + response.statusCode());
-          }
-          bodyBytes = response.body().length;
-          if (i >= warm) {
-            millis.add(took);
-          }
-        }
-        double scrapeCpuMs =
-            (Procs.cpuSeconds(daemon.pid()) - scrapeCpu0) * 1000 / (warm + scrapes);
+        BackToBackScrapes scraped =
+            BackToBackScrapes.run(c, daemon, Math.min(50, scrapes / 10), scrapes);
+        List<Double> millis = scraped.millis();
+        int bodyBytes = scraped.bodyBytes();
+        double scrapeCpuMs = scraped.daemonCpuMsPerScrape();
         double rssAfterScrapes = Procs.rssMb(daemon.pid());
 
         Map<String, Object> m = new LinkedHashMap<>();

@@ -23,6 +23,16 @@ final class Procs {
     return (utime + stime) / (double) CLOCK_TICKS;
   }
 
+  /** The process's thread count ({@code Threads:} in its status). */
+  static int threads(long pid) throws IOException {
+    for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+      if (line.startsWith("Threads:")) {
+        return Integer.parseInt(line.replaceAll("[^0-9]", ""));
+      }
+    }
+    throw new IOException("no Threads for " + pid);
+  }
+
   /** VmRSS in MB. */
   static double rssMb(long pid) throws IOException {
     for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {

@@ -7,7 +7,9 @@ import io.jvmsentinel.collectors.support.KeyedReadings;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
 import java.io.IOException;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -51,6 +53,9 @@ public final class GcPoller implements JmxPoller {
       new java.util.concurrent.atomic.LongAdder();
   private final java.util.concurrent.atomic.LongAdder codeCacheCollections =
       new java.util.concurrent.atomic.LongAdder();
+  // The pause timers recorded into, by their tags (bounded by the caps): detection reads them here,
+  // as a registry search walks every meter of every target (quadratic in a fleet).
+  private final Map<Tags, Timer> pauseTimers = new ConcurrentHashMap<>();
   private final NotificationListener listener = (notification, handback) -> record(notification);
   private MeterRegistry registry;
   private KeyedReadings<String, Attributes> readings;
@@ -128,6 +133,13 @@ public final class GcPoller implements JmxPoller {
     return codeCacheCollections.sum();
   }
 
+  /**
+   * The pause timers (not concurrent phases) this poller recorded into, one per gc/action/cause.
+   */
+  public Collection<Timer> pauseTimers() {
+    return List.copyOf(pauseTimers.values());
+  }
+
   /** The collector names of the current connection. */
   public List<String> collectorNames() {
     return List.copyOf(collectors.keySet());
@@ -158,8 +170,10 @@ public final class GcPoller implements JmxPoller {
             ? Metric.JVM_GC_CONCURRENT_PHASE_TIME
             : Metric.JVM_GC_PAUSE;
     long millis = info.getGcInfo().getDuration();
-    metric.timer(registry, gcTags).record(millis, TimeUnit.MILLISECONDS);
+    Timer timer = metric.timer(registry, gcTags);
+    timer.record(millis, TimeUnit.MILLISECONDS);
     if (metric == Metric.JVM_GC_PAUSE) {
+      pauseTimers.putIfAbsent(gcTags, timer);
       pauseMillis.add(millis);
     }
     boolean major =

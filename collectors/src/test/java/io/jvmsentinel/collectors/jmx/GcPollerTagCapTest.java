@@ -54,6 +54,23 @@ class GcPollerTagCapTest {
     assertThat(capped("cause")).isEqualTo(100 - (GcPoller.MAX_CAUSES - 1));
   }
 
+  @Test
+  void pauseTimersAreTheRegisteredPauseTimersWithoutConcurrentPhases() throws Exception {
+    poller.bindTo(registry);
+    GcInfo real = oneRealGcInfo();
+    poller.record(notification("Copy", "end of minor GC", "Allocation Failure", real));
+    poller.record(notification("Copy", "end of minor GC", "Allocation Failure", real));
+    poller.record(notification("MarkSweepCompact", "end of major GC", "System.gc()", real));
+    poller.record(notification("ZGC Cycles", "end of GC cycle", "Warmup", real));
+
+    assertThat(poller.pauseTimers())
+        .containsExactlyInAnyOrderElementsOf(registry.find("jvm.gc.pause").timers());
+    assertThat(poller.pauseTimers())
+        .extracting(t -> t.getId().getTag("gc") + ":" + t.count())
+        .containsExactlyInAnyOrder("Copy:2", "MarkSweepCompact:1");
+    assertThat(registry.find("jvm.gc.concurrent.phase.time").timers()).hasSize(1);
+  }
+
   private Set<String> tagValues(String key) {
     return registry.find("jvm.gc.pause").timers().stream()
         .map(Meter::getId)

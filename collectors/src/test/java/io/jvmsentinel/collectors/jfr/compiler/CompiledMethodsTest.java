@@ -25,6 +25,25 @@ class CompiledMethodsTest {
     for (int i = 0; i < 200_000; i++) {
       compiled.compiledBefore("gen.C" + i + ".m()V", 4);
     }
-    assertThat(compiled.size()).isLessThanOrEqualTo((1 << 17) / 4 * 3);
+    assertThat(compiled.size()).isLessThanOrEqualTo(CompiledMethods.MAX_SLOTS / 4 * 3);
+    assertThat(compiled.capacity()).isEqualTo(CompiledMethods.MAX_SLOTS);
+  }
+
+  @Test
+  void theTableStartsSmallAndGrowsKeepingWhatItHolds() {
+    assertThat(compiled.capacity()).isEqualTo(CompiledMethods.INITIAL_SLOTS);
+    int methods = CompiledMethods.INITIAL_SLOTS * 4;
+    for (int i = 0; i < methods; i++) {
+      assertThat(compiled.compiledBefore("gen.C" + i + ".m()V", 4)).isFalse();
+    }
+    assertThat(compiled.capacity()).isGreaterThan(CompiledMethods.INITIAL_SLOTS);
+    assertThat(compiled.size()).isEqualTo(methods);
+    for (int i = 0; i < methods; i++) {
+      assertThat(compiled.compiledBefore("gen.C" + i + ".m()V", 4))
+          .as("still known after growing")
+          .isTrue();
+    }
+    compiled.clear();
+    assertThat(compiled.capacity()).isEqualTo(CompiledMethods.INITIAL_SLOTS);
   }
 }
