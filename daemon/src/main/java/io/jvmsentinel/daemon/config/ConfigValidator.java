@@ -64,8 +64,21 @@ final class ConfigValidator {
               + " targets: (their series would have different tags); run a second daemon for"
               + " fixed targets");
     }
+    Optional<KubernetesDiscoveryConfig> kubernetes =
+        new KubernetesDiscoveryValidator(problems, env, secrets, tags, baseDir)
+            .validate(doc.discovery());
+    if (kubernetes.isPresent() && (targetsGiven || discovery.isPresent())) {
+      // Pods carry namespace, pod, container and node tags; series of one name need one tag set.
+      problems.add(
+          "discovery.kubernetes: cannot be combined with discovery.local, --discover, --target,"
+              + " --pid or targets: (their series would have different tags); run a second"
+              + " daemon for those");
+    }
     // Only when none was written: a target that was written but is broken has its own problem.
-    if (!targetsGiven && discovery.isEmpty() && !problems.unreadable("targets")) {
+    if (!targetsGiven
+        && discovery.isEmpty()
+        && kubernetes.isEmpty()
+        && !problems.unreadable("targets")) {
       problems.add("no targets: give --target HOST:PORT, --pid PID or a config file with targets:");
     }
     DetectionConfig detection =
@@ -92,6 +105,7 @@ final class ConfigValidator {
         datadog,
         otlp,
         discovery,
+        kubernetes,
         targets);
   }
 

@@ -19,6 +19,7 @@ import java.util.Optional;
  * @param datadog metrics and alerts to a Datadog Agent over DogStatsD; disabled by default
  * @param otlp metrics pushed over OTLP/HTTP; disabled by default
  * @param localDiscovery the host's JVMs to find and watch at run time; empty when off
+ * @param kubernetesDiscovery the annotated pods to find and watch at run time; empty when off
  * @param targets fixed targets (at least one unless discovering), names unique, all with the same
  *     tag keys
  */
@@ -32,6 +33,7 @@ public record SentinelConfig(
     DatadogConfig datadog,
     OtlpConfig otlp,
     Optional<LocalDiscoveryConfig> localDiscovery,
+    Optional<KubernetesDiscoveryConfig> kubernetesDiscovery,
     List<TargetConfig> targets) {
   public SentinelConfig {
     Objects.requireNonNull(http, "http");
@@ -42,6 +44,7 @@ public record SentinelConfig(
     Objects.requireNonNull(datadog, "datadog");
     Objects.requireNonNull(otlp, "otlp");
     Objects.requireNonNull(localDiscovery, "localDiscovery");
+    Objects.requireNonNull(kubernetesDiscovery, "kubernetesDiscovery");
     tags = Collections.unmodifiableMap(new LinkedHashMap<>(tags));
     targets = List.copyOf(targets);
   }
