@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * client under test off and let it back on the same port, and able to refuse every request as a
  * missing RBAC rule does.
  */
-final class MockApiServer implements AutoCloseable {
+public final class MockApiServer implements AutoCloseable {
   static final String NODE_LABEL = "mock.node";
   private static final String NODE_FIELD_SELECTOR = "fieldSelector=spec.nodeName%3D";
   private final AtomicBoolean refusing = new AtomicBoolean();
@@ -50,7 +50,7 @@ final class MockApiServer implements AutoCloseable {
   private final KubernetesClient client;
   private final CuttableProxy proxy;
 
-  MockApiServer() {
+  public MockApiServer() {
     server.init(InetAddress.getLoopbackAddress(), 0);
     client = server.createClient();
     proxy = new CuttableProxy(server.getPort());
@@ -81,12 +81,12 @@ final class MockApiServer implements AutoCloseable {
   }
 
   /** The URL for {@code discovery.kubernetes.apiServer}: through the proxy that can be cut. */
-  String url() {
+  public String url() {
     return "http://127.0.0.1:" + proxy.port();
   }
 
   /** A client to change the pods with (not the one under test): it bypasses the proxy. */
-  KubernetesClient client() {
+  public KubernetesClient client() {
     return client;
   }
 
@@ -113,7 +113,7 @@ final class MockApiServer implements AutoCloseable {
   }
 
   /** A running pod with an IP, scheduled on {@code node}, with one container named "app". */
-  static PodBuilder runningPod(String namespace, String name, String ip, String node) {
+  public static PodBuilder runningPod(String namespace, String name, String ip, String node) {
     return new PodBuilder()
         .withNewMetadata()
         .withNamespace(namespace)
@@ -134,7 +134,7 @@ final class MockApiServer implements AutoCloseable {
   }
 
   /** A running pod that opts in with its JMX port. */
-  static Pod annotatedPod(String namespace, String name, String ip, String node, int port) {
+  public static Pod annotatedPod(String namespace, String name, String ip, String node, int port) {
     return runningPod(namespace, name, ip, node)
         .editMetadata()
         .withAnnotations(
