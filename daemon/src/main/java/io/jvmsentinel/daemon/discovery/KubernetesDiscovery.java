@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.jvmsentinel.daemon.config.KubernetesDiscoveryConfig;
 import io.jvmsentinel.daemon.config.TargetConfig;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -93,6 +94,9 @@ public final class KubernetesDiscovery implements AutoCloseable {
     config
         .withConnectionTimeout((int) settings.connectTimeout().toMillis())
         .withRequestTimeout((int) settings.requestTimeout().toMillis())
+        // The informer retries a failed list itself, with backoff, and tells us each time; the
+        // client's own retries (ten, up to ~100 s in all) would only hide an outage from the log.
+        .withRequestRetryBackoffLimit(0)
         .withWatchReconnectInterval(WATCH_RECONNECT_MS)
         .withWatchReconnectLimit(-1); // reconnect for as long as the daemon runs
     return new KubernetesClientBuilder().withConfig(config.build()).build();
@@ -182,8 +186,9 @@ public final class KubernetesDiscovery implements AutoCloseable {
     }
     watching = false; // said here already; checkWatching says when it is back
     log.warn(
-        "kubernetes discovery: {}; keeping the {} current target(s), retrying",
+        "kubernetes discovery: {} ({}); keeping the {} current target(s), retrying",
         explain(error),
+        client.getMasterUrl(),
         published == null ? 0 : published.size());
     return true; // the informer retries with backoff and relists: never give up on the API
   }
@@ -207,9 +212,12 @@ public final class KubernetesDiscovery implements AutoCloseable {
     return "cannot reach the API server: " + rootCause(error);
   }
 
+  /** The network error itself (refused, timed out, unknown host), not its async wrappers. */
   private static String rootCause(Throwable error) {
     Throwable cause = error;
-    while (cause.getCause() != null && cause.getCause() != cause) {
+    while (!(cause instanceof IOException)
+        && cause.getCause() != null
+        && cause.getCause() != cause) {
       cause = cause.getCause();
     }
     return cause.toString();
