@@ -20,6 +20,8 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -49,9 +51,9 @@ public final class KubernetesDiscovery implements AutoCloseable {
   private final Consumer<List<TargetConfig>> targets;
   private final AnnotatedPod annotated;
   private final List<SharedIndexInformer<Pod>> informers = new ArrayList<>();
-  // Guarded by this: what was handed over last, and the names already warned about.
+  // Guarded by this: what was handed over last, and the problems already warned about.
   private List<TargetConfig> published;
-  private final Set<String> duplicatesWarned = new HashSet<>();
+  private final Set<String> warned = new HashSet<>();
   private volatile boolean closed;
   // Guarded by this: whether all informers watch; null until the first watch is up or fails.
   private Boolean watching;
@@ -139,13 +141,19 @@ public final class KubernetesDiscovery implements AutoCloseable {
     pods.sort(Comparator.comparing(AnnotatedPod::id));
     Map<String, TargetConfig> byName = new LinkedHashMap<>();
     for (Pod pod : pods) {
-      annotated
-          .target(pod, problem -> {})
+      targetOf(pod)
           .ifPresent(
               target -> {
                 TargetConfig first = byName.putIfAbsent(target.name(), target);
                 if (first != null) {
-                  duplicate(target.name(), AnnotatedPod.id(pod));
+                  warnOnce(
+                      "duplicate " + target.name() + "/" + AnnotatedPod.id(pod),
+                      "pod {} is not watched: another pod's target is named {} already; give each"
+                          + " pod its own {}{} annotation",
+                      AnnotatedPod.id(pod),
+                      target.name(),
+                      settings.annotationPrefix(),
+                      AnnotatedPod.TARGET);
                 }
               });
     }
@@ -156,15 +164,23 @@ public final class KubernetesDiscovery implements AutoCloseable {
     return List.copyOf(informers);
   }
 
-  private synchronized void duplicate(String name, String pod) {
-    if (duplicatesWarned.add(name + "/" + pod)) {
-      log.warn(
-          "kubernetes discovery: pod {} is not watched: another pod's target is named {} already;"
-              + " give each pod its own {}{} annotation",
-          pod,
-          name,
-          settings.annotationPrefix(),
-          AnnotatedPod.TARGET);
+  /** A pod the API server sent in a shape this code does not expect is skipped, not fatal. */
+  private Optional<TargetConfig> targetOf(Pod pod) {
+    try {
+      return annotated.target(pod, problem -> {});
+    } catch (RuntimeException e) {
+      warnOnce(
+          "unreadable " + pod.getMetadata().getUid(),
+          "pod {} is not watched: cannot read it ({})",
+          pod.getMetadata().getNamespace() + "." + pod.getMetadata().getName(),
+          e.toString());
+      return Optional.empty();
+    }
+  }
+
+  private synchronized void warnOnce(String key, String message, Object... arguments) {
+    if (warned.add(key)) {
+      log.warn("kubernetes discovery: " + message, arguments);
     }
   }
 
@@ -281,16 +297,24 @@ public final class KubernetesDiscovery implements AutoCloseable {
       publish();
     }
 
-    // Once per change of the pod's annotations, not on every status update.
+    // Once per change of the pod's annotations or phase, not on every status update.
     private void explainIfBroken(Pod pod) {
-      annotated.target(
-          pod, problem -> log.warn("kubernetes discovery: {}; not watching it", problem));
+      try {
+        annotated.target(
+            pod, problem -> log.warn("kubernetes discovery: {}; not watching it", problem));
+      } catch (RuntimeException e) {
+        // targetOf, in publish, says it once
+      }
     }
 
     private boolean annotationsEqual(Pod before, Pod after) {
-      return java.util.Objects.equals(
+      return Objects.equals(
               before.getMetadata().getAnnotations(), after.getMetadata().getAnnotations())
-          && java.util.Objects.equals(before.getStatus().getPhase(), after.getStatus().getPhase());
+          && Objects.equals(phase(before), phase(after));
+    }
+
+    private static String phase(Pod pod) {
+      return pod.getStatus() == null ? null : pod.getStatus().getPhase();
     }
   }
 }

@@ -82,7 +82,7 @@ class KubernetesDiscoveryTest {
   }
 
   @Test
-  void theTargetAnnotationNamesIt() {
+  void theTargetAnnotationNamesItAndTheFirstPodOfANameKeepsIt() {
     start(settings(List.of(), Optional.empty(), Map.of()));
     create(
         new PodBuilder(annotatedPod("shop", "orders-7d9f", "10.1.2.3", "node-a", 9010))
@@ -91,7 +91,26 @@ class KubernetesDiscoveryTest {
             .endMetadata()
             .build());
 
-    awaitOne("orders");
+    TargetConfig first = awaitOne("orders");
+
+    // A second pod claiming the name: the first by namespace.pod keeps it, the other is logged.
+    create(
+        new PodBuilder(annotatedPod("shop", "orders-8a1c", "10.1.2.4", "node-a", 9010))
+            .editMetadata()
+            .addToAnnotations("jvm-sentinel.io/target", "orders")
+            .endMetadata()
+            .build());
+    await()
+        .atMost(SEEN)
+        .untilAsserted(
+            () ->
+                assertThat(warnings())
+                    .anySatisfy(
+                        w ->
+                            assertThat(w)
+                                .contains("pod shop.orders-8a1c is not watched")
+                                .contains("named orders already")));
+    assertThat(handed.latest()).containsExactly(first);
   }
 
   @Test
