@@ -100,16 +100,7 @@ class KubernetesDiscoveryTest {
             .addToAnnotations("jvm-sentinel.io/target", "orders")
             .endMetadata()
             .build());
-    await()
-        .atMost(SEEN)
-        .untilAsserted(
-            () ->
-                assertThat(warnings())
-                    .anySatisfy(
-                        w ->
-                            assertThat(w)
-                                .contains("pod shop.orders-8a1c is not watched")
-                                .contains("named orders already")));
+    awaitLogged("pod shop.orders-8a1c is not watched", "named orders already");
     assertThat(handed.latest()).containsExactly(first);
   }
 
@@ -194,13 +185,7 @@ class KubernetesDiscoveryTest {
             .build());
     create(annotatedPod("billing", "last", "10.0.0.5", "node-a", 9010));
 
-    await()
-        .atMost(SEEN)
-        .untilAsserted(
-            () ->
-                assertThat(handed.latest())
-                    .extracting(TargetConfig::name)
-                    .containsExactly("billing.last", "shop.on-a"));
+    awaitNames("billing.last", "shop.on-a");
     // The API server filters by node: a per-node daemon does not receive the cluster's pods.
     assertThat(api.paths())
         .filteredOn(path -> path.startsWith("/api/v1/namespaces/shop/pods?"))
@@ -214,37 +199,17 @@ class KubernetesDiscoveryTest {
     create(annotatedPod("shop", "a", "10.0.0.1", "node-a", 9010));
     create(annotatedPod("shop", "b", "10.0.0.2", "node-a", 9010));
     await().atMost(SEEN).until(() -> handed.latest().size() == 2);
-    await()
-        .atMost(SEEN)
-        .until(() -> warnings().contains("kubernetes discovery: watching pods (2 target(s))"));
+    awaitLogged("kubernetes discovery: watching pods (2 target(s))");
 
     api.stop();
-    await()
-        .atMost(SEEN)
-        .untilAsserted(
-            () ->
-                assertThat(warnings())
-                    .anySatisfy(
-                        w ->
-                            assertThat(w)
-                                .contains("lost the watch on pods")
-                                .contains("keeping the 2 current target(s)")));
+    awaitLogged("lost the watch on pods", "keeping the 2 current target(s)");
     assertThat(handed.latest()).extracting(TargetConfig::name).containsExactly("shop.a", "shop.b");
 
     api.restart();
-    await()
-        .atMost(SEEN)
-        .until(
-            () -> warnings().contains("kubernetes discovery: watching pods again (2 target(s))"));
+    awaitLogged("kubernetes discovery: watching pods again (2 target(s))");
     api.client().pods().inNamespace("shop").withName("a").delete();
     create(annotatedPod("shop", "c", "10.0.0.3", "node-a", 9010));
-    await()
-        .atMost(SEEN)
-        .untilAsserted(
-            () ->
-                assertThat(handed.latest())
-                    .extracting(TargetConfig::name)
-                    .containsExactly("shop.b", "shop.c"));
+    awaitNames("shop.b", "shop.c");
     // Never an empty list in between: an outage is not every pod leaving.
     assertThat(handed.all()).noneMatch(List::isEmpty);
   }
@@ -254,16 +219,7 @@ class KubernetesDiscoveryTest {
     create(annotatedPod("shop", "a", "10.0.0.1", "node-a", 9010));
     api.refuse(true);
     start(settings(List.of(), Optional.empty(), Map.of()));
-    await()
-        .atMost(SEEN)
-        .untilAsserted(
-            () ->
-                assertThat(warnings())
-                    .anySatisfy(
-                        w ->
-                            assertThat(w)
-                                .contains("refuses to list or watch pods (403)")
-                                .contains("deploy/kubernetes/discovery-rbac.yaml")));
+    awaitLogged("refuses to list or watch pods (403)", "deploy/kubernetes/discovery-rbac.yaml");
     assertThat(handed.all()).isEmpty();
 
     api.refuse(false);
@@ -317,11 +273,17 @@ class KubernetesDiscoveryTest {
   }
 
   private TargetConfig awaitOne(String name) {
+    awaitNames(name);
+    return handed.latest().get(0);
+  }
+
+  /** Waits until the last list handed over holds exactly these targets, in this order. */
+  private void awaitNames(String... names) {
     await()
         .atMost(SEEN)
         .untilAsserted(
-            () -> assertThat(handed.latest()).extracting(TargetConfig::name).containsExactly(name));
-    return handed.latest().get(0);
+            () ->
+                assertThat(handed.latest()).extracting(TargetConfig::name).containsExactly(names));
   }
 
   private Optional<Object> address(String name) {
@@ -333,6 +295,14 @@ class KubernetesDiscoveryTest {
 
   private static Object ip(String ip) {
     return JmxAddress.parse(ip + ":9010");
+  }
+
+  /** Waits until one line of the provider's log contains every one of {@code parts}. */
+  private void awaitLogged(String... parts) {
+    await()
+        .atMost(SEEN)
+        .untilAsserted(
+            () -> assertThat(warnings()).anySatisfy(line -> assertThat(line).contains(parts)));
   }
 
   private List<String> warnings() {
