@@ -276,17 +276,26 @@ public final class KubernetesDiscovery implements AutoCloseable {
     client.close();
   }
 
-  /** Every change of a pod: the whole list is computed again (cheap: the store is in memory). */
+  /**
+   * Every change of a pod that is or was opted in: the whole list is computed again (cheap: the
+   * store is in memory). The other pods of a cluster-wide watch change often and matter not.
+   */
   private final class Changes implements ResourceEventHandler<Pod> {
     @Override
     public void onAdd(Pod pod) {
-      explainIfBroken(pod);
-      publish();
+      if (optedIn(pod)) {
+        explainIfBroken(pod);
+        publish();
+      }
     }
 
     @Override
     public void onUpdate(Pod before, Pod after) {
-      if (!annotationsEqual(before, after)) {
+      boolean now = optedIn(after);
+      if (!now && !optedIn(before)) {
+        return;
+      }
+      if (now && !annotationsEqual(before, after)) {
         explainIfBroken(after);
       }
       publish();
@@ -294,7 +303,17 @@ public final class KubernetesDiscovery implements AutoCloseable {
 
     @Override
     public void onDelete(Pod pod, boolean finalStateUnknown) {
-      publish();
+      if (optedIn(pod)) {
+        publish();
+      }
+    }
+
+    private boolean optedIn(Pod pod) {
+      try {
+        return annotated.optedIn(pod);
+      } catch (RuntimeException e) {
+        return true; // let targetOf, in publish, say what is wrong with it
+      }
     }
 
     // Once per change of the pod's annotations or phase, not on every status update.

@@ -139,7 +139,7 @@ class KubernetesDiscoveryTest {
   }
 
   @Test
-  void aPodFollowsItsIpThroughARestartAndLeavesWhenDeleted() {
+  void aPodFollowsItsIpThroughARestartAndLeavesWhenDeletedOptedOutOrStopped() {
     start(settings(List.of(), Optional.empty(), Map.of()));
     create(annotatedPod("shop", "orders-0", "10.0.0.1", "node-a", 9010));
     await().atMost(SEEN).until(() -> address("shop.orders-0").equals(Optional.of(ip("10.0.0.1"))));
@@ -155,6 +155,16 @@ class KubernetesDiscoveryTest {
     await().atMost(SEEN).until(() -> handed.latest().isEmpty());
     create(annotatedPod("shop", "orders-0", "10.0.0.3", "node-a", 9010));
     await().atMost(SEEN).until(() -> address("shop.orders-0").equals(Optional.of(ip("10.0.0.3"))));
+
+    // A pod whose owner takes the annotation back is forgotten, and watched again when it opts in.
+    Pod optedOut = api.client().pods().inNamespace("shop").withName("orders-0").get();
+    optedOut.getMetadata().getAnnotations().put("jvm-sentinel.io/scrape", "false");
+    api.client().resource(optedOut).update();
+    await().atMost(SEEN).until(() -> handed.latest().isEmpty());
+    Pod optedIn = api.client().pods().inNamespace("shop").withName("orders-0").get();
+    optedIn.getMetadata().getAnnotations().put("jvm-sentinel.io/scrape", "true");
+    api.client().resource(optedIn).update();
+    await().atMost(SEEN).until(() -> handed.latest().size() == 1);
 
     // A pod that stops running (evicted, failed) is no target either.
     Pod failed = api.client().pods().inNamespace("shop").withName("orders-0").get();
