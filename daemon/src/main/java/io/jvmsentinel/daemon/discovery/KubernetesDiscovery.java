@@ -39,6 +39,13 @@ import org.slf4j.LoggerFactory;
  * <p>When the API server cannot be reached or refuses (403: missing RBAC), the informer keeps the
  * pods it knows, so the targets stay, and retries with backoff; once it lists again, the targets
  * follow what it finds.
+ *
+ * <p>Threads: each informer (one per namespace, or one for all) calls {@link Changes} on its own
+ * thread; {@link #publish} is synchronized, so the lists reach the daemon one at a time and each is
+ * computed from the stores as they are then (never an older list after a newer one). A failed list
+ * reaches {@link #apiError}; a broken watch is retried inside the informer silently, so the {@code
+ * discovery-kubernetes} thread checks every 2 s whether the informers watch and says when that
+ * changes.
  */
 public final class KubernetesDiscovery implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(KubernetesDiscovery.class);
