@@ -30,6 +30,7 @@ final class ConfigValidator {
       Optional<HostPort> listenOverride,
       boolean targetsGiven,
       Optional<LocalDiscoveryConfig> discoveryOverride,
+      boolean kubernetesWanted,
       Path baseDir) {
     HostPort listen =
         listenOverride
@@ -66,11 +67,11 @@ final class ConfigValidator {
     }
     Optional<KubernetesDiscoveryConfig> kubernetes =
         new KubernetesDiscoveryValidator(problems, env, secrets, tags, baseDir)
-            .validate(doc.discovery());
+            .validate(doc.discovery(), kubernetesWanted);
     if (kubernetes.isPresent() && (targetsGiven || discovery.isPresent())) {
       // Pods carry namespace, pod, container and node tags; series of one name need one tag set.
       problems.add(
-          "discovery.kubernetes: cannot be combined with discovery.local, --discover, --target,"
+          "discovery.kubernetes (or --discover kubernetes): cannot be combined with discovery.local, --discover, --target,"
               + " --pid or targets: (their series would have different tags); run a second"
               + " daemon for those");
     }

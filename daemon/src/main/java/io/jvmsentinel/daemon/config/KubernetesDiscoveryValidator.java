@@ -27,6 +27,10 @@ final class KubernetesDiscoveryValidator {
   private static final Pattern NODE = Pattern.compile("[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?");
   private static final Pattern ENV_REFERENCE = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)}");
 
+  private static final ConfigDocument.KubernetesDiscovery EMPTY =
+      new ConfigDocument.KubernetesDiscovery(
+          null, null, null, null, null, null, null, null, null, null, null, null, null, null);
+
   private final Problems problems;
   private final Function<String, String> env;
   private final PasswordReader passwords;
@@ -46,12 +50,18 @@ final class KubernetesDiscoveryValidator {
     this.baseDir = baseDir;
   }
 
-  Optional<KubernetesDiscoveryConfig> validate(ConfigDocument.Discovery raw) {
-    if (raw == null || raw.kubernetes() == null) {
-      return Optional.empty();
+  /**
+   * @param wanted {@code --discover kubernetes}: on, with the section's settings or its defaults
+   */
+  Optional<KubernetesDiscoveryConfig> validate(ConfigDocument.Discovery raw, boolean wanted) {
+    ConfigDocument.KubernetesDiscovery k8s = raw == null ? null : raw.kubernetes();
+    if (k8s == null) {
+      if (!wanted) {
+        return Optional.empty();
+      }
+      k8s = EMPTY;
     }
-    ConfigDocument.KubernetesDiscovery k8s = raw.kubernetes();
-    if (Boolean.FALSE.equals(k8s.enabled())) {
+    if (Boolean.FALSE.equals(k8s.enabled()) && !wanted) {
       return Optional.empty();
     }
     Optional<Secret> password =

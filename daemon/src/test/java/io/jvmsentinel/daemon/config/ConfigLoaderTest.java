@@ -1343,9 +1343,25 @@ class ConfigLoaderTest {
                   + " the pod)",
               "'discovery.kubernetes.pollInterval' must be at least 1s, got 10ms",
               "'discovery.kubernetes.requestTimeout' must be greater than 0s",
-              "discovery.kubernetes: cannot be combined with discovery.local, --discover, --target,"
-                  + " --pid or targets: (their series would have different tags); run a second"
-                  + " daemon for those");
+              "discovery.kubernetes (or --discover kubernetes): cannot be combined with"
+                  + " discovery.local, --discover, --target, --pid or targets: (their series would"
+                  + " have different tags); run a second daemon for those");
+    }
+
+    @Test
+    void discoverKubernetesOnTheCommandLineTakesTheFileSectionOrTheDefaults() throws Exception {
+      CliOverrides kubernetes =
+          new CliOverrides(
+              List.of(), List.of(), Optional.empty(), Optional.empty(), Optional.empty(), true);
+      KubernetesDiscoveryConfig defaults =
+          loader.load(Optional.empty(), kubernetes).kubernetesDiscovery().orElseThrow();
+      assertThat(defaults.namespaces()).isEmpty();
+      assertThat(defaults.annotationPrefix()).isEqualTo("jvm-sentinel.io/");
+
+      Path file = write("discovery:\n  kubernetes:\n    enabled: false\n    namespaces: [shop]\n");
+      assertThat(loader.load(Optional.of(file), kubernetes).kubernetesDiscovery().orElseThrow())
+          .extracting(KubernetesDiscoveryConfig::namespaces)
+          .isEqualTo(List.of("shop"));
     }
 
     @Test
