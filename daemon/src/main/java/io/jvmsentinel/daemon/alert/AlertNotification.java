@@ -23,6 +23,8 @@ import java.util.Optional;
  * @param evidence JSON-friendly details (numbers, strings, lists and maps of them)
  * @param snapshot path of the JFR evidence snapshot saved when the alert fired, if any
  * @param page the alert on the daemon's status page, when {@code http.externalUrl} is set
+ * @param targetTags the target's tags with a value (discovery's namespace, pod, main class, the
+ *     configured ones), the same as on its series; sinks add them to their labels or tags
  */
 public record AlertNotification(
     String ruleId,
@@ -38,7 +40,8 @@ public record AlertNotification(
     String runbook,
     Map<String, Object> evidence,
     Optional<String> snapshot,
-    Optional<String> page) {
+    Optional<String> page,
+    Map<String, String> targetTags) {
 
   /** FIRING when the alert starts, RESOLVED when its condition has cleared. */
   public enum Status {
@@ -58,9 +61,10 @@ public record AlertNotification(
     evidence = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(evidence));
     Objects.requireNonNull(snapshot, "snapshot");
     Objects.requireNonNull(page, "page");
+    targetTags = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(targetTags));
   }
 
-  /** A notification without a page link (no {@code http.externalUrl}). */
+  /** A notification without a page link (no {@code http.externalUrl}) or target tags. */
   public AlertNotification(
       String ruleId,
       String target,
@@ -89,11 +93,21 @@ public record AlertNotification(
         runbook,
         evidence,
         snapshot,
-        Optional.empty());
+        Optional.empty(),
+        Map.of());
   }
 
   /** This notification with a link to the alert's page. */
   public AlertNotification withPage(String url) {
+    return with(Optional.of(url), targetTags);
+  }
+
+  /** This notification with its target's tags. */
+  public AlertNotification withTargetTags(Map<String, String> tags) {
+    return with(page, tags);
+  }
+
+  private AlertNotification with(Optional<String> page, Map<String, String> targetTags) {
     return new AlertNotification(
         ruleId,
         target,
@@ -108,7 +122,8 @@ public record AlertNotification(
         runbook,
         evidence,
         snapshot,
-        Optional.of(url));
+        page,
+        targetTags);
   }
 
   /** Stable identity of the alert: the same rule, target and key give the same key, always. */

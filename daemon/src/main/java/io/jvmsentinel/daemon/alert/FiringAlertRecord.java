@@ -1,6 +1,7 @@
 package io.jvmsentinel.daemon.alert;
 
 import java.time.Instant;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -14,6 +15,8 @@ import java.util.Objects;
  * @param startedAt when it started firing (kept, so the resolve names the original start)
  * @param summary the last summary, for a resolve sent without a fresh finding
  * @param snapshot the JFR evidence snapshot path, or null
+ * @param targetTags the target's tags, so a resolve sent for a target gone after a restart still
+ *     carries them; empty in files written before they were kept
  */
 public record FiringAlertRecord(
     String ruleId,
@@ -22,7 +25,8 @@ public record FiringAlertRecord(
     Severity severity,
     Instant startedAt,
     String summary,
-    String snapshot) {
+    String snapshot,
+    Map<String, String> targetTags) {
   public FiringAlertRecord {
     Objects.requireNonNull(ruleId, "ruleId");
     Objects.requireNonNull(target, "target");
@@ -30,6 +34,10 @@ public record FiringAlertRecord(
     Objects.requireNonNull(severity, "severity");
     Objects.requireNonNull(startedAt, "startedAt");
     summary = summary == null ? "" : summary;
+    targetTags =
+        targetTags == null
+            ? Map.of()
+            : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(targetTags));
   }
 
   /** The engine's id of the alert: rule, target and key. */

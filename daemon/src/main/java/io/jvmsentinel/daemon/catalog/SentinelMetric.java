@@ -175,6 +175,23 @@ public enum SentinelMetric implements MeterDefinition {
           + " agent's socket is missing) and messages dropped because the client's queue was full",
       "reason (send, queue_full)",
       "daemon"),
+  SENTINEL_TARGETS(
+      "jvm.sentinel.targets",
+      MeterKind.GAUGE,
+      null,
+      "Targets watched now, by the source that wants them (`config`: the file and command line;"
+          + " `discovery.*`: a discovery provider)",
+      "source",
+      "daemon"),
+  SENTINEL_TARGETS_SKIPPED(
+      "jvm.sentinel.targets.skipped",
+      MeterKind.GAUGE,
+      null,
+      "Targets a source wants that the daemon does not watch, by reason (`max_targets`: over"
+          + " `discovery.maxTargets`; `same_name`: another source has the name; `same_jvm`: the"
+          + " same address is watched under another name)",
+      "reason",
+      "daemon"),
   SENTINEL_POLL_ERRORS(
       "jvm.sentinel.poll.errors",
       MeterKind.COUNTER,

@@ -5,6 +5,7 @@ import io.jvmsentinel.daemon.config.ConfigException;
 import io.jvmsentinel.daemon.config.ConfigLoader;
 import io.jvmsentinel.daemon.config.SentinelConfig;
 import io.jvmsentinel.daemon.runtime.ConfigFileReload;
+import io.jvmsentinel.daemon.runtime.HangupSignal;
 import io.jvmsentinel.daemon.runtime.SentinelDaemon;
 import java.io.IOException;
 import java.util.Optional;
@@ -55,8 +56,13 @@ public final class RunCommand implements Callable<Integer> {
                         file,
                         overrides,
                         new ConfigLoader(),
+                        config,
                         targets -> daemon.liveTargets().want(SentinelDaemon.CONFIG_FILE, targets)));
-    reload.ifPresent(r -> r.start(ConfigFileReload.DEFAULT_INTERVAL));
+    reload.ifPresent(
+        r -> {
+          r.start(ConfigFileReload.DEFAULT_INTERVAL);
+          HangupSignal.onHangup(r::reloadNow);
+        });
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(

@@ -79,7 +79,8 @@ record ConfigDocument(
       Duration interval,
       Duration pollInterval,
       List<JvmMatch> include,
-      List<JvmMatch> exclude) {}
+      List<JvmMatch> exclude,
+      String jmxAgent) {}
 
   record JvmMatch(Pattern mainClass, Pattern commandLine, Pattern user) {}
 

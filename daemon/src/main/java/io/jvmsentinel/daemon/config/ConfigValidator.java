@@ -7,8 +7,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.function.Function;
 
 /**
@@ -53,28 +51,13 @@ final class ConfigValidator {
     List<TargetSource> written =
         sources.stream().filter(s -> !s.raw().equals(ConfigDocument.EMPTY_TARGET)).toList();
     checkUniqueNames(written);
-    checkSameTagKeys(written);
     // The file's section is checked even when the command line replaces it.
     Optional<LocalDiscoveryConfig> fileDiscovery =
         new DiscoveryValidator(problems).validate(doc.discovery());
     Optional<LocalDiscoveryConfig> discovery = discoveryOverride.or(() -> fileDiscovery);
-    if (discovery.isPresent() && targetsGiven) {
-      // Discovered targets carry main_class and pid tags; series of one name need one tag set.
-      problems.add(
-          "discovery.local (or --discover local): cannot be combined with --target, --pid or"
-              + " targets: (their series would have different tags); run a second daemon for"
-              + " fixed targets");
-    }
     Optional<KubernetesDiscoveryConfig> kubernetes =
         new KubernetesDiscoveryValidator(problems, env, secrets, tags, baseDir)
             .validate(doc.discovery(), kubernetesWanted);
-    if (kubernetes.isPresent() && (targetsGiven || discovery.isPresent())) {
-      // Pods carry namespace, pod, container and node tags; series of one name need one tag set.
-      problems.add(
-          "discovery.kubernetes (or --discover kubernetes): cannot be combined with discovery.local, --discover, --target,"
-              + " --pid or targets: (their series would have different tags); run a second"
-              + " daemon for those");
-    }
     // Only when none was written: a target that was written but is broken has its own problem.
     if (!targetsGiven
         && discovery.isEmpty()
@@ -282,37 +265,5 @@ final class ConfigValidator {
                 + "'");
       }
     }
-  }
-
-  // Prometheus wants one label set per metric name, and every target feeds the same metric names.
-  private void checkSameTagKeys(List<TargetSource> sources) {
-    TargetSource reference = null;
-    Set<String> referenceKeys = Set.of();
-    for (TargetSource source : sources) {
-      if (source.path().map(p -> problems.unreadable(p + ".tags")).orElse(false)) {
-        continue;
-      }
-      Set<String> keys = new TreeSet<>(tagKeys(source));
-      if (reference == null) {
-        reference = source;
-        referenceKeys = keys;
-      } else if (!keys.equals(referenceKeys)) {
-        problems.add(
-            TargetValidator.label(source)
-                + ": tag keys "
-                + keys
-                + " differ from "
-                + referenceKeys
-                + " of "
-                + TargetValidator.label(reference)
-                + "; every target must have the same tag keys, because Prometheus requires one"
-                + " label set per metric name");
-      }
-    }
-  }
-
-  private static Set<String> tagKeys(TargetSource source) {
-    Map<String, String> tags = source.raw().tags();
-    return tags == null ? Set.of() : tags.keySet();
   }
 }

@@ -34,7 +34,26 @@ final class DiscoveryValidator {
                 TargetConfig.DEFAULT_POLL_INTERVAL,
                 TargetConfig.MIN_POLL_INTERVAL),
             matches("include", local.include()),
-            matches("exclude", local.exclude())));
+            matches("exclude", local.exclude()),
+            jmxAgent(local.jmxAgent())));
+  }
+
+  private LocalDiscoveryConfig.JmxAgent jmxAgent(String raw) {
+    if (raw == null) {
+      return LocalDiscoveryConfig.JmxAgent.AUTO;
+    }
+    for (LocalDiscoveryConfig.JmxAgent agent : LocalDiscoveryConfig.JmxAgent.values()) {
+      if (agent.name().equalsIgnoreCase(raw)) {
+        return agent;
+      }
+    }
+    problems.add(
+        "'discovery.local.jmxAgent' must be 'auto' (the local agent for JVMs in the daemon's"
+            + " network, a password-protected remote agent for JVMs in other pods) or 'remote'"
+            + " (the remote agent for every JVM), got '"
+            + raw
+            + "'");
+    return LocalDiscoveryConfig.JmxAgent.AUTO;
   }
 
   private Duration atLeast(String key, Duration value, Duration fallback, Duration min) {

@@ -32,6 +32,24 @@ public record JvmMatch(
         && found(user, owner);
   }
 
+  // Pattern has no equals of its own; a reload compares sections, and the same text is the same.
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof JvmMatch that
+        && text(mainClass).equals(text(that.mainClass))
+        && text(commandLine).equals(text(that.commandLine))
+        && text(user).equals(text(that.user));
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(text(mainClass), text(commandLine), text(user));
+  }
+
+  private static Optional<String> text(Optional<Pattern> pattern) {
+    return pattern.map(p -> p.pattern() + "/" + p.flags());
+  }
+
   private static boolean found(Optional<Pattern> pattern, Optional<String> value) {
     return pattern.isEmpty() || value.map(v -> pattern.get().matcher(v).find()).orElse(false);
   }

@@ -1,6 +1,7 @@
 package io.jvmsentinel.daemon.config;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -58,6 +59,13 @@ public record KubernetesDiscoveryConfig(
     Objects.requireNonNull(password, "password");
     Objects.requireNonNull(connectTimeout, "connectTimeout");
     Objects.requireNonNull(requestTimeout, "requestTimeout");
+  }
+
+  /** The tag keys of every target this provider finds: {@link #POD_TAGS}, then the label tags. */
+  public List<String> tagKeys() {
+    List<String> keys = new ArrayList<>(POD_TAGS);
+    keys.addAll(labelTags.keySet());
+    return List.copyOf(keys);
   }
 
   /** Whether a pod of this namespace with these labels passes the include and exclude filters. */

@@ -13,17 +13,46 @@ import java.util.Optional;
  * @param pollInterval the JMX poll interval of each discovered target
  * @param include entries of which a JVM must match one; empty means every JVM
  * @param exclude entries of JVMs never to watch; they win over include
+ * @param jmxAgent which JMX agent the daemon starts in each discovered JVM
  */
 public record LocalDiscoveryConfig(
-    Duration interval, Duration pollInterval, List<JvmMatch> include, List<JvmMatch> exclude) {
+    Duration interval,
+    Duration pollInterval,
+    List<JvmMatch> include,
+    List<JvmMatch> exclude,
+    JmxAgent jmxAgent) {
   public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(5);
   public static final Duration MIN_INTERVAL = Duration.ofSeconds(1);
+
+  /** The tags of every discovered target: its main class (or jar) and its pid. */
+  public static final String MAIN_CLASS_TAG = "main_class";
+
+  public static final String PID_TAG = "pid";
+  public static final List<String> TAG_KEYS = List.of(MAIN_CLASS_TAG, PID_TAG);
+
+  /** {@code discovery.local.jmxAgent}: how the daemon reaches each discovered JVM. */
+  public enum JmxAgent {
+    /**
+     * The local agent for a JVM in the daemon's network, a remote agent with a generated password
+     * for one in another network (another pod, seen by a node agent).
+     */
+    AUTO,
+    /** A remote agent with a generated password for every JVM (on loopback in the same network). */
+    REMOTE
+  }
 
   public LocalDiscoveryConfig {
     Objects.requireNonNull(interval, "interval");
     Objects.requireNonNull(pollInterval, "pollInterval");
+    Objects.requireNonNull(jmxAgent, "jmxAgent");
     include = List.copyOf(include);
     exclude = List.copyOf(exclude);
+  }
+
+  /** Discovery that reaches each JVM the {@link JmxAgent#AUTO} way. */
+  public LocalDiscoveryConfig(
+      Duration interval, Duration pollInterval, List<JvmMatch> include, List<JvmMatch> exclude) {
+    this(interval, pollInterval, include, exclude, JmxAgent.AUTO);
   }
 
   /** Whether the JVM with these fields is to be watched. */

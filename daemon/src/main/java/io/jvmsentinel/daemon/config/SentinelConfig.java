@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * The whole, validated configuration of the daemon. Build it with {@link ConfigLoader}.
@@ -20,8 +21,8 @@ import java.util.Optional;
  * @param otlp metrics pushed over OTLP/HTTP; disabled by default
  * @param localDiscovery the host's JVMs to find and watch at run time; empty when off
  * @param kubernetesDiscovery the annotated pods to find and watch at run time; empty when off
- * @param targets fixed targets (at least one unless discovering), names unique, all with the same
- *     tag keys
+ * @param targets fixed targets (at least one unless discovering), names unique; tag keys may differ
+ *     (see {@link #tagKeys()})
  */
 public record SentinelConfig(
     HttpConfig http,
@@ -47,5 +48,15 @@ public record SentinelConfig(
     Objects.requireNonNull(kubernetesDiscovery, "kubernetesDiscovery");
     tags = Collections.unmodifiableMap(new LinkedHashMap<>(tags));
     targets = List.copyOf(targets);
+  }
+
+  /** The tag keys of every target's series: the fixed targets' and the discovery providers'. */
+  public TargetTagKeys tagKeys() {
+    return TargetTagKeys.of(
+        targets,
+        Stream.concat(
+                localDiscovery.map(local -> LocalDiscoveryConfig.TAG_KEYS).stream(),
+                kubernetesDiscovery.map(KubernetesDiscoveryConfig::tagKeys).stream())
+            .toList());
   }
 }

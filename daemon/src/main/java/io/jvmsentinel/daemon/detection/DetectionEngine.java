@@ -55,7 +55,9 @@ import org.slf4j.LoggerFactory;
  * firing, of unknown condition: if the condition holds again the alert simply continues (same dedup
  * key, no second page); if it stays clear through the restore grace (the rules need some history
  * before they can tell) and then the rule's {@code clearFor}, the resolve is sent. Alerts of a rule
- * or target no longer configured are resolved at the first tick.
+ * no longer configured are resolved at the first tick. Alerts of a target not (yet) watched wait
+ * for it through the restore grace, since discovery finds targets after the start; a target that
+ * does not come back by then has its alerts resolved.
  */
 public final class DetectionEngine implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(DetectionEngine.class);
@@ -78,6 +80,10 @@ public final class DetectionEngine implements AutoCloseable {
   private final Duration restoreGrace;
   private final SignalRecorder recorder;
   private final List<FiringAlertRecord> orphans = new ArrayList<>();
+  // Restored alerts whose target is not watched (yet): discovery may bring it back.
+  private final List<FiringAlertRecord> awaitingTarget = new ArrayList<>();
+  // The tags of each tracked target, for its notifications.
+  private final Map<String, Map<String, String>> targetTags = new HashMap<>();
   private Instant restoreGraceEnds;
   private boolean stateChanged;
   private final Map<String, SignalHistory> histories = new ConcurrentHashMap<>();
@@ -92,6 +98,8 @@ public final class DetectionEngine implements AutoCloseable {
     Instant clearSince;
     // Taken back from the state file and not yet seen holding by this daemon.
     boolean restored;
+    // Until when a restored alert may not resolve; null: the engine's restore grace.
+    Instant restoredUntil;
 
     Tracked(ActiveAlert alert) {
       this.alert = alert;
@@ -162,6 +170,22 @@ public final class DetectionEngine implements AutoCloseable {
     }
     targetMeters.put(name, meters);
     trackedTargets.put(name, target);
+    targetTags.put(name, tagsOf(target));
+  }
+
+  /** The target's tags that have a value, without its name (that is the alert's target). */
+  private static Map<String, String> tagsOf(WatchedTarget target) {
+    Map<String, String> tags = new LinkedHashMap<>();
+    target
+        .session()
+        .tags()
+        .forEach(
+            tag -> {
+              if (!tag.getKey().equals("target") && !tag.getValue().isEmpty()) {
+                tags.put(tag.getKey(), tag.getValue());
+              }
+            });
+    return tags;
   }
 
   /**
@@ -176,7 +200,8 @@ public final class DetectionEngine implements AutoCloseable {
       }
       alerts.remove(entry.getKey());
       if (alert.state() == ActiveAlert.State.FIRING) {
-        resolveUnseen(alert, "the target was removed", now);
+        resolveUnseen(
+            alert, "the target was removed", now, targetTags.getOrDefault(target, Map.of()));
       }
     }
     histories.remove(target);
@@ -185,32 +210,19 @@ public final class DetectionEngine implements AutoCloseable {
     targetMeters.getOrDefault(target, List.of()).forEach(registry::remove);
     targetMeters.remove(target);
     trackedTargets.remove(target);
+    targetTags.remove(target);
   }
 
   /** Takes back the alerts a previous daemon left firing. */
   private void restore(List<FiringAlertRecord> records) {
     for (FiringAlertRecord record : records) {
-      boolean known =
-          histories.containsKey(record.target())
-              && rules.stream().anyMatch(rule -> rule.id().equals(record.ruleId()));
-      if (!known) {
+      if (rules.stream().noneMatch(rule -> rule.id().equals(record.ruleId()))) {
         orphans.add(record);
-        continue;
+      } else if (!histories.containsKey(record.target())) {
+        awaitingTarget.add(record);
+      } else {
+        adopt(record, null);
       }
-      Tracked tracked =
-          new Tracked(
-              new ActiveAlert(
-                  record.ruleId(),
-                  record.target(),
-                  record.key(),
-                  record.severity(),
-                  ActiveAlert.State.FIRING,
-                  record.startedAt(),
-                  record.startedAt(),
-                  restoredFinding(record),
-                  record.snapshot()));
-      tracked.restored = true;
-      alerts.put(record.id(), tracked);
     }
     if (!records.isEmpty()) {
       log.info(
@@ -218,6 +230,48 @@ public final class DetectionEngine implements AutoCloseable {
               + " else they resolve",
           records.size(),
           stateFile.path().map(Path::toString).orElse("the alert state"));
+    }
+  }
+
+  /** Continues a restored alert of a tracked target, held from resolving until {@code until}. */
+  private void adopt(FiringAlertRecord record, Instant until) {
+    Tracked tracked = new Tracked(restoredAlert(record));
+    tracked.restored = true;
+    tracked.restoredUntil = until;
+    alerts.put(record.id(), tracked);
+  }
+
+  private static ActiveAlert restoredAlert(FiringAlertRecord record) {
+    return new ActiveAlert(
+        record.ruleId(),
+        record.target(),
+        record.key(),
+        record.severity(),
+        ActiveAlert.State.FIRING,
+        record.startedAt(),
+        record.startedAt(),
+        restoredFinding(record),
+        record.snapshot());
+  }
+
+  /**
+   * Restored alerts whose target is watched now continue (with a fresh grace: its rules have no
+   * history yet); once the restore grace is over, those whose target never came back resolve.
+   */
+  private void adoptOrResolveAwaiting(Instant now) {
+    for (FiringAlertRecord record : List.copyOf(awaitingTarget)) {
+      if (trackedTargets.containsKey(record.target())) {
+        awaitingTarget.remove(record);
+        adopt(record, now.plus(restoreGrace));
+        stateChanged = true;
+      } else if (!now.isBefore(restoreGraceEnds)) {
+        awaitingTarget.remove(record);
+        resolveUnseen(
+            restoredAlert(record),
+            "the target did not come back after the daemon restart",
+            now,
+            record.targetTags());
+      }
     }
   }
 
@@ -268,6 +322,9 @@ public final class DetectionEngine implements AutoCloseable {
       if (!trackedTargets.containsKey(target.name())) {
         track(target);
       }
+    }
+    adoptOrResolveAwaiting(now);
+    for (WatchedTarget target : current) {
       observe(target.name(), SignalSampler.sample(target, now));
     }
     publish();
@@ -302,27 +359,17 @@ public final class DetectionEngine implements AutoCloseable {
     return warmingUp.getOrDefault(target, true);
   }
 
-  /** Resolves restored alerts whose rule or target this daemon no longer has. */
+  /** Resolves restored alerts whose rule this daemon no longer has. */
   private void resolveOrphans(Instant now) {
     for (FiringAlertRecord orphan : orphans) {
-      ActiveAlert alert =
-          new ActiveAlert(
-              orphan.ruleId(),
-              orphan.target(),
-              orphan.key(),
-              orphan.severity(),
-              ActiveAlert.State.FIRING,
-              orphan.startedAt(),
-              orphan.startedAt(),
-              restoredFinding(orphan),
-              orphan.snapshot());
-      resolveUnseen(alert, "the rule or target is no longer configured", now);
+      resolveUnseen(
+          restoredAlert(orphan), "the rule is no longer configured", now, orphan.targetTags());
     }
     orphans.clear();
   }
 
   /** Sends the resolve of a firing alert whose rule can no longer evaluate it, saying why. */
-  private void resolveUnseen(ActiveAlert alert, String why, Instant now) {
+  private void resolveUnseen(ActiveAlert alert, String why, Instant now, Map<String, String> tags) {
     log.info(
         "ALERT {} resolved on {}{}: {}",
         alert.ruleId(),
@@ -335,12 +382,15 @@ public final class DetectionEngine implements AutoCloseable {
             "alerts/runbooks/" + alert.ruleId() + ".md",
             alert,
             AlertNotification.Status.RESOLVED,
-            now));
+            now,
+            tags));
     stateChanged = true;
   }
 
+  /** The firing alerts, and the restored ones still waiting for their target, for the file. */
   private List<FiringAlertRecord> firingRecords() {
-    return alerts.values().stream()
+    List<FiringAlertRecord> records = new ArrayList<>(awaitingTarget);
+    alerts.values().stream()
         .map(tracked -> tracked.alert)
         .filter(alert -> alert.state() == ActiveAlert.State.FIRING)
         .map(
@@ -352,8 +402,10 @@ public final class DetectionEngine implements AutoCloseable {
                     alert.severity(),
                     alert.since(),
                     alert.finding().summary(),
-                    alert.snapshot()))
-        .toList();
+                    alert.snapshot(),
+                    targetTags.getOrDefault(alert.target(), Map.of())))
+        .forEach(records::add);
+    return records;
   }
 
   private void evaluate(
@@ -479,7 +531,8 @@ public final class DetectionEngine implements AutoCloseable {
       alerts.remove(id);
       return;
     }
-    if (tracked.restored && now.isBefore(restoreGraceEnds)) {
+    Instant graceEnds = tracked.restoredUntil != null ? tracked.restoredUntil : restoreGraceEnds;
+    if (tracked.restored && now.isBefore(graceEnds)) {
       return; // Too early to tell: the rule may not have enough history yet.
     }
     if (tracked.clearSince == null) {
@@ -497,9 +550,15 @@ public final class DetectionEngine implements AutoCloseable {
     }
   }
 
-  private static AlertNotification notification(
+  private AlertNotification notification(
       AlertRule rule, ActiveAlert alert, AlertNotification.Status status, Instant now) {
-    return notification(rule.id(), rule.runbook(), alert, status, now);
+    return notification(
+        rule.id(),
+        rule.runbook(),
+        alert,
+        status,
+        now,
+        targetTags.getOrDefault(alert.target(), Map.of()));
   }
 
   private static AlertNotification notification(
@@ -507,24 +566,26 @@ public final class DetectionEngine implements AutoCloseable {
       String runbook,
       ActiveAlert alert,
       AlertNotification.Status status,
-      Instant now) {
+      Instant now,
+      Map<String, String> tags) {
     Finding finding = alert.finding();
     return new AlertNotification(
-        ruleId,
-        alert.target(),
-        alert.key(),
-        alert.severity(),
-        status,
-        alert.since(),
-        now,
-        status == AlertNotification.Status.RESOLVED
-            ? "RESOLVED: " + finding.summary()
-            : finding.summary(),
-        finding.explanation(),
-        finding.action(),
-        runbook,
-        finding.evidence(),
-        Optional.ofNullable(alert.snapshot()));
+            ruleId,
+            alert.target(),
+            alert.key(),
+            alert.severity(),
+            status,
+            alert.since(),
+            now,
+            status == AlertNotification.Status.RESOLVED
+                ? "RESOLVED: " + finding.summary()
+                : finding.summary(),
+            finding.explanation(),
+            finding.action(),
+            runbook,
+            finding.evidence(),
+            Optional.ofNullable(alert.snapshot()))
+        .withTargetTags(tags);
   }
 
   private void publish() {

@@ -3,6 +3,8 @@ package io.jvmsentinel.daemon.discovery;
 import com.sun.tools.attach.VirtualMachine;
 import io.jvmsentinel.daemon.config.LocalDiscoveryConfig;
 import io.jvmsentinel.daemon.config.TargetConfig;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executors;
@@ -14,13 +16,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The {@code local} discovery provider: lists the host's HotSpot JVMs through the Attach API every
- * few seconds and hands the matching ones, as targets, to the daemon. A JVM that exits drops out of
- * the next list, and so out of the targets. Listing only reads the JVMs' perf-data files; attaching
- * happens later, in each target's own session, so a hung JVM cannot stall discovery.
+ * The {@code local} discovery provider: lists the host's HotSpot JVMs every few seconds and hands
+ * the matching ones, as targets, to the daemon. A JVM that exits drops out of the next list, and so
+ * out of the targets. Listing only reads the JVMs' perf-data files; attaching happens later, in
+ * each target's own session, so a hung JVM cannot stall discovery.
  */
 public final class LocalDiscovery implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(LocalDiscovery.class);
+
+  private static final Path PROC = Path.of("/proc");
+  // One scan for the process: it remembers what each process was found to be.
+  private static final HostJvmScan HOST = HostJvmScan.ofThisHost();
 
   private final LocalDiscoveryConfig settings;
   private final Supplier<List<LocalJvm>> jvms;
@@ -34,7 +40,7 @@ public final class LocalDiscovery implements AutoCloseable {
           });
 
   /**
-   * @param jvms lists the JVMs on the host (the Attach API in production; tests may pass a list)
+   * @param jvms lists the JVMs on the host ({@link #attachable()} in production; tests pass a list)
    * @param targets receives the whole set of matching targets after every listing
    */
   public LocalDiscovery(
@@ -46,8 +52,14 @@ public final class LocalDiscovery implements AutoCloseable {
     this.targets = targets;
   }
 
-  /** The host's JVMs as the Attach API lists them, without this daemon itself. */
+  /**
+   * The host's JVMs, without this daemon itself: from {@code /proc} on Linux, which sees the JVMs
+   * of every container ({@link HostJvmScan}); elsewhere as the Attach API lists them.
+   */
   public static List<LocalJvm> attachable() {
+    if (Files.isDirectory(PROC)) {
+      return HOST.jvms();
+    }
     long self = ProcessHandle.current().pid();
     return VirtualMachine.list().stream()
         .filter(vm -> !vm.id().isEmpty() && vm.id().chars().allMatch(Character::isDigit))
@@ -70,7 +82,7 @@ public final class LocalDiscovery implements AutoCloseable {
   public List<TargetConfig> discover() {
     return jvms.get().stream()
         .filter(jvm -> settings.watches(jvm.mainClass(), jvm.commandLine(), jvm.user()))
-        .map(jvm -> jvm.target(settings.pollInterval()))
+        .map(jvm -> jvm.target(settings.pollInterval(), settings.jmxAgent()))
         .toList();
   }
 

@@ -1,5 +1,6 @@
 package io.jvmsentinel.daemon.discovery;
 
+import io.jvmsentinel.daemon.config.LocalDiscoveryConfig;
 import io.jvmsentinel.daemon.config.PidAddress;
 import io.jvmsentinel.daemon.config.TargetConfig;
 import java.nio.file.Path;
@@ -13,11 +14,19 @@ import java.util.regex.Pattern;
  * A JVM found on this host: its pid, command line (main class or jar, then arguments) and user.
  *
  * @param pid the process id
- * @param commandLine the Attach API's display name of the JVM
+ * @param commandLine main class, jar path or module/class, then the program arguments (the Attach
+ *     API's display name of the JVM)
  * @param user the operating-system user it runs as, when the daemon may read it
+ * @param sharesNetwork whether it is in the daemon's network namespace (its local JMX agent is then
+ *     reachable); false for a JVM in another pod, or when that could not be read
  */
-public record LocalJvm(long pid, String commandLine, Optional<String> user) {
+public record LocalJvm(long pid, String commandLine, Optional<String> user, boolean sharesNetwork) {
   private static final Pattern NOT_IN_NAME = Pattern.compile("[^a-zA-Z0-9_.-]+");
+
+  /** A JVM in the daemon's network. */
+  public LocalJvm(long pid, String commandLine, Optional<String> user) {
+    this(pid, commandLine, user, true);
+  }
 
   /** The main class, or the jar's file name for {@code java -jar}; "unknown" when not reported. */
   public String mainClass() {
@@ -30,16 +39,33 @@ public record LocalJvm(long pid, String commandLine, Optional<String> user) {
 
   /**
    * The target: named after the main class's simple name and the pid ({@code LabMain-4242}, unique
-   * on the host), tagged with both, attached to as {@code run --pid} does.
+   * on the host), tagged with both, attached to as {@code run --pid} does when it shares the
+   * daemon's network, else through a remote agent the daemon starts in it.
    */
   public TargetConfig target(Duration pollInterval) {
+    return target(pollInterval, LocalDiscoveryConfig.JmxAgent.AUTO);
+  }
+
+  /** The target, reached through the JMX agent {@code jmxAgent} asks for. */
+  public TargetConfig target(Duration pollInterval, LocalDiscoveryConfig.JmxAgent jmxAgent) {
     String main = mainClass();
     String simple = main.endsWith(".jar") ? main : main.substring(main.lastIndexOf('.') + 1);
     String name = NOT_IN_NAME.matcher(simple).replaceAll("-") + "-" + pid;
     Map<String, String> tags = new LinkedHashMap<>();
-    tags.put("main_class", main);
-    tags.put("pid", Long.toString(pid));
+    tags.put(LocalDiscoveryConfig.MAIN_CLASS_TAG, main);
+    tags.put(LocalDiscoveryConfig.PID_TAG, Long.toString(pid));
     return new TargetConfig(
-        name, new PidAddress(pid), Optional.empty(), Optional.empty(), pollInterval, tags);
+        name,
+        new PidAddress(pid, agent(jmxAgent)),
+        Optional.empty(),
+        Optional.empty(),
+        pollInterval,
+        tags);
+  }
+
+  private PidAddress.Agent agent(LocalDiscoveryConfig.JmxAgent jmxAgent) {
+    return jmxAgent == LocalDiscoveryConfig.JmxAgent.AUTO && sharesNetwork
+        ? PidAddress.Agent.LOCAL
+        : PidAddress.Agent.REMOTE;
   }
 }

@@ -36,6 +36,7 @@ import io.jvmsentinel.daemon.target.AttachConnector;
 import io.jvmsentinel.daemon.target.Backoff;
 import io.jvmsentinel.daemon.target.Connector;
 import io.jvmsentinel.daemon.target.Credentials;
+import io.jvmsentinel.daemon.target.RemoteAgentConnector;
 import io.jvmsentinel.daemon.target.RemoteJmxConnector;
 import io.jvmsentinel.daemon.target.RmiTimeouts;
 import io.jvmsentinel.daemon.target.TargetSession;
@@ -128,7 +129,8 @@ public final class SentinelDaemon implements AutoCloseable {
     LiveTargets targets =
         new LiveTargets(
             target -> watch(target, config, registry, directories, recordingOwner, localRetention),
-            registry);
+            registry,
+            LiveTargets.DEFAULT_MAX_TARGETS);
     // Before detection is built: it takes back the firing alerts of the targets it knows.
     targets.want(CONFIG_FILE, config.targets());
     DatadogExport datadog;
@@ -260,8 +262,9 @@ public final class SentinelDaemon implements AutoCloseable {
       StreamDirectories directories,
       RecordingOwner recordingOwner,
       Duration localRetention) {
+    // Every target carries every key (fixed at start-up), so sources may tag differently.
     Tags tags = Tags.of("target", target.name());
-    for (Map.Entry<String, String> tag : target.tags().entrySet()) {
+    for (Map.Entry<String, String> tag : config.tagKeys().complete(target.tags()).entrySet()) {
       tags = tags.and(tag.getKey(), tag.getValue());
     }
     TargetSession session = newSession(target, config.connection(), registry, tags);
@@ -309,7 +312,13 @@ public final class SentinelDaemon implements AutoCloseable {
   private static Connector connector(TargetConfig target, ConnectionConfig connection) {
     TargetAddress address = target.address();
     if (address instanceof PidAddress pid) {
-      return new AttachConnector(pid.pid(), connection.connectTimeout(), connection.callTimeout());
+      return switch (pid.agent()) {
+        case LOCAL ->
+            new AttachConnector(pid.pid(), connection.connectTimeout(), connection.callTimeout());
+        case REMOTE ->
+            new RemoteAgentConnector(
+                pid.pid(), connection.connectTimeout(), connection.callTimeout());
+      };
     }
     Credentials credentials =
         new Credentials(

@@ -38,9 +38,18 @@ public final class AttachConnector implements Connector {
   }
 
   private String localAgentAddress() throws IOException {
-    VirtualMachine vm;
+    VirtualMachine vm = attach(pid);
     try {
-      vm = VirtualMachine.attach(Long.toString(pid));
+      return vm.startLocalManagementAgent();
+    } finally {
+      vm.detach();
+    }
+  }
+
+  /** Attaches to a JVM by pid, or says why not and what to check. */
+  static VirtualMachine attach(long pid) throws IOException {
+    try {
+      return VirtualMachine.attach(Long.toString(pid));
     } catch (AttachNotSupportedException e) {
       throw new IOException(
           "cannot attach to pid "
@@ -49,11 +58,6 @@ public final class AttachConnector implements Connector {
               + e.getMessage()
               + " (is it a running JVM of the same user, without -XX:+DisableAttachMechanism?)",
           new java.net.ConnectException(e.getMessage()));
-    }
-    try {
-      return vm.startLocalManagementAgent();
-    } finally {
-      vm.detach();
     }
   }
 

@@ -491,5 +491,6 @@ public final class TargetSession implements AutoCloseable {
     }
     thread.shutdownNow();
     closer.shutdown();
+    connector.close();
   }
 }

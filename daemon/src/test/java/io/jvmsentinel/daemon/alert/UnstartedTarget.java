@@ -22,7 +22,13 @@ public final class UnstartedTarget {
   private UnstartedTarget() {}
 
   public static WatchedTarget create(String name, MeterRegistry registry, Path tmp) {
-    Tags tags = Tags.of("target", name);
+    return create(Tags.of("target", name), registry, tmp);
+  }
+
+  /** A target with these tags; its name is the {@code target} tag. */
+  public static WatchedTarget create(Tags tags, MeterRegistry registry, Path tmp) {
+    String name =
+        tags.stream().filter(t -> t.getKey().equals("target")).findFirst().orElseThrow().getValue();
     Connector nowhere =
         new Connector() {
           @Override

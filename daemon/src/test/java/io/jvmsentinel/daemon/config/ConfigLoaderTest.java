@@ -625,23 +625,22 @@ class ConfigLoaderTest {
     }
 
     @Test
-    void allTargetsDeclareTheSameTagKeys() throws Exception {
-      assertThat(
-              problems(
-                  """
-                  targets:
-                    - {name: a, pid: 1, tags: {app: a, team: x}}
-                    - {name: b, pid: 2, tags: {team: y, app: b}}
-                    - {name: c, pid: 3, tags: {app: c}}
-                    - {name: d, pid: 4}
-                  """))
-          .containsExactly(
-              "targets[2] (name 'c'): tag keys [app] differ from [app, team] of targets[0] (name"
-                  + " 'a'); every target must have the same tag keys, because Prometheus requires"
-                  + " one label set per metric name",
-              "targets[3] (name 'd'): tag keys [] differ from [app, team] of targets[0] (name"
-                  + " 'a'); every target must have the same tag keys, because Prometheus requires"
-                  + " one label set per metric name");
+    void targetsMayDeclareDifferentTagKeysAndEveryTargetCarriesAllOfThem() throws Exception {
+      SentinelConfig config =
+          load(
+              """
+              targets:
+                - {name: a, pid: 1, tags: {app: a, team: x}}
+                - {name: b, pid: 2, tags: {team: y, app: b}}
+                - {name: c, pid: 3, tags: {app: c}}
+                - {name: d, pid: 4}
+              """);
+      TargetTagKeys keys = config.tagKeys();
+      assertThat(keys.keys()).containsExactly("app", "team");
+      assertThat(keys.complete(config.targets().get(2).tags()))
+          .containsExactly(Map.entry("app", "c"), Map.entry("team", ""));
+      assertThat(keys.complete(config.targets().get(3).tags()))
+          .containsExactly(Map.entry("app", ""), Map.entry("team", ""));
     }
   }
 
@@ -1169,8 +1168,10 @@ class ConfigLoaderTest {
                     - commandLine: "--serve"
                   exclude:
                     - mainClass: GradleDaemon
+                  jmxAgent: remote
               """);
       LocalDiscoveryConfig local = config.localDiscovery().orElseThrow();
+      assertThat(local.jmxAgent()).isEqualTo(LocalDiscoveryConfig.JmxAgent.REMOTE);
       assertThat(local.interval()).isEqualTo(Duration.ofSeconds(3));
       assertThat(local.pollInterval()).isEqualTo(Duration.ofSeconds(5));
       assertThat(local.include()).hasSize(2);
@@ -1190,6 +1191,7 @@ class ConfigLoaderTest {
       assertThat(local.interval()).isEqualTo(LocalDiscoveryConfig.DEFAULT_INTERVAL);
       assertThat(local.pollInterval()).isEqualTo(TargetConfig.DEFAULT_POLL_INTERVAL);
       assertThat(local.include()).isEmpty();
+      assertThat(local.jmxAgent()).isEqualTo(LocalDiscoveryConfig.JmxAgent.AUTO);
       assertThat(problems("discovery:\n  local:\n    enabled: false\n"))
           .containsExactly(
               "no targets: give --target HOST:PORT, --pid PID or a config file with targets:");
@@ -1208,11 +1210,17 @@ class ConfigLoaderTest {
                         - {}
                       exclude:
                         - mainClass: "("
+                      jmxAgent: sometimes
                   targets:
                     - name: orders
                       jmx: localhost:9010
                   """))
           .hasSize(5)
+          .anySatisfy(
+              p ->
+                  assertThat(p)
+                      .contains("'discovery.local.jmxAgent' must be 'auto'")
+                      .contains("got 'sometimes'"))
           .anySatisfy(p -> assertThat(p).contains("'discovery.local.interval' must be at least 1s"))
           .anySatisfy(
               p -> assertThat(p).contains("'discovery.local.pollInterval' must be at least 1s"))
@@ -1222,8 +1230,7 @@ class ConfigLoaderTest {
                       .contains(
                           "'discovery.local.include[0]' needs at least one of mainClass,"
                               + " commandLine, user"))
-          .anySatisfy(p -> assertThat(p).contains("discovery.local.exclude[0].mainClass"))
-          .anySatisfy(p -> assertThat(p).startsWith("discovery.local (or --discover local)"));
+          .anySatisfy(p -> assertThat(p).contains("discovery.local.exclude[0].mainClass"));
     }
   }
 
@@ -1342,10 +1349,7 @@ class ConfigLoaderTest {
               "'discovery.kubernetes.labelTags': tag key 'pod' is set by discovery itself (from"
                   + " the pod)",
               "'discovery.kubernetes.pollInterval' must be at least 1s, got 10ms",
-              "'discovery.kubernetes.requestTimeout' must be greater than 0s",
-              "discovery.kubernetes (or --discover kubernetes): cannot be combined with"
-                  + " discovery.local, --discover, --target, --pid or targets: (their series would"
-                  + " have different tags); run a second daemon for those");
+              "'discovery.kubernetes.requestTimeout' must be greater than 0s");
     }
 
     @Test
@@ -1362,6 +1366,25 @@ class ConfigLoaderTest {
       assertThat(loader.load(Optional.of(file), kubernetes).kubernetesDiscovery().orElseThrow())
           .extracting(KubernetesDiscoveryConfig::namespaces)
           .isEqualTo(List.of("shop"));
+    }
+
+    @Test
+    void fixedTargetsAndLocalDiscoveryCombineWithItUnderOneTagKeySet() throws Exception {
+      SentinelConfig config =
+          load(
+              """
+              discovery:
+                local: {}
+                kubernetes:
+                  labelTags: [app]
+              targets:
+                - {name: orders, jmx: "orders:9010", tags: {team: shop}}
+              """);
+      assertThat(config.kubernetesDiscovery()).isPresent();
+      assertThat(config.localDiscovery()).isPresent();
+      assertThat(config.tagKeys().keys())
+          .containsExactly(
+              "team", "main_class", "pid", "namespace", "pod", "container", "node", "app");
     }
 
     @Test
@@ -1440,18 +1463,19 @@ class ConfigLoaderTest {
       assertThat(config.targets()).isEmpty();
       assertThat(config.localDiscovery()).contains(LOCAL);
 
-      assertThat(
-              problems(
+      // Fixed targets and discovered ones together: all series carry every key of both.
+      SentinelConfig both =
+          new ConfigLoader(variable -> null)
+              .load(
                   Optional.empty(),
                   new CliOverrides(
                       List.of(),
                       List.of(7L),
                       Optional.empty(),
                       Optional.empty(),
-                      Optional.of(LOCAL))))
-          .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
-          .startsWith(
-              "discovery.local (or --discover local): cannot be combined with --target, --pid");
+                      Optional.of(LOCAL)));
+      assertThat(both.targets()).extracting(TargetConfig::name).containsExactly("pid-7");
+      assertThat(both.tagKeys().keys()).containsExactly("main_class", "pid");
     }
 
     private static final LocalDiscoveryConfig LOCAL =
@@ -1533,7 +1557,7 @@ class ConfigLoaderTest {
     }
 
     @Test
-    void cliTargetsHaveNoTagsSoFileTargetsWithTagsConflict() throws Exception {
+    void cliTargetsWithoutTagsJoinFileTargetsWithTags() throws Exception {
       Path file =
           write(
               """
@@ -1541,13 +1565,12 @@ class ConfigLoaderTest {
                 - {name: orders, jmx: "orders:9010", tags: {app: orders}}
               """);
 
-      assertThat(
-              problems(
-                  Optional.of(file), new CliOverrides(List.of(), List.of(7L), Optional.empty())))
-          .containsExactly(
-              "--pid 7 (name 'pid-7'): tag keys [] differ from [app] of targets[0] (name"
-                  + " 'orders'); every target must have the same tag keys, because Prometheus"
-                  + " requires one label set per metric name");
+      SentinelConfig config =
+          new ConfigLoader(variable -> null)
+              .load(Optional.of(file), new CliOverrides(List.of(), List.of(7L), Optional.empty()));
+      assertThat(config.tagKeys().keys()).containsExactly("app");
+      assertThat(config.tagKeys().complete(config.targets().get(1).tags()))
+          .containsExactly(Map.entry("app", ""));
     }
   }
 }

@@ -494,6 +494,16 @@ class DeployManifestsTest {
     assertThat(copied).isEqualTo(2);
   }
 
+  @Test
+  void nodeAgentWatchesTheNodesJvmsWithTheLeastPrivilegeAttachNeeds(@TempDir Path dir)
+      throws Exception {
+    Path file = deploy().resolve("kubernetes/node-agent-daemonset.yaml");
+    String config = NodeAgentPod.check(only(file, "DaemonSet"), only(file, "ConfigMap"));
+    NodeAgentPod.checkConfig(DeployFiles.loadExample(config, "sentinel.yaml", dir));
+    assertThat(only(file, "ServiceAccount").path("automountServiceAccountToken").asBoolean(true))
+        .isFalse();
+  }
+
   // ---------------------------------------------------------------------------------------------
   // Helpers
 

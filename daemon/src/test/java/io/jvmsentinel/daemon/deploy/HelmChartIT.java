@@ -244,6 +244,33 @@ class HelmChartIT {
     assertThat(badMode.output()).contains("mode must be jmx or pid, not \"agent\"");
   }
 
+  @Test
+  void theNodeAgentRendersValidObjectsLikeTheManifestAndExcludesTheWorkload() throws Exception {
+    List<String> values = List.of("--set", "nodeAgent.enabled=true");
+    Result lint = helm(concat(List.of("lint", "--strict", CHART.toString()), values));
+    assertThat(lint.exitCode()).as(lint.output()).isZero();
+    String rendered = template(values);
+    Path out = dir.resolve("node-agent.yaml");
+    Files.writeString(out, rendered);
+    Path manifest = DeployFiles.deploy().resolve("kubernetes/node-agent-daemonset.yaml");
+    Result validation = validate(List.of(out.toString(), manifest.toString()));
+    assertThat(validation.exitCode()).as(validation.output()).isZero();
+    // ServiceAccount, ConfigMap, DaemonSet: rendered, and in the manifest. No sidecar ConfigMap.
+    assertThat(validation.output()).contains("6 passed, 0 failed");
+
+    String config =
+        NodeAgentPod.check(object(rendered, "DaemonSet"), object(rendered, "ConfigMap"));
+    NodeAgentPod.checkConfig(DeployFiles.loadExample(config, "sentinel.yaml", dir));
+
+    Result both =
+        helm(
+            concat(
+                List.of("template", "release", CHART.toString()),
+                List.of("--set", "nodeAgent.enabled=true", "--set", "workload.enabled=true")));
+    assertThat(both.exitCode()).isNotZero();
+    assertThat(both.output()).contains("nodeAgent.enabled and workload.enabled exclude each other");
+  }
+
   private String template(List<String> values) {
     return template(values, CHART);
   }

@@ -1,6 +1,7 @@
 package io.jvmsentinel.daemon.detection;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 
 import io.jvmsentinel.daemon.alert.ActiveAlert;
 import io.jvmsentinel.daemon.alert.AlertListener;
@@ -11,6 +12,7 @@ import io.jvmsentinel.daemon.alert.UnstartedTarget;
 import io.jvmsentinel.daemon.detection.DetectionEngineTest.ScriptedRule;
 import io.jvmsentinel.daemon.testing.MutableClock;
 import io.jvmsentinel.daemon.watch.WatchedTarget;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,6 +20,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,6 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class AlertStateRestoreTest {
   private static final Duration GRACE = Duration.ofSeconds(10);
+  private static final Tags TAGGED_ORDERS =
+      Tags.of("target", "orders", "namespace", "shop", "pod", "");
 
   @TempDir Path tmp;
   private final MutableClock clock = new MutableClock(Samples.T0);
@@ -149,17 +154,72 @@ class AlertStateRestoreTest {
   }
 
   @Test
-  void anAlertOfATargetNoLongerWatchedIsResolvedAtTheFirstTick() throws Exception {
-    DetectionEngine first = daemon("orders");
+  void anAlertOfATargetThatDoesNotComeBackIsResolvedAfterTheGraceWithItsTags() throws Exception {
+    DetectionEngine first = daemon(TAGGED_ORDERS);
+    rule.keys = List.of("seg-a");
+    tickFor(first, Duration.ofSeconds(6));
+    assertThat(sent.get(0).targetTags()).containsExactly(entry("namespace", "shop"));
+    first.close();
+
+    rule.keys = List.of();
+    DetectionEngine second = daemon(Tags.of("target", "billing"));
+    Instant restarted = clock.instant();
+    tickFor(second, GRACE.minusSeconds(2));
+    assertThat(sent).as("the target may still be discovered").hasSize(1);
+    assertThat(state().load()).as("kept while waiting").hasSize(1);
+
+    tickFor(second, Duration.ofSeconds(4));
+    assertThat(sent).extracting(AlertNotification::status).containsExactly(firing(), resolved());
+    AlertNotification resolve = sent.get(1);
+    assertThat(resolve.dedupKey()).isEqualTo("jvm-sentinel/Scripted/orders/seg-a");
+    assertThat(resolve.at()).isAfterOrEqualTo(restarted.plus(GRACE));
+    assertThat(resolve.targetTags()).containsExactly(entry("namespace", "shop"));
+    assertThat(state().load()).isEmpty();
+  }
+
+  @Test
+  void anAlertOfATargetDiscoveredAfterTheRestartContinuesWithoutASecondPage() throws Exception {
+    DetectionEngine first = daemon(TAGGED_ORDERS);
+    rule.keys = List.of("seg-a");
+    tickFor(first, Duration.ofSeconds(6));
+    AlertNotification fired = sent.get(0);
+    first.close();
+
+    // Discovery finds the target a few seconds after the daemon starts.
+    List<WatchedTarget> watched = new ArrayList<>();
+    DetectionEngine second = daemon(() -> List.copyOf(watched));
+    tickFor(second, Duration.ofSeconds(4));
+    watched.add(target(TAGGED_ORDERS));
+    tickFor(second, Duration.ofSeconds(20));
+    assertThat(sent).as("no second page, no resolve").containsExactly(fired);
+    assertThat(continued)
+        .singleElement()
+        .satisfies(
+            n -> {
+              assertThat(n.dedupKey()).isEqualTo(fired.dedupKey());
+              assertThat(n.targetTags()).containsExactly(entry("namespace", "shop"));
+            });
+  }
+
+  @Test
+  void aRestoredAlertOfALateTargetGetsAFullGraceBeforeItMayResolve() throws Exception {
+    DetectionEngine first = daemon(TAGGED_ORDERS);
     rule.keys = List.of("seg-a");
     tickFor(first, Duration.ofSeconds(6));
     first.close();
 
-    DetectionEngine second = daemon("billing");
-    second.tick();
+    rule.keys = List.of();
+    List<WatchedTarget> watched = new ArrayList<>();
+    DetectionEngine second = daemon(() -> List.copyOf(watched));
+    tickFor(second, GRACE.minusSeconds(4));
+    Instant found = clock.instant();
+    watched.add(target(TAGGED_ORDERS));
+    tickFor(second, GRACE.minusSeconds(2));
+    assertThat(sent).as("its rules have no history yet").hasSize(1);
+
+    tickFor(second, Duration.ofSeconds(10));
     assertThat(sent).extracting(AlertNotification::status).containsExactly(firing(), resolved());
-    assertThat(sent.get(1).dedupKey()).isEqualTo("jvm-sentinel/Scripted/orders/seg-a");
-    assertThat(state().load()).isEmpty();
+    assertThat(sent.get(1).at()).isAfterOrEqualTo(found.plus(GRACE).plusSeconds(6));
   }
 
   @Test
@@ -180,14 +240,27 @@ class AlertStateRestoreTest {
   }
 
   private DetectionEngine daemon(String targetName) {
-    SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    WatchedTarget target = UnstartedTarget.create(targetName, registry, tmp.resolve("jfr"));
+    return daemon(Tags.of("target", targetName));
+  }
+
+  private DetectionEngine daemon(Tags tags) {
+    WatchedTarget target = target(tags);
+    return daemon(() -> List.of(target));
+  }
+
+  private DetectionEngine daemon(Supplier<List<WatchedTarget>> targets) {
     DetectionEngine engine =
         DetectionEngineTest.scripted(
-            () -> List.of(target), rule, listener, registry, clock, state(), GRACE);
+            targets, rule, listener, new SimpleMeterRegistry(), clock, state(), GRACE);
     open.add(engine);
-    open.add(target::close);
     return engine;
+  }
+
+  private WatchedTarget target(Tags tags) {
+    WatchedTarget target =
+        UnstartedTarget.create(tags, new SimpleMeterRegistry(), tmp.resolve("jfr"));
+    open.add(target::close);
+    return target;
   }
 
   private void tickFor(DetectionEngine engine, Duration duration) {

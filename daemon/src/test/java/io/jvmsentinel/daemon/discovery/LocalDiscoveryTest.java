@@ -39,6 +39,23 @@ class LocalDiscoveryTest {
   }
 
   @Test
+  void aJvmInAnotherNetworkOrEveryJvmWithJmxAgentRemoteIsReachedThroughARemoteAgent() {
+    LocalJvm otherPod =
+        new LocalJvm(4242, "com.example.orders.OrdersMain", Optional.empty(), false);
+    assertThat(otherPod.target(POLL).address())
+        .isEqualTo(new PidAddress(4242, PidAddress.Agent.REMOTE));
+    assertThat(ORDERS.target(POLL).address()).isEqualTo(new PidAddress(4242));
+    LocalDiscoveryConfig remote =
+        new LocalDiscoveryConfig(
+            INTERVAL, POLL, List.of(), List.of(), LocalDiscoveryConfig.JmxAgent.REMOTE);
+    assertThat(new LocalDiscovery(remote, () -> List.of(ORDERS), t -> {}).discover())
+        .extracting(TargetConfig::address)
+        .containsExactly(new PidAddress(4242, PidAddress.Agent.REMOTE));
+    // Tags and name do not depend on the agent.
+    assertThat(otherPod.target(POLL).tags()).isEqualTo(ORDERS.target(POLL).tags());
+  }
+
+  @Test
   void aJarJvmIsNamedAfterItsJarAndOneWithoutACommandLineIsUnknown() {
     assertThat(JAR.mainClass()).isEqualTo("billing-2.1.jar");
     assertThat(JAR.target(POLL).name()).isEqualTo("billing-2.1.jar-77");

@@ -164,6 +164,51 @@ class CommandLineIT {
   }
 
   @Test
+  void sighupReloadsTheFileAndTheDaemonRunsOn() throws Exception {
+    // Targets nobody listens on: the test is about the file, not about the JVMs.
+    Path file = dir.resolve("sentinel.yaml");
+    Files.writeString(file, "targets:\n  - {name: before, jmx: \"127.0.0.1:1\"}\n");
+    int port = LoopbackPorts.freePort();
+    Path log = dir.resolve("daemon-hup.log");
+    Process daemon =
+        SentinelJar.command(
+                Jdks.jdk17(),
+                Map.of(),
+                "run",
+                "--config",
+                file.toString(),
+                "--listen",
+                "127.0.0.1:" + port)
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .start();
+    try {
+      DaemonHttp http = new DaemonHttp(port);
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .ignoreExceptions()
+          .until(() -> http.get("/api/v1/targets").body().contains("\"target\":\"before\""));
+
+      Files.writeString(file, "targets:\n  - {name: after, jmx: \"127.0.0.1:1\"}\n");
+      Process hup = new ProcessBuilder("kill", "-HUP", Long.toString(daemon.pid())).start();
+      assertThat(hup.waitFor()).isZero();
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .ignoreExceptions()
+          .untilAsserted(
+              () ->
+                  assertThat(http.get("/api/v1/targets").body())
+                      .contains("\"target\":\"after\"")
+                      .doesNotContain("\"target\":\"before\""));
+      assertThat(daemon.isAlive()).as("a JVM without a handler exits on SIGHUP").isTrue();
+      assertThat(Files.readString(log)).contains("(signal)");
+    } finally {
+      daemon.destroy();
+      daemon.waitFor(20, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
   void runAttachesToALocalJvmByPidWithoutAnyJmxRemoteFlags() throws Exception {
     LabSpec spec =
         LabSpec.builder("thread-per-request")

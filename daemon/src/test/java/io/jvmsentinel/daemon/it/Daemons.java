@@ -42,6 +42,16 @@ final class Daemons {
             .load(Optional.of(file), new CliOverrides(List.of(), List.of(), Optional.empty())));
   }
 
+  /** Waits (up to 30 s) until the target {@code name} is up. */
+  static void awaitUp(DaemonHttp http, String name) {
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () ->
+                assertThat(http.scrape().value("jvm_sentinel_target_up", Map.of("target", name)))
+                    .contains(1.0));
+  }
+
   /** Waits (up to 30 s) until the daemon streams JFR from the target {@code name}. */
   static void awaitJfrStreaming(DaemonHttp http, String name) {
     await()

@@ -101,12 +101,59 @@ class FleetIT {
     }
   }
 
+  @Test
+  void fixedAndDiscoveredTargetsShareOneLabelSetAndOneJvmIsWatchedOnce() throws Exception {
+    LabProcess fixed = lab();
+    String fixedTarget =
+        """
+        targets:
+          - {name: orders, pid: %d, pollInterval: 1s, tags: {app: orders}}
+        """
+            .formatted(fixed.pid());
+    try (SentinelDaemon daemon = startDaemon(fixedTarget)) {
+      DaemonHttp http = new DaemonHttp(daemon.httpPort());
+      LabProcess discovered = lab();
+      String discoveredName = "LabMain-" + discovered.pid();
+      awaitUp(http, "orders");
+      awaitUp(http, discoveredName);
+
+      PrometheusText scrape = http.scrape();
+      // The fixed target has its tag and no discovery tags; the discovered one the reverse
+      // (an empty label value is no label, to Prometheus).
+      assertThat(scrape.samples())
+          .filteredOn(s -> s.name().equals("jvm_sentinel_target_up"))
+          .extracting(s -> withValues(s.labels()))
+          .containsExactlyInAnyOrder(
+              Map.of("target", "orders", "app", "orders"),
+              Map.of(
+                  "target",
+                  discoveredName,
+                  "main_class",
+                  LabSpec.MAIN_CLASS,
+                  "pid",
+                  Long.toString(discovered.pid())));
+      // Discovery also lists the fixed target's JVM: watched once, under the fixed name.
+      assertThat(daemon.targets())
+          .extracting(t -> t.name())
+          .containsExactlyInAnyOrder("orders", discoveredName);
+      assertThat(scrape.value("jvm_sentinel_targets_skipped", Map.of("reason", "same_jvm")))
+          .contains(1.0);
+      assertThat(scrape.value("jvm_sentinel_targets", Map.of("source", "discovery.local")))
+          .contains(1.0);
+    }
+  }
+
   private SentinelDaemon startDaemon() throws Exception {
+    return startDaemon("");
+  }
+
+  private SentinelDaemon startDaemon(String targets) throws Exception {
     // Every filter field at once: the lab's main class, this run's label, this user.
     Path file = Files.createTempFile(dir, "sentinel", ".yaml");
     Files.writeString(
         file,
         Daemons.connectionYaml()
+            + targets
             + """
             discovery:
               local:
@@ -143,6 +190,12 @@ class FleetIT {
             () ->
                 assertThat(http.scrape().value("jvm_sentinel_target_up", Map.of("target", name)))
                     .contains(1.0));
+  }
+
+  private static Map<String, String> withValues(Map<String, String> labels) {
+    Map<String, String> present = new java.util.HashMap<>(labels);
+    present.values().removeIf(String::isEmpty);
+    return present;
   }
 
   private static double polls(PrometheusText scrape, String name) {

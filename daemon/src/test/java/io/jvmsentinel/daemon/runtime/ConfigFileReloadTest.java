@@ -1,6 +1,7 @@
 package io.jvmsentinel.daemon.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.jvmsentinel.daemon.config.CliOverrides;
 import io.jvmsentinel.daemon.config.ConfigLoader;
@@ -27,11 +28,14 @@ class ConfigFileReloadTest {
   void start() throws Exception {
     file = dir.resolve("sentinel.yaml");
     write("orders", "payments");
+    CliOverrides cli = new CliOverrides(List.of(), List.of(4242L), Optional.empty());
+    ConfigLoader loader = new ConfigLoader(variable -> null);
     reload =
         new ConfigFileReload(
             file,
-            new CliOverrides(List.of(), List.of(4242L), Optional.empty()),
-            new ConfigLoader(variable -> null),
+            cli,
+            loader,
+            loader.load(Optional.of(file), cli),
             targets -> received.add(targets.stream().map(TargetConfig::name).toList()));
     reload.start(Duration.ofHours(1)); // the test calls check() itself
   }
@@ -72,6 +76,27 @@ class ConfigFileReloadTest {
     Files.delete(file);
     reload.check();
     assertThat(received).isEmpty();
+  }
+
+  @Test
+  void targetsWithTagKeysTheDaemonDidNotStartWithAreRefusedUntilARestart() throws Exception {
+    Files.writeString(
+        file, "targets:\n  - name: orders\n    jmx: localhost:9010\n    tags: {team: a}\n");
+    reload.check();
+    assertThat(received).isEmpty();
+
+    write("orders", "billing"); // no tags again: applies
+    reload.check();
+    assertThat(received).containsExactly(List.of("orders", "billing", "pid-4242"));
+  }
+
+  @Test
+  void reloadNowReadsTheFileAgainEvenWhenItLooksUnchanged() {
+    reload.reloadNow();
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(
+            () -> assertThat(received).containsExactly(List.of("orders", "payments", "pid-4242")));
   }
 
   private void write(String... names) throws Exception {

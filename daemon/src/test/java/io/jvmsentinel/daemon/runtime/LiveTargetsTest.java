@@ -29,7 +29,8 @@ class LiveTargetsTest {
           config ->
               UnstartedTarget.create(
                   config.name(), registry, tmp.resolve(built.incrementAndGet() + "")),
-          registry);
+          registry,
+          3);
 
   @AfterEach
   void close() {
@@ -75,11 +76,65 @@ class LiveTargetsTest {
   }
 
   @Test
+  void theSameJvmWantedUnderAnotherNameIsWatchedOnceAsTheFirstSourceNamesIt() {
+    targets.want("config", List.of(target("orders", 7)));
+    targets.want("discovery.local", List.of(target("LabMain-7", 7), target("LabMain-8", 8)));
+    assertThat(names()).containsExactly("orders", "LabMain-8");
+    assertThat(gauge("jvm.sentinel.targets.skipped", "reason", "same_jvm")).isEqualTo(1);
+    assertThat(gauge("jvm.sentinel.targets", "source", "config")).isEqualTo(1);
+    assertThat(gauge("jvm.sentinel.targets", "source", "discovery.local")).isEqualTo(1);
+
+    targets.want("config", List.of()); // the fixed target goes: discovery's name takes over
+    assertThat(names()).containsExactlyInAnyOrder("LabMain-7", "LabMain-8");
+    assertThat(gauge("jvm.sentinel.targets.skipped", "reason", "same_jvm")).isZero();
+  }
+
+  @Test
+  void discoveryBeyondTheCapIsSkippedAndCountedAndFixedTargetsComeFirst() {
+    targets.want("config", List.of(target("orders", 1)));
+    targets.want(
+        "discovery.local",
+        List.of(target("a-2", 2), target("b-3", 3), target("c-4", 4), target("d-5", 5)));
+    assertThat(names()).containsExactly("orders", "a-2", "b-3");
+    assertThat(gauge("jvm.sentinel.targets.skipped", "reason", "max_targets")).isEqualTo(2);
+
+    targets.want("discovery.local", List.of(target("c-4", 4), target("d-5", 5)));
+    await().atMost(Duration.ofSeconds(15)).until(() -> names().size() == 3);
+    assertThat(names()).containsExactly("orders", "c-4", "d-5");
+    assertThat(gauge("jvm.sentinel.targets.skipped", "reason", "max_targets")).isZero();
+  }
+
+  @Test
+  void churningTargetsLeaveOnlyTheSeriesOfThoseRunning() {
+    // JVMs come and go (pods rescheduled, batch jobs): each round replaces every target.
+    for (int round = 0; round < 10; round++) {
+      long pid = 100L * (round + 1);
+      targets.want(
+          "discovery.local",
+          List.of(target("job-" + pid, pid), target("job-" + (pid + 1), pid + 1)));
+    }
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .untilAsserted(
+            () ->
+                assertThat(
+                        registry.getMeters().stream()
+                            .map(m -> m.getId().getTag("target"))
+                            .filter(java.util.Objects::nonNull)
+                            .distinct())
+                    .containsExactlyInAnyOrder("job-1000", "job-1001"));
+  }
+
+  @Test
   void aClosedSetStartsNothingMore() {
     targets.close();
     targets.want("config", List.of(target("orders", 1)));
     assertThat(targets.list()).isEmpty();
     assertThat(built).hasValue(0);
+  }
+
+  private double gauge(String name, String tag, String value) {
+    return registry.get(name).tag(tag, value).gauge().value();
   }
 
   private List<String> names() {

@@ -84,6 +84,15 @@ public final class AlertmanagerNotifier implements Notifier {
     }
     labels.put("severity", n.severity().tag());
     labels.put("source", "jvm-sentinel");
+    // The target's tags (namespace, pod, ...) route and group like the series' labels do; they
+    // never replace the alert's own labels.
+    n.targetTags()
+        .forEach(
+            (tag, value) -> {
+              if (!labels.has(tag)) {
+                labels.put(tag, value);
+              }
+            });
     ObjectNode annotations = alert.putObject("annotations");
     putIfNotEmpty(annotations, "summary", n.summary());
     putIfNotEmpty(annotations, "description", n.explanation());

@@ -27,6 +27,8 @@ public final class NotificationJson {
     json.put("status", status(n));
     json.put("rule", n.ruleId());
     json.put("target", n.target());
+    ObjectNode tags = json.putObject("targetTags");
+    n.targetTags().forEach(tags::put);
     json.put("key", n.key());
     json.put("severity", n.severity().tag());
     json.put("summary", n.summary());

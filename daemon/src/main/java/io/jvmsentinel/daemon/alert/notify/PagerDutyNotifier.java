@@ -63,7 +63,12 @@ public final class PagerDutyNotifier implements Notifier {
     payload.put("severity", n.severity().tag());
     payload.put("timestamp", n.startedAt().toString());
     payload.put("component", n.ruleId());
-    payload.set("custom_details", NotificationJson.evidence(n.evidence()));
+    ObjectNode details = NotificationJson.evidence(n.evidence());
+    if (!n.targetTags().isEmpty()) {
+      ObjectNode tags = details.putObject("target_tags");
+      n.targetTags().forEach(tags::put);
+    }
+    payload.set("custom_details", details);
     if (!n.runbook().isEmpty()) {
       event.withArray("links").addObject().put("href", n.runbook()).put("text", "Runbook");
     }

@@ -102,6 +102,7 @@ public final class SlackNotifier implements Notifier {
   private static String facts(AlertNotification n) {
     StringBuilder text = new StringBuilder();
     text.append("target `").append(escape(n.target())).append('`');
+    n.targetTags().forEach((tag, value) -> text.append(" · ").append(escape(tag + "=" + value)));
     if (!n.key().isEmpty()) {
       text.append(" · ").append(escape(n.key()));
     }

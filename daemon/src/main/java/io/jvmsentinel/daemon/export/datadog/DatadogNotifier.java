@@ -9,8 +9,10 @@ import io.jvmsentinel.daemon.alert.notify.NotificationJson;
 import io.jvmsentinel.daemon.alert.notify.Notifier;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -54,6 +56,8 @@ public final class DatadogNotifier implements Notifier {
     return "datadog";
   }
 
+  private static final Set<String> OWN_TAGS = Set.of("target", "rule", "severity", "key");
+
   @Override
   public void send(AlertNotification n) {
     String[] tags = eventTags(n);
@@ -64,12 +68,20 @@ public final class DatadogNotifier implements Notifier {
   static String[] eventTags(AlertNotification n) {
     List<String> tags = new ArrayList<>();
     tags.add(DogStatsdNames.tag("target", n.target()));
+    tags.addAll(targetTags(n));
     tags.add(DogStatsdNames.tag("rule", n.ruleId()));
     tags.add(DogStatsdNames.tag("severity", n.severity().tag()));
     if (!n.key().isEmpty()) {
       tags.add(DogStatsdNames.tag("key", n.key()));
     }
     return tags.toArray(String[]::new);
+  }
+
+  /** The target's tags (namespace, pod, ...), except those named like the alert's own tags. */
+  private static List<String> targetTags(AlertNotification n) {
+    Map<String, String> tags = new LinkedHashMap<>(n.targetTags());
+    tags.keySet().removeAll(OWN_TAGS);
+    return List.of(DogStatsdNames.tags(tags));
   }
 
   static Event event(AlertNotification n, String[] tags, int maxMessageBytes) {
@@ -167,6 +179,7 @@ public final class DatadogNotifier implements Notifier {
                 : ServiceCheck.Status.WARNING;
     List<String> tags = new ArrayList<>();
     tags.add(DogStatsdNames.tag("target", n.target()));
+    tags.addAll(targetTags(n));
     if (!n.key().isEmpty()) {
       tags.add(DogStatsdNames.tag("key", n.key()));
     }

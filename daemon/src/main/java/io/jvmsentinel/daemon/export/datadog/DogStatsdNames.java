@@ -26,13 +26,19 @@ public final class DogStatsdNames {
   public static String[] tags(Meter.Id id) {
     List<String> tags = new ArrayList<>();
     for (Tag tag : id.getTagsAsIterable()) {
-      tags.add(tag(tag.getKey(), tag.getValue()));
+      // An empty value is a key this target lacks (see TargetTagKeys): Datadog would keep "key:".
+      if (!tag.getValue().isEmpty()) {
+        tags.add(tag(tag.getKey(), tag.getValue()));
+      }
     }
     return tags.toArray(String[]::new);
   }
 
   public static String[] tags(Map<String, String> tags) {
-    return tags.entrySet().stream().map(e -> tag(e.getKey(), e.getValue())).toArray(String[]::new);
+    return tags.entrySet().stream()
+        .filter(e -> !e.getValue().isEmpty())
+        .map(e -> tag(e.getKey(), e.getValue()))
+        .toArray(String[]::new);
   }
 
   public static String tag(String key, String value) {

@@ -102,8 +102,12 @@ public final class OtelNames {
     return Optional.ofNullable(BY_METER_NAME.get(meterName));
   }
 
-  /** The OTLP identity of {@code id}: renamed per the table, else unchanged. */
-  static Meter.Id translate(Meter.Id id) {
+  /**
+   * The OTLP identity of {@code id}: renamed per the table, else unchanged; without empty tags (a
+   * target lacking a tag key other targets have), which OTLP, unlike Prometheus, would keep.
+   */
+  static Meter.Id translate(Meter.Id source) {
+    Meter.Id id = withoutEmptyTags(source);
     Optional<OtelName> otel = of(id.getName());
     if (otel.isEmpty()) {
       return id;
@@ -118,6 +122,18 @@ public final class OtelNames {
               value != null ? value : tag.getValue()));
     }
     return new Meter.Id(n.name(), Tags.of(tags), n.unit(), id.getDescription(), id.getType());
+  }
+
+  private static Meter.Id withoutEmptyTags(Meter.Id id) {
+    List<Tag> present = new ArrayList<>();
+    id.getTagsAsIterable()
+        .forEach(
+            tag -> {
+              if (!tag.getValue().isEmpty()) {
+                present.add(tag);
+              }
+            });
+    return present.size() == id.getTags().size() ? id : id.replaceTags(present);
   }
 
   static String ucum(String unit) {

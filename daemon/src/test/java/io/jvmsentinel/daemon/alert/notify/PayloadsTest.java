@@ -24,7 +24,7 @@ class PayloadsTest {
           .isEqualTo(
               json(
                   """
-                  {"status": "firing", "rule": "ThreadStorm", "target": "orders", "key": "",
+                  {"status": "firing", "rule": "ThreadStorm", "target": "orders", "targetTags": {}, "key": "",
                    "severity": "critical",
                    "summary": "Thread storm on orders: 212 thread starts/s",
                    "dedupKey": "jvm-sentinel/ThreadStorm/orders",
@@ -42,7 +42,7 @@ class PayloadsTest {
           .isEqualTo(
               json(
                   """
-                  {"status": "resolved", "rule": "CodeCacheFull", "target": "payments",
+                  {"status": "resolved", "rule": "CodeCacheFull", "target": "payments", "targetTags": {},
                    "key": "CodeHeap 'non-profiled nmethods'", "severity": "warning",
                    "summary": "Code cache segment 98% full on payments",
                    "dedupKey": "jvm-sentinel/CodeCacheFull/payments/CodeHeap 'non-profiled nmethods'",
@@ -67,7 +67,7 @@ class PayloadsTest {
           .isEqualTo(
               json(
                   """
-                  {"status": "firing", "rule": "ThreadStorm", "target": "orders", "key": "",
+                  {"status": "firing", "rule": "ThreadStorm", "target": "orders", "targetTags": {}, "key": "",
                    "severity": "critical",
                    "summary": "Thread storm on orders: 212 thread starts/s",
                    "dedupKey": "jvm-sentinel/ThreadStorm/orders",

@@ -37,6 +37,15 @@ final class TestNotifications {
         Optional.of("/var/lib/jvm-sentinel/snapshots/orders-ThreadStorm.jfr"));
   }
 
+  /** A firing alert of a discovered target, with its tags (one named like an alert label). */
+  static AlertNotification firingWithTargetTags() {
+    Map<String, String> tags = new java.util.LinkedHashMap<>();
+    tags.put("namespace", "shop");
+    tags.put("pod", "orders-7f9c");
+    tags.put("severity", "not-the-alert's");
+    return firing("ThreadStorm", "shop.orders-7f9c").withTargetTags(tags);
+  }
+
   /** A warning with a key, no runbook, no snapshot and a list in its evidence. */
   static AlertNotification warningWithKey() {
     return new AlertNotification(

@@ -167,6 +167,23 @@ class DatadogNotifierTest {
   }
 
   @Test
+  void theTargetsTagsTagTheEventAndTheServiceCheckButNeverReplaceTheAlertsOwn() throws Exception {
+    Sink sink = sink("udp");
+    Map<String, String> targetTags = new java.util.LinkedHashMap<>();
+    targetTags.put("namespace", "shop");
+    targetTags.put("severity", "low");
+    AlertNotification tagged = firing().withTargetTags(targetTags);
+
+    List<Line> lines = sink.deliver(tagged);
+
+    assertThat(((Event) lines.get(0)).tags())
+        .containsExactlyInAnyOrderElementsOf(
+            tags("target:orders", "namespace:shop", "rule:ThreadStorm", "severity:critical"));
+    assertThat(((ServiceCheck) lines.get(1)).tags())
+        .containsExactlyInAnyOrderElementsOf(tags("target:orders", "namespace:shop"));
+  }
+
+  @Test
   void aWarningWithAKeyIsAWarningEventAndServiceCheckTaggedWithTheKey() throws Exception {
     Sink sink = sink("udp");
     AlertNotification warning = firing(Severity.WARNING, "CodeHeap 'profiled nmethods'", Map.of());

@@ -1,0 +1,255 @@
+package io.jvmsentinel.daemon.target;
+
+import com.sun.tools.attach.VirtualMachine;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.SocketTimeoutException;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import javax.management.remote.JMXConnector;
+import javax.management.remote.JMXServiceURL;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Connects to a local JVM through a remote JMX agent the daemon starts in it: the node-agent way to
+ * reach a JVM in another pod.
+ *
+ * <p>Implementation notes. The local agent ({@link AttachConnector}) listens on the target's
+ * loopback, which is another network namespace when the JVM runs in another pod, so the daemon
+ * cannot reach it. Instead, through the Attach API, the daemon starts the target's remote agent
+ * ({@code VirtualMachine.startManagementAgent}, the {@code com.sun.management.jmxremote.*}
+ * properties of JDK 11 to 25's {@code ConnectorBootstrap}) bound to the target's own address (its
+ * pod IP; loopback when it shares the daemon's network) on a port free in its network, with
+ * authentication: a random password per JVM and an access file granting one role read and write,
+ * written into the target's /tmp ({@link AgentFiles}). No TLS: the password and the JMX traffic
+ * cross the pod network in clear (docs/operations.md, "Node agent").
+ *
+ * <p>A JVM runs at most one remote agent, until it exits. So a restarted daemon finds the agent an
+ * earlier one started (through the address note it left), writes a new password (the agent reads
+ * the password file at every login) and connects; and a JVM started with its own {@code
+ * -Dcom.sun.management.jmxremote.port} cannot get ours: that is a clear error, the JVM is for a
+ * {@code targets:} entry (or the kubernetes provider) with its own address and credentials.
+ *
+ * <p>RMI caveat: the agent's RMI stub carries the target's host name address ({@code
+ * InetAddress.getLocalHost()} in the target), which in a pod is the pod IP, as bound here.
+ */
+public final class RemoteAgentConnector implements Connector {
+  private static final Logger log = LoggerFactory.getLogger(RemoteAgentConnector.class);
+  static final String ROLE = "jvmsentinel";
+  private static final String PROPERTY = "com.sun.management.jmxremote.";
+  private static final int PORT_ATTEMPTS = 5;
+  private static final int FIRST_PORT = 20_000;
+  private static final int PORTS = 10_000;
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  private final TargetProcess process;
+  private final Duration connectTimeout;
+  private final Duration callTimeout;
+  // Attach and agent start have no timeout of their own (a stopped JVM hangs them): they run here.
+  private final ExecutorService agentThread;
+  private volatile Optional<AgentFiles> files = Optional.empty();
+  private Future<RemoteJmxConnector> agent;
+
+  public RemoteAgentConnector(long pid, Duration connectTimeout, Duration callTimeout) {
+    this(TargetProcess.onThisHost(pid), connectTimeout, callTimeout);
+  }
+
+  RemoteAgentConnector(TargetProcess process, Duration connectTimeout, Duration callTimeout) {
+    this.process = process;
+    this.connectTimeout = connectTimeout;
+    this.callTimeout = callTimeout;
+    this.agentThread = HelperThread.withQueue("jmx-agent-pid-" + process.pid(), 1);
+  }
+
+  /**
+   * Starts (or finds) the agent once, then connects to it; an agent start that outlives the connect
+   * timeout goes on in the background and the next attempt waits for it again.
+   */
+  @Override
+  public synchronized JMXConnector connect() throws IOException {
+    if (agent == null) {
+      agent = agentThread.submit(this::startOrFindAgent);
+    }
+    RemoteJmxConnector started;
+    try {
+      started = agent.get(connectTimeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      // The session reports the innermost message: the one that says what happened.
+      String message =
+          "starting the JMX agent in pid "
+              + process.pid()
+              + " takes longer than "
+              + connectTimeout.toMillis()
+              + " ms (a stopped or overloaded JVM?)";
+      throw new IOException(message, new SocketTimeoutException(message));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted while starting the JMX agent");
+    } catch (ExecutionException e) {
+      agent = null; // try again on the next attempt
+      if (e.getCause() instanceof IOException io) {
+        throw io;
+      }
+      throw new IOException("starting the JMX agent failed: " + e.getCause(), e.getCause());
+    }
+    return started.connect();
+  }
+
+  private RemoteJmxConnector startOrFindAgent() throws IOException {
+    AgentFiles agentFiles = new AgentFiles(process.tmp(), process.pid(), process.owner());
+    files = Optional.of(agentFiles);
+    String host = bindAddress();
+    char[] password = newPassword();
+    Optional<String> earlier = agentFiles.rememberedAddress();
+    // Written first either way: a new agent reads both, a running one the password at each login.
+    agentFiles.write(ROLE, password);
+    String url;
+    try {
+      url = startAgent(agentFiles, host);
+      agentFiles.rememberAddress(url);
+    } catch (AgentAlreadyRuns e) {
+      if (earlier.isEmpty()) {
+        agentFiles.removeSecrets();
+        throw e;
+      }
+      url = earlier.get();
+      log.info("pid {}: reusing the JMX agent an earlier daemon started at {}", process.pid(), url);
+    } catch (IOException | RuntimeException e) {
+      agentFiles.removeSecrets(); // no agent uses them
+      throw e;
+    }
+    return new RemoteJmxConnector(
+        new JMXServiceURL(url), new Credentials(ROLE, password), connectTimeout, callTimeout);
+  }
+
+  private String bindAddress() throws IOException {
+    if (process.sharesNetwork()) {
+      return "127.0.0.1";
+    }
+    return process
+        .ownAddress()
+        .orElseThrow(
+            () ->
+                new IOException(
+                    "pid "
+                        + process.pid()
+                        + " is in another network but has no non-loopback IPv4 address in its"
+                        + " /proc/"
+                        + process.pid()
+                        + "/net/fib_trie: cannot start a JMX agent the daemon can reach"));
+  }
+
+  private String startAgent(AgentFiles agentFiles, String host) throws IOException {
+    VirtualMachine vm = AttachConnector.attach(process.pid());
+    try {
+      IOException last = null;
+      for (int attempt = 0; attempt < PORT_ATTEMPTS; attempt++) {
+        int port = freePort(process.portsInUse());
+        Properties properties = new Properties();
+        properties.setProperty(PROPERTY + "port", Integer.toString(port));
+        properties.setProperty(PROPERTY + "rmi.port", Integer.toString(port));
+        properties.setProperty(PROPERTY + "host", host);
+        properties.setProperty(PROPERTY + "authenticate", "true");
+        properties.setProperty(PROPERTY + "ssl", "false");
+        properties.setProperty(PROPERTY + "registry.ssl", "false");
+        properties.setProperty(PROPERTY + "password.file", agentFiles.passwordFileInTarget());
+        properties.setProperty(PROPERTY + "access.file", agentFiles.accessFileInTarget());
+        try {
+          vm.startManagementAgent(properties);
+          String url = "service:jmx:rmi:///jndi/rmi://" + host + ":" + port + "/jmxrmi";
+          log.info("pid {}: started its JMX agent at {} (password auth)", process.pid(), url);
+          return url;
+        } catch (IOException e) {
+          String message = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
+          if (message.contains("already started") || message.contains("already running")) {
+            throw new AgentAlreadyRuns(
+                "pid "
+                    + process.pid()
+                    + " already runs a JMX agent of its own (-Dcom.sun.management.jmxremote.port"
+                    + " or jcmd ManagementAgent.start), so the daemon cannot start one with its"
+                    + " password: watch it as a `targets:` entry (or through the kubernetes"
+                    + " provider's annotations) with that agent's address and credentials, and"
+                    + " exclude it from discovery.local (the JVM said: "
+                    + e.getMessage()
+                    + ")");
+          }
+          if (!message.contains("port already in use") && !message.contains("bind")) {
+            throw cannotStart(host + ":" + port, e.getMessage());
+          }
+          last = e; // the port was taken meanwhile: try another
+        }
+      }
+      throw cannotStart(
+          host, PORT_ATTEMPTS + " ports taken, the last: " + ConnectFailure.describe(last));
+    } finally {
+      vm.detach();
+    }
+  }
+
+  private IOException cannotStart(String where, String why) {
+    return new IOException(
+        "cannot start a JMX agent in pid " + process.pid() + " on " + where + ": " + why);
+  }
+
+  /** A random port that nothing in the target's network uses now. */
+  static int freePort(Set<Integer> inUse) {
+    while (true) {
+      int port = FIRST_PORT + ThreadLocalRandom.current().nextInt(PORTS);
+      if (!inUse.contains(port)) {
+        return port;
+      }
+    }
+  }
+
+  /** The target runs a remote JMX agent already: its own, or one an earlier daemon started. */
+  private static final class AgentAlreadyRuns extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    AgentAlreadyRuns(String message) {
+      super(message);
+    }
+  }
+
+  private static char[] newPassword() {
+    byte[] bytes = new byte[24];
+    RANDOM.nextBytes(bytes);
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes).toCharArray();
+  }
+
+  @Override
+  public String describe() {
+    return "pid " + process.pid() + " (JMX agent started by the daemon)";
+  }
+
+  /** Removes the password and access files: the agent then lets nobody in until a new daemon. */
+  @Override
+  public void close() {
+    agentThread.shutdownNow();
+    try {
+      // An agent start under way writes the files first: let it finish before removing them.
+      agentThread.awaitTermination(connectTimeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    files.ifPresent(
+        f -> {
+          try {
+            f.removeSecrets();
+          } catch (IOException e) {
+            log.debug("pid {}: JMX agent files not removed: {}", process.pid(), e.toString());
+          }
+        });
+  }
+}
