@@ -209,3 +209,38 @@ app.kubernetes.io/instance: {{ .Release.Name }}
     medium: Memory
     sizeLimit: 1Mi
 {{- end }}
+
+{{/* ---------------------------------------------------------------- Discovery */}}
+
+{{- define "jvm-sentinel.discovery.name" -}}
+{{- printf "%s-discovery" (include "jvm-sentinel.fullname" .) | trunc 63 | trimSuffix "-" -}}
+{{- end }}
+
+{{- define "jvm-sentinel.discovery.selectorLabels" -}}
+{{ include "jvm-sentinel.selectorLabels" . }}
+jvm-sentinel.io/role: discovery
+{{- end }}
+
+{{- define "jvm-sentinel.discovery.check" -}}
+{{- if not (has .Values.discovery.kind (list "Deployment" "DaemonSet")) -}}
+{{- fail (printf "discovery.kind must be Deployment or DaemonSet, not %q" .Values.discovery.kind) -}}
+{{- end -}}
+{{- end }}
+
+{{/* The fleet daemon's sentinel.yaml: .Values.config plus discovery.kubernetes from values. */}}
+{{- define "jvm-sentinel.discovery.config" -}}
+{{- $k8s := deepCopy (.Values.discovery.kubernetes | default dict) -}}
+{{- with .Values.discovery.namespaces -}}
+{{- $_ := set $k8s "namespaces" . -}}
+{{- end -}}
+{{- if eq .Values.discovery.kind "DaemonSet" -}}
+{{- $_ := set $k8s "node" "${NODE_NAME}" -}}
+{{- end -}}
+{{- if .Values.discovery.existingSecret -}}
+{{- $_ := set $k8s "username" .Values.discovery.username -}}
+{{- $_ := set $k8s "passwordFile" (printf "/var/run/secrets/jvm-sentinel/%s" .Values.discovery.passwordKey) -}}
+{{- end -}}
+{{- $config := deepCopy .Values.config -}}
+{{- $_ := set $config "discovery" (dict "kubernetes" $k8s) -}}
+{{- toYaml $config -}}
+{{- end }}

@@ -75,6 +75,18 @@ class ArchitectureTest {
   }
 
   @Test
+  void onlyDiscoveryKnowsTheKubernetesClient() {
+    // The client and its model stay behind KubernetesDiscovery: config records stay plain Java.
+    noClasses()
+        .that()
+        .resideOutsideOfPackage("..daemon.discovery..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("io.fabric8..")
+        .check(CLASSES);
+  }
+
+  @Test
   void rulesReadSnapshotsNeverLiveTargets() {
     noClasses()
         .that()

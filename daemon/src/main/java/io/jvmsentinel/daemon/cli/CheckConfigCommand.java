@@ -43,11 +43,29 @@ public final class CheckConfigCommand implements Callable<Integer> {
               + config.targets().stream()
                   .filter(t -> t.tls().isPresent())
                   .map(t -> t.name())
-                  .toList());
+                  .toList()
+              + discovery(config));
       return ExitCodes.OK;
     } catch (ConfigException e) {
       ExitCodes.printProblems(e);
       return ExitCodes.CONFIG;
     }
+  }
+
+  /** The targets found at run time, which the count above cannot include. */
+  private static String discovery(SentinelConfig config) {
+    String local = config.localDiscovery().isPresent() ? "; discovers the host's JVMs" : "";
+    String kubernetes =
+        config
+            .kubernetesDiscovery()
+            .map(
+                k8s ->
+                    "; discovers pods annotated "
+                        + k8s.annotationPrefix()
+                        + "scrape in "
+                        + (k8s.namespaces().isEmpty() ? "every namespace" : k8s.namespaces())
+                        + k8s.node().map(node -> " on node " + node).orElse(""))
+            .orElse("");
+    return local + kubernetes;
   }
 }

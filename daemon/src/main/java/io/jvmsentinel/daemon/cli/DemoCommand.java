@@ -104,6 +104,7 @@ public final class DemoCommand implements Callable<Integer> {
         DatadogConfig.DISABLED,
         OtlpConfig.DISABLED,
         Optional.empty(),
+        Optional.empty(),
         List.of(target));
   }
 

@@ -64,7 +64,9 @@ public final class TargetOptions {
       paramLabel = "PROVIDER",
       description =
           "Find targets at run time: 'local' watches every JVM on this host the daemon may attach"
-              + " to (same user; as --pid), listed again every 5 s; a JVM that exits is removed.")
+              + " to (same user; as --pid), listed again every 5 s; a JVM that exits is removed."
+              + " 'kubernetes' watches the pods annotated jvm-sentinel.io/scrape: \"true\" through"
+              + " the Kubernetes API (the file's discovery.kubernetes, or its defaults).")
   String discover;
 
   @Option(
@@ -93,7 +95,8 @@ public final class TargetOptions {
         pids == null ? List.of() : pids,
         Optional.ofNullable(listen),
         Optional.ofNullable(name),
-        localDiscovery());
+        localDiscovery(),
+        "kubernetes".equals(discover));
   }
 
   /**
@@ -101,16 +104,16 @@ public final class TargetOptions {
    * discovery.local} filters on main class and user too), or a usage error naming the bad value.
    */
   Optional<LocalDiscoveryConfig> localDiscovery() {
-    if (discover == null) {
+    if (discover != null && !discover.equals("local") && !discover.equals("kubernetes")) {
+      throw new IllegalArgumentException(
+          "--discover " + discover + ": unknown provider; use 'local' or 'kubernetes'");
+    }
+    if (!"local".equals(discover)) {
       if (discoverInclude != null || discoverExclude != null) {
         throw new IllegalArgumentException(
             "--discover-include and --discover-exclude need --discover local");
       }
       return Optional.empty();
-    }
-    if (!discover.equals("local")) {
-      throw new IllegalArgumentException(
-          "--discover " + discover + ": unknown provider; the one provider is 'local'");
     }
     return Optional.of(
         new LocalDiscoveryConfig(

@@ -14,13 +14,16 @@ import java.util.Optional;
  * @param name {@code --name}: the name of the one target given by {@code --target} or {@code
  *     --pid}, instead of the generated {@code host-port} or {@code pid-N}
  * @param discovery {@code --discover local} with its filters: replaces {@code discovery.local}
+ * @param kubernetes {@code --discover kubernetes}: the file's {@code discovery.kubernetes}, or its
+ *     defaults when the file has none
  */
 public record CliOverrides(
     List<String> targets,
     List<Long> pids,
     Optional<String> listen,
     Optional<String> name,
-    Optional<LocalDiscoveryConfig> discovery) {
+    Optional<LocalDiscoveryConfig> discovery,
+    boolean kubernetes) {
   public static final CliOverrides NONE = new CliOverrides(List.of(), List.of(), Optional.empty());
 
   public CliOverrides {
@@ -29,6 +32,15 @@ public record CliOverrides(
     Objects.requireNonNull(listen, "listen");
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(discovery, "discovery");
+  }
+
+  public CliOverrides(
+      List<String> targets,
+      List<Long> pids,
+      Optional<String> listen,
+      Optional<String> name,
+      Optional<LocalDiscoveryConfig> discovery) {
+    this(targets, pids, listen, name, discovery, false);
   }
 
   public CliOverrides(List<String> targets, List<Long> pids, Optional<String> listen) {

@@ -1,5 +1,6 @@
 package io.jvmsentinel.daemon.config;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -71,7 +72,7 @@ record ConfigDocument(
       Map<String, Map<String, Map<String, Double>>> targets,
       List<String> disabled) {}
 
-  record Discovery(LocalDiscovery local) {}
+  record Discovery(LocalDiscovery local, KubernetesDiscovery kubernetes) {}
 
   record LocalDiscovery(
       Boolean enabled,
@@ -82,6 +83,25 @@ record ConfigDocument(
       String jmxAgent) {}
 
   record JvmMatch(Pattern mainClass, Pattern commandLine, Pattern user) {}
+
+  /** {@code labelTags} is a list of label names or a map of tag key to label name. */
+  record KubernetesDiscovery(
+      Boolean enabled,
+      String apiServer,
+      List<String> namespaces,
+      String node,
+      String annotationPrefix,
+      List<PodMatch> include,
+      List<PodMatch> exclude,
+      JsonNode labelTags,
+      Duration pollInterval,
+      String username,
+      String passwordEnv,
+      String passwordFile,
+      Duration connectTimeout,
+      Duration requestTimeout) {}
+
+  record PodMatch(Pattern namespace, Map<String, Pattern> labels) {}
 
   record Snapshots(String directory, Long maxSizeMb, Duration window) {}
 

@@ -60,7 +60,8 @@ public final class ConfigLoader {
     Optional<HostPort> listen = CliTargets.listen(cli, problems);
     SentinelConfig config =
         new ConfigValidator(problems, env)
-            .validate(doc, sources, listen, targetsGiven, cli.discovery(), baseDir);
+            .validate(
+                doc, sources, listen, targetsGiven, cli.discovery(), cli.kubernetes(), baseDir);
     problems.throwIfAny();
     return config;
   }

@@ -28,6 +28,7 @@ final class ConfigValidator {
       Optional<HostPort> listenOverride,
       boolean targetsGiven,
       Optional<LocalDiscoveryConfig> discoveryOverride,
+      boolean kubernetesWanted,
       Path baseDir) {
     HostPort listen =
         listenOverride
@@ -54,8 +55,14 @@ final class ConfigValidator {
     Optional<LocalDiscoveryConfig> fileDiscovery =
         new DiscoveryValidator(problems).validate(doc.discovery());
     Optional<LocalDiscoveryConfig> discovery = discoveryOverride.or(() -> fileDiscovery);
+    Optional<KubernetesDiscoveryConfig> kubernetes =
+        new KubernetesDiscoveryValidator(problems, env, secrets, tags, baseDir)
+            .validate(doc.discovery(), kubernetesWanted);
     // Only when none was written: a target that was written but is broken has its own problem.
-    if (!targetsGiven && discovery.isEmpty() && !problems.unreadable("targets")) {
+    if (!targetsGiven
+        && discovery.isEmpty()
+        && kubernetes.isEmpty()
+        && !problems.unreadable("targets")) {
       problems.add("no targets: give --target HOST:PORT, --pid PID or a config file with targets:");
     }
     DetectionConfig detection =
@@ -82,6 +89,7 @@ final class ConfigValidator {
         datadog,
         otlp,
         discovery,
+        kubernetes,
         targets);
   }
 

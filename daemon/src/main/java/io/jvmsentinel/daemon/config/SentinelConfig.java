@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * The whole, validated configuration of the daemon. Build it with {@link ConfigLoader}.
@@ -19,6 +20,7 @@ import java.util.Optional;
  * @param datadog metrics and alerts to a Datadog Agent over DogStatsD; disabled by default
  * @param otlp metrics pushed over OTLP/HTTP; disabled by default
  * @param localDiscovery the host's JVMs to find and watch at run time; empty when off
+ * @param kubernetesDiscovery the annotated pods to find and watch at run time; empty when off
  * @param targets fixed targets (at least one unless discovering), names unique; tag keys may differ
  *     (see {@link #tagKeys()})
  */
@@ -32,6 +34,7 @@ public record SentinelConfig(
     DatadogConfig datadog,
     OtlpConfig otlp,
     Optional<LocalDiscoveryConfig> localDiscovery,
+    Optional<KubernetesDiscoveryConfig> kubernetesDiscovery,
     List<TargetConfig> targets) {
   public SentinelConfig {
     Objects.requireNonNull(http, "http");
@@ -42,6 +45,7 @@ public record SentinelConfig(
     Objects.requireNonNull(datadog, "datadog");
     Objects.requireNonNull(otlp, "otlp");
     Objects.requireNonNull(localDiscovery, "localDiscovery");
+    Objects.requireNonNull(kubernetesDiscovery, "kubernetesDiscovery");
     tags = Collections.unmodifiableMap(new LinkedHashMap<>(tags));
     targets = List.copyOf(targets);
   }
@@ -50,6 +54,9 @@ public record SentinelConfig(
   public TargetTagKeys tagKeys() {
     return TargetTagKeys.of(
         targets,
-        localDiscovery.map(local -> List.of(LocalDiscoveryConfig.TAG_KEYS)).orElse(List.of()));
+        Stream.concat(
+                localDiscovery.map(local -> LocalDiscoveryConfig.TAG_KEYS).stream(),
+                kubernetesDiscovery.map(KubernetesDiscoveryConfig::tagKeys).stream())
+            .toList());
   }
 }

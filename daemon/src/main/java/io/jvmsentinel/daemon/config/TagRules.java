@@ -12,6 +12,11 @@ final class TagRules {
 
   private TagRules() {}
 
+  /** Whether {@code name} may be a tag key (a Prometheus label name). */
+  static boolean isLabelName(String name) {
+    return LABEL_NAME.matcher(name).matches();
+  }
+
   /**
    * Reports every bad key or value of {@code tags}.
    *

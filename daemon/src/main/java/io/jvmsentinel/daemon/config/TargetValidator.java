@@ -109,23 +109,14 @@ final class TargetValidator {
 
   private Optional<Secret> password(TargetSource source, Consumer<String> report) {
     ConfigDocument.Target raw = source.raw();
-    if (raw.passwordEnv() != null && raw.passwordFile() != null) {
-      report.accept("set either 'passwordEnv' or 'passwordFile', not both");
-      return Optional.empty();
-    }
-    if (raw.passwordEnv() == null && raw.passwordFile() == null) {
-      return Optional.empty();
-    }
-    if (raw.username() == null && !unreadable(source, "username")) {
-      String key = raw.passwordEnv() != null ? "passwordEnv" : "passwordFile";
-      report.accept("'" + key + "' is set but 'username' is not; JMX authentication needs both");
-    }
-    if (raw.passwordEnv() != null) {
-      return passwords.fromEnv(raw.passwordEnv(), report);
-    }
-    return ConfigPaths.resolve(
-            source.baseDir(), raw.passwordFile(), m -> report.accept("'passwordFile' " + m))
-        .flatMap(file -> passwords.fromFile(file, report));
+    return new JmxPasswords(passwords)
+        .read(
+            raw.username(),
+            raw.passwordEnv(),
+            raw.passwordFile(),
+            unreadable(source, "username"),
+            source.baseDir(),
+            report);
   }
 
   /** Each target's own stores; opened now so a wrong password fails check-config. */

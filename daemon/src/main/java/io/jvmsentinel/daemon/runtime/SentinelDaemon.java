@@ -18,6 +18,7 @@ import io.jvmsentinel.daemon.config.TargetAddress;
 import io.jvmsentinel.daemon.config.TargetConfig;
 import io.jvmsentinel.daemon.detection.DetectionEngine;
 import io.jvmsentinel.daemon.detection.EvidenceSnapshots;
+import io.jvmsentinel.daemon.discovery.KubernetesDiscovery;
 import io.jvmsentinel.daemon.discovery.LocalDiscovery;
 import io.jvmsentinel.daemon.export.AlertsRoute;
 import io.jvmsentinel.daemon.export.HttpAccess;
@@ -72,6 +73,9 @@ public final class SentinelDaemon implements AutoCloseable {
   /** The source name of the targets {@code --discover local} finds. */
   public static final String LOCAL_DISCOVERY = "discovery.local";
 
+  /** The source name of the targets {@code discovery.kubernetes} finds. */
+  public static final String KUBERNETES_DISCOVERY = "discovery.kubernetes";
+
   private final PrometheusMeterRegistry registry;
   private final LiveTargets targets;
   private final Notifications notifications;
@@ -81,6 +85,7 @@ public final class SentinelDaemon implements AutoCloseable {
   private final DatadogExport datadog;
   private final OtlpExport otlp;
   private final Optional<LocalDiscovery> discovery;
+  private final Optional<KubernetesDiscovery> kubernetes;
 
   private SentinelDaemon(
       PrometheusMeterRegistry registry,
@@ -91,7 +96,8 @@ public final class SentinelDaemon implements AutoCloseable {
       HttpEndpoint http,
       DatadogExport datadog,
       OtlpExport otlp,
-      Optional<LocalDiscovery> discovery) {
+      Optional<LocalDiscovery> discovery,
+      Optional<KubernetesDiscovery> kubernetes) {
     this.registry = registry;
     this.targets = targets;
     this.notifications = notifications;
@@ -101,6 +107,7 @@ public final class SentinelDaemon implements AutoCloseable {
     this.datadog = datadog;
     this.otlp = otlp;
     this.discovery = discovery;
+    this.kubernetes = kubernetes;
   }
 
   /** Starts watching every configured target and serving HTTP; returns once the port is bound. */
@@ -219,6 +226,14 @@ public final class SentinelDaemon implements AutoCloseable {
                         LocalDiscovery::attachable,
                         found -> targets.want(LOCAL_DISCOVERY, found)));
     discovery.ifPresent(LocalDiscovery::start);
+    Optional<KubernetesDiscovery> kubernetes =
+        config
+            .kubernetesDiscovery()
+            .map(
+                settings ->
+                    KubernetesDiscovery.create(
+                        settings, found -> targets.want(KUBERNETES_DISCOVERY, found)));
+    kubernetes.ifPresent(KubernetesDiscovery::start);
     log.info(
         "jvm-sentinel serving {}://{}:{}/metrics ({}) for {} target(s): {}",
         config.http().tls().isPresent() ? "https" : "http",
@@ -228,7 +243,16 @@ public final class SentinelDaemon implements AutoCloseable {
         targets.list().size(),
         targets.list().stream().map(WatchedTarget::name).toList());
     return new SentinelDaemon(
-        registry, targets, notifications, snapshots, detection, http, datadog, otlp, discovery);
+        registry,
+        targets,
+        notifications,
+        snapshots,
+        detection,
+        http,
+        datadog,
+        otlp,
+        discovery,
+        kubernetes);
   }
 
   private static WatchedTarget watch(
@@ -356,6 +380,7 @@ public final class SentinelDaemon implements AutoCloseable {
   @Override
   public void close() {
     discovery.ifPresent(LocalDiscovery::close);
+    kubernetes.ifPresent(KubernetesDiscovery::close);
     http.close();
     detection.close();
     snapshots.close();

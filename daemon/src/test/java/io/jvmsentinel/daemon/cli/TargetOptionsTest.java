@@ -26,12 +26,23 @@ class TargetOptionsTest {
   @Test
   void anUnknownProviderABadPatternOrAFilterWithoutDiscoveryIsAClearError() {
     assertThatThrownBy(() -> parse("--discover", "k8s").localDiscovery())
-        .hasMessage("--discover k8s: unknown provider; the one provider is 'local'");
+        .hasMessage("--discover k8s: unknown provider; use 'local' or 'kubernetes'");
+    assertThatThrownBy(
+            () -> parse("--discover", "kubernetes", "--discover-include", "x").localDiscovery())
+        .hasMessage("--discover-include and --discover-exclude need --discover local");
     assertThatThrownBy(
             () -> parse("--discover", "local", "--discover-exclude", "(").localDiscovery())
         .hasMessageStartingWith("--discover-exclude (: not a regular expression: ");
     assertThatThrownBy(() -> parse("--discover-include", "x").localDiscovery())
         .hasMessage("--discover-include and --discover-exclude need --discover local");
+  }
+
+  @Test
+  void discoverKubernetesAsksForTheKubernetesProvider() {
+    assertThat(parse("--discover", "kubernetes").overrides().kubernetes()).isTrue();
+    assertThat(parse("--discover", "kubernetes").overrides().discovery()).isEmpty();
+    assertThat(parse("--discover", "local").overrides().kubernetes()).isFalse();
+    assertThat(parse().overrides().kubernetes()).isFalse();
   }
 
   private static TargetOptions parse(String... args) {

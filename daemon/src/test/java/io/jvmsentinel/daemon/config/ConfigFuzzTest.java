@@ -165,7 +165,20 @@ class ConfigFuzzTest {
    * validation rules hold, so the daemon never starts on a value it would misbehave with.
    */
   private static void keepsItsPromises(SentinelConfig config, String label) {
-    assertThat(config.targets()).as(label + ": targets").isNotEmpty();
+    boolean discovers =
+        config.localDiscovery().isPresent() || config.kubernetesDiscovery().isPresent();
+    assertThat(!config.targets().isEmpty() || discovers)
+        .as(label + ": targets or discovery")
+        .isTrue();
+    config
+        .kubernetesDiscovery()
+        .ifPresent(
+            k8s -> {
+              assertThat(k8s.pollInterval()).as(label + ": k8s pollInterval").isPositive();
+              assertThat(k8s.requestTimeout()).as(label + ": k8s requestTimeout").isPositive();
+              assertThat(k8s.connectTimeout()).as(label + ": k8s connectTimeout").isPositive();
+              assertThat(k8s.annotationPrefix()).as(label + ": k8s prefix").endsWith("/");
+            });
     assertThat(config.targets())
         .as(label + ": target names, unique and not blank")
         .extracting(TargetConfig::name)

@@ -1235,6 +1235,170 @@ class ConfigLoaderTest {
   }
 
   @Nested
+  class KubernetesDiscovery {
+    @Test
+    void theSectionWithEveryKey() throws Exception {
+      env.put("NODE_NAME", "node-7");
+      env.put("JMX_PASSWORD", "s3cret");
+      SentinelConfig config =
+          load(
+              """
+              tags: {cluster: eu-1}
+              discovery:
+                kubernetes:
+                  apiServer: https://kubernetes.default.svc
+                  namespaces: [shop, billing]
+                  node: ${NODE_NAME}
+                  annotationPrefix: jmx.example.com/
+                  include:
+                    - namespace: "shop|billing"
+                  exclude:
+                    - labels: {track: canary}
+                  labelTags: {app: app.kubernetes.io/name, team: team}
+                  pollInterval: 5s
+                  username: monitor
+                  passwordEnv: JMX_PASSWORD
+                  connectTimeout: 3s
+                  requestTimeout: 20s
+              """);
+      KubernetesDiscoveryConfig k8s = config.kubernetesDiscovery().orElseThrow();
+      assertThat(k8s.apiServer()).contains("https://kubernetes.default.svc");
+      assertThat(k8s.namespaces()).containsExactly("shop", "billing");
+      assertThat(k8s.node()).contains("node-7");
+      assertThat(k8s.annotationPrefix()).isEqualTo("jmx.example.com/");
+      assertThat(k8s.labelTags())
+          .containsExactly(Map.entry("app", "app.kubernetes.io/name"), Map.entry("team", "team"));
+      assertThat(k8s.pollInterval()).isEqualTo(Duration.ofSeconds(5));
+      assertThat(k8s.username()).contains("monitor");
+      assertThat(k8s.password()).contains(Secret.of("s3cret"));
+      assertThat(k8s.connectTimeout()).isEqualTo(Duration.ofSeconds(3));
+      assertThat(k8s.requestTimeout()).isEqualTo(Duration.ofSeconds(20));
+      assertThat(k8s.watches("shop", Map.of("app", "orders"))).isTrue();
+      assertThat(k8s.watches("shop", Map.of("track", "canary"))).isFalse();
+      assertThat(k8s.watches("shop-staging", Map.of())).isFalse(); // whole-value match
+      assertThat(config.targets()).isEmpty();
+      assertThat(config.localDiscovery()).isEmpty();
+    }
+
+    @Test
+    void defaultsAndTheListFormOfLabelTags() throws Exception {
+      KubernetesDiscoveryConfig k8s =
+          load("discovery:\n  kubernetes:\n    labelTags: [app, team]\n")
+              .kubernetesDiscovery()
+              .orElseThrow();
+      assertThat(k8s.apiServer()).isEmpty();
+      assertThat(k8s.namespaces()).isEmpty();
+      assertThat(k8s.node()).isEmpty();
+      assertThat(k8s.annotationPrefix()).isEqualTo("jvm-sentinel.io/");
+      assertThat(k8s.labelTags())
+          .containsExactly(Map.entry("app", "app"), Map.entry("team", "team"));
+      assertThat(k8s.pollInterval()).isEqualTo(TargetConfig.DEFAULT_POLL_INTERVAL);
+      assertThat(k8s.password()).isEmpty();
+      assertThat(k8s.requestTimeout()).isEqualTo(KubernetesDiscoveryConfig.DEFAULT_REQUEST_TIMEOUT);
+      assertThat(load("discovery:\n  kubernetes: {}\n").kubernetesDiscovery()).isPresent();
+      assertThat(problems("discovery:\n  kubernetes:\n    enabled: false\n"))
+          .containsExactly(
+              "no targets: give --target HOST:PORT, --pid PID or a config file with targets:");
+    }
+
+    @Test
+    void everyProblemOfTheSectionIsReported() throws Exception {
+      assertThat(
+              problems(
+                  """
+                  tags: {cluster: eu-1}
+                  discovery:
+                    kubernetes:
+                      apiServer: ftp://api
+                      namespaces: [shop, Shop_2, shop]
+                      node: ${NODE_NAME}
+                      annotationPrefix: jvm-sentinel
+                      include:
+                        - {}
+                      exclude:
+                        - labels: {"bad key!": x}
+                        - namespace: "("
+                      labelTags: [app.kubernetes.io/name, pod]
+                      pollInterval: 10ms
+                      requestTimeout: 0s
+                      passwordEnv: JMX_PASSWORD
+                  targets:
+                    - name: orders
+                      jmx: localhost:9010
+                  """))
+          .containsExactlyInAnyOrder(
+              "discovery.kubernetes: 'passwordEnv' is set but 'username' is not; JMX authentication"
+                  + " needs both",
+              "discovery.kubernetes: environment variable 'JMX_PASSWORD' (passwordEnv) is not set",
+              "'discovery.kubernetes.apiServer' must be an http(s) URL such as"
+                  + " https://kubernetes.default.svc, got \"ftp://api\"; leave it out to use the"
+                  + " pod's service account or the kubeconfig",
+              "'discovery.kubernetes.namespaces[1]' (\"Shop_2\") is not a namespace name; use"
+                  + " [a-z0-9-]+",
+              "'discovery.kubernetes.namespaces[2]': namespace 'shop' is listed twice",
+              "'discovery.kubernetes.node': environment variable 'NODE_NAME' is not set; set it"
+                  + " from the downward API (valueFrom.fieldRef.fieldPath: spec.nodeName)",
+              "'discovery.kubernetes.annotationPrefix' (\"jvm-sentinel\") must be a DNS name"
+                  + " followed by '/', like jvm-sentinel.io/",
+              "'discovery.kubernetes.include[0]' needs 'namespace' or 'labels'",
+              "'discovery.kubernetes.exclude[0].labels': 'bad key!' is not a Kubernetes label name",
+              "config.yaml:12:20: 'discovery.kubernetes.exclude[1].namespace': not a regular"
+                  + " expression: Unclosed group at index 1 of \"(\"",
+              "'discovery.kubernetes.labelTags': label 'app.kubernetes.io/name' is not a valid tag"
+                  + " key; map it to one: {my_tag: app.kubernetes.io/name}",
+              "'discovery.kubernetes.labelTags': tag key 'pod' is set by discovery itself (from"
+                  + " the pod)",
+              "'discovery.kubernetes.pollInterval' must be at least 1s, got 10ms",
+              "'discovery.kubernetes.requestTimeout' must be greater than 0s");
+    }
+
+    @Test
+    void discoverKubernetesOnTheCommandLineTakesTheFileSectionOrTheDefaults() throws Exception {
+      CliOverrides kubernetes =
+          new CliOverrides(
+              List.of(), List.of(), Optional.empty(), Optional.empty(), Optional.empty(), true);
+      KubernetesDiscoveryConfig defaults =
+          loader.load(Optional.empty(), kubernetes).kubernetesDiscovery().orElseThrow();
+      assertThat(defaults.namespaces()).isEmpty();
+      assertThat(defaults.annotationPrefix()).isEqualTo("jvm-sentinel.io/");
+
+      Path file = write("discovery:\n  kubernetes:\n    enabled: false\n    namespaces: [shop]\n");
+      assertThat(loader.load(Optional.of(file), kubernetes).kubernetesDiscovery().orElseThrow())
+          .extracting(KubernetesDiscoveryConfig::namespaces)
+          .isEqualTo(List.of("shop"));
+    }
+
+    @Test
+    void fixedTargetsAndLocalDiscoveryCombineWithItUnderOneTagKeySet() throws Exception {
+      SentinelConfig config =
+          load(
+              """
+              discovery:
+                local: {}
+                kubernetes:
+                  labelTags: [app]
+              targets:
+                - {name: orders, jmx: "orders:9010", tags: {team: shop}}
+              """);
+      assertThat(config.kubernetesDiscovery()).isPresent();
+      assertThat(config.localDiscovery()).isPresent();
+      assertThat(config.tagKeys().keys())
+          .containsExactly(
+              "team", "main_class", "pid", "namespace", "pod", "container", "node", "app");
+    }
+
+    @Test
+    void labelTagsMustNotRepeatACommonTag() throws Exception {
+      assertThat(
+              problems(
+                  "tags: {team: core}\ndiscovery:\n  kubernetes:\n    labelTags: {team: team}\n"))
+          .containsExactly(
+              "'discovery.kubernetes.labelTags': tag key 'team' is also a common tag (top-level"
+                  + " 'tags'); set it once");
+    }
+  }
+
+  @Nested
   class CommandLine {
     @Test
     void cliTargetsAreAppendedAndNamed() throws Exception {

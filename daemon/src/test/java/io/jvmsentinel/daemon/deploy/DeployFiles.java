@@ -97,8 +97,15 @@ final class DeployFiles {
    */
   static SentinelConfig loadExample(String yaml, String fileName, Path dir)
       throws IOException, ConfigException {
+    return loadExample(yaml, fileName, dir, Map.of());
+  }
+
+  /** As above, with these environment variables set as well (a downward API value). */
+  static SentinelConfig loadExample(
+      String yaml, String fileName, Path dir, Map<String, String> variables)
+      throws IOException, ConfigException {
     JsonNode tree = YAML.readTree(yaml);
-    Map<String, String> env = new HashMap<>();
+    Map<String, String> env = new HashMap<>(variables);
     for (String variable : valuesOfKeysEndingWith(tree, "Env")) {
       // A URL works for every secret the daemon reads: passwords, Slack URL, PagerDuty key.
       env.put(variable, "https://hooks.slack.com/services/T0000/B0000/example");

@@ -25,6 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The deployment files under deploy/ are checked statically here (no cluster and no Docker engine
@@ -43,6 +44,19 @@ class DeployManifestsTest {
     return List.of(
         deploy().resolve("kubernetes/sidecar-jmx.yaml"),
         deploy().resolve("kubernetes/sidecar-pid.yaml"));
+  }
+
+  static List<Path> discoveryManifests() {
+    return List.of(
+        deploy().resolve("kubernetes/discovery-deployment.yaml"),
+        deploy().resolve("kubernetes/discovery-daemonset.yaml"));
+  }
+
+  /** Every manifest that runs the daemon: the sidecars and the discovery workloads. */
+  static List<Path> workloadManifests() {
+    List<Path> all = new ArrayList<>(sidecarManifests());
+    all.addAll(discoveryManifests());
+    return all;
   }
 
   static List<Path> exampleConfigs() {
@@ -68,7 +82,7 @@ class DeployManifestsTest {
   }
 
   @ParameterizedTest
-  @MethodSource("sidecarManifests")
+  @MethodSource("workloadManifests")
   void everyContainerHasResourceRequestsAndLimits(Path file) {
     for (JsonNode container : allContainers(podSpec(file))) {
       String name = file.getFileName() + " container " + container.path("name").asText();
@@ -95,7 +109,7 @@ class DeployManifestsTest {
   }
 
   @ParameterizedTest
-  @MethodSource("sidecarManifests")
+  @MethodSource("workloadManifests")
   void everyContainerIsNonRootWithAReadOnlyRootAndNoCapabilities(Path file) {
     JsonNode pod = podSpec(file);
     for (JsonNode container : allContainers(pod)) {
@@ -118,7 +132,7 @@ class DeployManifestsTest {
   }
 
   @ParameterizedTest
-  @MethodSource("sidecarManifests")
+  @MethodSource("workloadManifests")
   void sidecarWritesOnlyToATmpEmptyDir(Path file) {
     JsonNode pod = podSpec(file);
     JsonNode tmp =
@@ -266,6 +280,76 @@ class DeployManifestsTest {
   }
 
   // ---------------------------------------------------------------------------------------------
+  // Kubernetes discovery
+
+  @ParameterizedTest
+  @ValueSource(strings = {"discovery-rbac.yaml", "discovery-rbac-namespaced.yaml"})
+  void discoveryMayOnlyGetListAndWatchPods(String name) {
+    Path file = deploy().resolve("kubernetes/" + name);
+    List<JsonNode> roles =
+        documents(file).stream().filter(d -> d.path("kind").asText().endsWith("Role")).toList();
+    assertThat(roles).as(name).hasSize(1);
+    JsonNode rules = roles.get(0).path("rules");
+    assertThat(rules).as(name + " rules").hasSize(1);
+    assertThat(texts(rules.get(0).path("apiGroups"))).containsExactly("");
+    assertThat(texts(rules.get(0).path("resources"))).containsExactly("pods");
+    assertThat(texts(rules.get(0).path("verbs"))).containsExactlyInAnyOrder("get", "list", "watch");
+    JsonNode binding =
+        documents(file).stream()
+            .filter(d -> d.path("kind").asText().endsWith("RoleBinding"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(binding.at("/roleRef/kind").asText()).isEqualTo(roles.get(0).path("kind").asText());
+    assertThat(binding.at("/roleRef/name").asText())
+        .isEqualTo(roles.get(0).at("/metadata/name").asText());
+    JsonNode account = only(file, "ServiceAccount");
+    assertThat(binding.at("/subjects/0/kind").asText()).isEqualTo("ServiceAccount");
+    assertThat(binding.at("/subjects/0/name").asText())
+        .isEqualTo(account.at("/metadata/name").asText());
+    assertThat(binding.at("/subjects/0/namespace").asText())
+        .isEqualTo(account.at("/metadata/namespace").asText());
+  }
+
+  @ParameterizedTest
+  @MethodSource("discoveryManifests")
+  void discoveryWorkloadsRunAsTheirServiceAccountAndTheirConfigurationLoads(
+      Path file, @TempDir Path dir) throws Exception {
+    JsonNode account = only(deploy().resolve("kubernetes/discovery-rbac.yaml"), "ServiceAccount");
+    JsonNode pod = podSpec(file);
+    assertThat(pod.path("serviceAccountName").asText())
+        .isEqualTo(account.at("/metadata/name").asText());
+    JsonNode daemon = sidecar(file);
+    // One unreachable JVM must not take the daemon of the whole fleet out of its Service.
+    assertThat(daemon.at("/readinessProbe/httpGet/path").asText()).isEqualTo("/health");
+    Map<String, String> env = new HashMap<>();
+    byName(daemon.path("env"), "NODE_NAME")
+        .ifPresent(
+            node -> {
+              assertThat(node.at("/valueFrom/fieldRef/fieldPath").asText())
+                  .isEqualTo("spec.nodeName");
+              env.put("NODE_NAME", "node-7");
+            });
+    SentinelConfig config =
+        DeployFiles.loadExample(sidecarConfig(file, daemon), "sentinel.yaml", dir, env);
+    assertThat(config.kubernetesDiscovery()).isPresent();
+    assertThat(config.kubernetesDiscovery().get().password()).isPresent();
+    assertThat(config.kubernetesDiscovery().get().node())
+        .isEqualTo(Optional.ofNullable(env.get("NODE_NAME")));
+    for (String passwordFile :
+        DeployFiles.valuesOfKeysEndingWith(
+            DeployFiles.YAML.readTree(sidecarConfig(file, daemon)), "passwordFile")) {
+      assertThat(volumeHolding(pod, daemon, passwordFile).at("/secret/secretName").asText())
+          .isEqualTo("jvm-sentinel-jmx");
+    }
+  }
+
+  @Test
+  void theDaemonSetVariantWatchesOnlyItsNode() {
+    Path file = deploy().resolve("kubernetes/discovery-daemonset.yaml");
+    assertThat(sidecarConfig(file, sidecar(file))).contains("node: ${NODE_NAME}");
+  }
+
+  // ---------------------------------------------------------------------------------------------
   // Example configurations
 
   @ParameterizedTest
@@ -274,7 +358,9 @@ class DeployManifestsTest {
       throws Exception {
     SentinelConfig config =
         DeployFiles.loadExample(Files.readString(file), file.getFileName().toString(), dir);
-    assertThat(config.targets()).as(file.toString()).isNotEmpty();
+    assertThat(!config.targets().isEmpty() || config.kubernetesDiscovery().isPresent())
+        .as(file + ": targets or discovery")
+        .isTrue();
   }
 
   @Test
@@ -441,7 +527,12 @@ class DeployManifestsTest {
   }
 
   private static JsonNode podSpec(Path file) {
-    return only(file, "Deployment").at("/spec/template/spec");
+    List<JsonNode> workloads =
+        documents(file).stream()
+            .filter(d -> List.of("Deployment", "DaemonSet").contains(d.path("kind").asText()))
+            .toList();
+    assertThat(workloads).as(file.getFileName() + ": one Deployment or DaemonSet").hasSize(1);
+    return workloads.get(0).at("/spec/template/spec");
   }
 
   private static JsonNode sidecar(Path file) {

@@ -49,6 +49,16 @@ class HelmChartIT {
   private static final List<String> SNIPPET_ONLY =
       List.of("--set", "jmx.existingSecret=orders-jmx");
 
+  private static final List<String> DISCOVERY_CLUSTER =
+      List.of(
+          "--set", "discovery.enabled=true",
+          "--set", "discovery.existingSecret=jvm-sentinel-jmx");
+  private static final List<String> DISCOVERY_PER_NODE =
+      List.of(
+          "--set", "discovery.enabled=true",
+          "--set", "discovery.kind=DaemonSet",
+          "--set", "discovery.namespaces={shop,billing}");
+
   @TempDir Path dir;
 
   @Test
@@ -165,6 +175,67 @@ class HelmChartIT {
   }
 
   @Test
+  void discoveryRendersValidRbacForPodsOnlyAndAFleetDaemonWhoseConfigLoads() throws Exception {
+    for (List<String> values : List.of(DISCOVERY_CLUSTER, DISCOVERY_PER_NODE)) {
+      Result lint = helm(concat(List.of("lint", "--strict", CHART.toString()), values));
+      assertThat(lint.exitCode()).as(lint.output()).isZero();
+    }
+    String cluster = template(DISCOVERY_CLUSTER);
+    String perNode = template(DISCOVERY_PER_NODE);
+    Path clusterFile = Files.writeString(dir.resolve("cluster.yaml"), cluster);
+    Path perNodeFile = Files.writeString(dir.resolve("per-node.yaml"), perNode);
+    Result validation = validate(List.of(clusterFile.toString(), perNodeFile.toString()));
+    assertThat(validation.exitCode()).as(validation.output()).isZero();
+    // Cluster-wide: ServiceAccount, ClusterRole, ClusterRoleBinding, ConfigMap, Deployment.
+    // Per node in two namespaces: ServiceAccount, 2 x (Role, RoleBinding), ConfigMap, DaemonSet.
+    assertThat(validation.output()).contains("12 passed, 0 failed");
+
+    String account = object(cluster, "ServiceAccount").at("/metadata/name").asText();
+    for (JsonNode role : objects(cluster, "ClusterRole")) {
+      assertOnlyReadsPods(role);
+    }
+    assertThat(object(cluster, "ClusterRoleBinding").at("/subjects/0/name").asText())
+        .isEqualTo(account);
+    JsonNode pod = object(cluster, "Deployment").at("/spec/template/spec");
+    assertThat(pod.path("serviceAccountName").asText()).isEqualTo(account);
+    assertThat(objects(cluster, "ConfigMap")).hasSize(1); // not the sidecar's as well
+    SentinelConfig config =
+        DeployFiles.loadExample(
+            object(cluster, "ConfigMap").at("/data/sentinel.yaml").asText(),
+            "sentinel.yaml",
+            dir.resolve("cluster"));
+    assertThat(config.kubernetesDiscovery().orElseThrow().password()).isPresent();
+    assertThat(config.kubernetesDiscovery().orElseThrow().node()).isEmpty();
+
+    List<JsonNode> roles = objects(perNode, "Role");
+    assertThat(roles)
+        .extracting(r -> r.at("/metadata/namespace").asText())
+        .containsExactly("shop", "billing");
+    roles.forEach(HelmChartIT::assertOnlyReadsPods);
+    JsonNode daemon = object(perNode, "DaemonSet").at("/spec/template/spec/containers/0");
+    JsonNode nodeName = DeployFiles.byName(daemon.get("env"), "NODE_NAME").orElseThrow();
+    assertThat(nodeName.at("/valueFrom/fieldRef/fieldPath").asText()).isEqualTo("spec.nodeName");
+    SentinelConfig perNodeConfig =
+        DeployFiles.loadExample(
+            object(perNode, "ConfigMap").at("/data/sentinel.yaml").asText(),
+            "sentinel.yaml",
+            dir.resolve("per-node"),
+            java.util.Map.of("NODE_NAME", "node-7"));
+    assertThat(perNodeConfig.kubernetesDiscovery().orElseThrow().node()).contains("node-7");
+    assertThat(perNodeConfig.kubernetesDiscovery().orElseThrow().namespaces())
+        .containsExactly("shop", "billing");
+  }
+
+  private static void assertOnlyReadsPods(JsonNode role) {
+    JsonNode rules = role.get("rules");
+    assertThat(rules).hasSize(1);
+    assertThat(rules.get(0).get("resources")).extracting(JsonNode::asText).containsExactly("pods");
+    assertThat(rules.get(0).get("verbs"))
+        .extracting(JsonNode::asText)
+        .containsExactlyInAnyOrder("get", "list", "watch");
+  }
+
+  @Test
   void jmxWithoutASecretFailsWithAnActionableMessage() {
     Result result = helm(List.of("template", "release", CHART.toString()));
     assertThat(result.exitCode()).isNotZero();
@@ -211,13 +282,18 @@ class HelmChartIT {
   }
 
   private static JsonNode object(String rendered, String kind) throws IOException {
+    return objects(rendered, kind).stream()
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no " + kind + " in\n" + rendered));
+  }
+
+  private static List<JsonNode> objects(String rendered, String kind) throws IOException {
     Path file = Files.createTempFile("rendered", ".yaml");
     try {
       Files.writeString(file, rendered);
       return DeployFiles.documents(file).stream()
           .filter(d -> kind.equals(d.path("kind").asText()))
-          .findFirst()
-          .orElseThrow(() -> new AssertionError("no " + kind + " in\n" + rendered));
+          .toList();
     } finally {
       Files.delete(file);
     }
