@@ -105,6 +105,7 @@ public final class DemoCommand implements Callable<Integer> {
         OtlpConfig.DISABLED,
         Optional.empty(),
         Optional.empty(),
+        SentinelConfig.DEFAULT_MAX_TARGETS,
         List.of(target));
   }
 

@@ -72,7 +72,7 @@ record ConfigDocument(
       Map<String, Map<String, Map<String, Double>>> targets,
       List<String> disabled) {}
 
-  record Discovery(LocalDiscovery local, KubernetesDiscovery kubernetes) {}
+  record Discovery(LocalDiscovery local, KubernetesDiscovery kubernetes, Long maxTargets) {}
 
   record LocalDiscovery(
       Boolean enabled,

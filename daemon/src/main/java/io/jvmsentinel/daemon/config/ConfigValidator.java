@@ -90,7 +90,24 @@ final class ConfigValidator {
         otlp,
         discovery,
         kubernetes,
+        maxTargets(doc.discovery()),
         targets);
+  }
+
+  private int maxTargets(ConfigDocument.Discovery raw) {
+    if (raw == null || raw.maxTargets() == null) {
+      return SentinelConfig.DEFAULT_MAX_TARGETS;
+    }
+    if (raw.maxTargets() < 1 || raw.maxTargets() > SentinelConfig.MAX_MAX_TARGETS) {
+      problems.add(
+          "'discovery.maxTargets' ("
+              + raw.maxTargets()
+              + ") must be between 1 and "
+              + SentinelConfig.MAX_MAX_TARGETS
+              + "; beyond that, split the JVMs between daemons with complementary filters");
+      return SentinelConfig.DEFAULT_MAX_TARGETS;
+    }
+    return raw.maxTargets().intValue();
   }
 
   private ConnectionConfig connection(ConfigDocument.Connection raw) {

@@ -32,22 +32,19 @@ public record JvmMatch(
         && found(user, owner);
   }
 
-  // Pattern has no equals of its own; a reload compares sections, and the same text is the same.
+  // Pattern has no equals of its own; the same text is the same filter (see PatternText).
   @Override
   public boolean equals(Object other) {
     return other instanceof JvmMatch that
-        && text(mainClass).equals(text(that.mainClass))
-        && text(commandLine).equals(text(that.commandLine))
-        && text(user).equals(text(that.user));
+        && PatternText.of(mainClass).equals(PatternText.of(that.mainClass))
+        && PatternText.of(commandLine).equals(PatternText.of(that.commandLine))
+        && PatternText.of(user).equals(PatternText.of(that.user));
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(text(mainClass), text(commandLine), text(user));
-  }
-
-  private static Optional<String> text(Optional<Pattern> pattern) {
-    return pattern.map(p -> p.pattern() + "/" + p.flags());
+    return Objects.hash(
+        PatternText.of(mainClass), PatternText.of(commandLine), PatternText.of(user));
   }
 
   private static boolean found(Optional<Pattern> pattern, Optional<String> value) {

@@ -32,4 +32,17 @@ public record PodMatch(Optional<Pattern> namespace, Map<String, Pattern> labels)
               return value != null && wanted.getValue().matcher(value).matches();
             });
   }
+
+  // Pattern has no equals of its own; the same text is the same filter (see PatternText).
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof PodMatch that
+        && PatternText.of(namespace).equals(PatternText.of(that.namespace))
+        && PatternText.of(labels).equals(PatternText.of(that.labels));
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(PatternText.of(namespace), PatternText.of(labels));
+  }
 }

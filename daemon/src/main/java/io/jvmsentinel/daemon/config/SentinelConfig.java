@@ -21,6 +21,7 @@ import java.util.stream.Stream;
  * @param otlp metrics pushed over OTLP/HTTP; disabled by default
  * @param localDiscovery the host's JVMs to find and watch at run time; empty when off
  * @param kubernetesDiscovery the annotated pods to find and watch at run time; empty when off
+ * @param maxTargets how many targets run at once over all sources, fixed ones first
  * @param targets fixed targets (at least one unless discovering), names unique; tag keys may differ
  *     (see {@link #tagKeys()})
  */
@@ -35,7 +36,16 @@ public record SentinelConfig(
     OtlpConfig otlp,
     Optional<LocalDiscoveryConfig> localDiscovery,
     Optional<KubernetesDiscoveryConfig> kubernetesDiscovery,
+    int maxTargets,
     List<TargetConfig> targets) {
+  /**
+   * Targets at once unless {@code discovery.maxTargets} says: above a node's JVMs, below a
+   * cluster's.
+   */
+  public static final int DEFAULT_MAX_TARGETS = 100;
+
+  public static final int MAX_MAX_TARGETS = 2000;
+
   public SentinelConfig {
     Objects.requireNonNull(http, "http");
     Objects.requireNonNull(connection, "connection");

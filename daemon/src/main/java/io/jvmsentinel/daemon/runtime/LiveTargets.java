@@ -45,9 +45,6 @@ public final class LiveTargets implements AutoCloseable {
   // well inside Kubernetes' default 30 s grace period.
   private static final Duration CLOSE_WITHIN = Duration.ofSeconds(10);
 
-  /** The cap on targets unless configured: well above one node's JVMs, far below a cluster's. */
-  public static final int DEFAULT_MAX_TARGETS = 100;
-
   private static final String MAX_TARGETS = "max_targets";
   private static final String SAME_NAME = "same_name";
   private static final String SAME_JVM = "same_jvm";

@@ -25,6 +25,8 @@ final class RestartOnlySections {
     sections.put("datadog", SentinelConfig::datadog);
     sections.put("otlp", SentinelConfig::otlp);
     sections.put("discovery.local", SentinelConfig::localDiscovery);
+    sections.put("discovery.kubernetes", SentinelConfig::kubernetesDiscovery);
+    sections.put("discovery.maxTargets", SentinelConfig::maxTargets);
     return sections;
   }
 

@@ -130,7 +130,7 @@ public final class SentinelDaemon implements AutoCloseable {
         new LiveTargets(
             target -> watch(target, config, registry, directories, recordingOwner, localRetention),
             registry,
-            LiveTargets.DEFAULT_MAX_TARGETS);
+            config.maxTargets());
     // Before detection is built: it takes back the firing alerts of the targets it knows.
     targets.want(CONFIG_FILE, config.targets());
     DatadogExport datadog;

@@ -1154,6 +1154,17 @@ class ConfigLoaderTest {
   @Nested
   class Discovery {
     @Test
+    void maxTargetsDefaultsToAHundredAndIsBounded() throws Exception {
+      String local = "discovery:\n  local: {}\n";
+      assertThat(load(local).maxTargets()).isEqualTo(100);
+      assertThat(load("discovery:\n  maxTargets: 250\n  local: {}\n").maxTargets()).isEqualTo(250);
+      assertThat(problems("discovery:\n  maxTargets: 0\n  local: {}\n"))
+          .containsExactly(
+              "'discovery.maxTargets' (0) must be between 1 and 2000; beyond that, split the JVMs"
+                  + " between daemons with complementary filters");
+    }
+
+    @Test
     void theLocalSectionWithEveryKey() throws Exception {
       SentinelConfig config =
           load(

@@ -20,9 +20,14 @@ class RestartOnlySectionsTest {
       connection: {connectTimeout: 5s}
       detection: {interval: 5s}
       discovery:
+        maxTargets: 50
         local:
           include: [{mainClass: "^com\\\\.example\\\\."}]
           exclude: [{commandLine: "jvm-sentinel"}]
+        kubernetes:
+          namespaces: [shop]
+          include: [{labels: {app: "web.*"}}]
+          labelTags: {app: app}
       targets:
         - {name: orders, jmx: "localhost:9010"}
       """;
@@ -40,9 +45,12 @@ class RestartOnlySectionsTest {
         FILE.replace("env: prod", "env: staging")
             .replace("interval: 5s", "interval: 10s")
             .replace("jvm-sentinel", "sidecar")
+            .replace("web.*", "api.*")
+            .replace("maxTargets: 50", "maxTargets: 60")
             .replace("orders", "billing");
     assertThat(RestartOnlySections.changed(load(FILE), load(changed)))
-        .containsExactly("tags", "detection", "discovery.local");
+        .containsExactly(
+            "tags", "detection", "discovery.local", "discovery.kubernetes", "discovery.maxTargets");
   }
 
   private SentinelConfig load(String yaml) throws Exception {
