@@ -63,7 +63,8 @@ final class ConfigValidator {
         && discovery.isEmpty()
         && kubernetes.isEmpty()
         && !problems.unreadable("targets")) {
-      problems.add("no targets: give --target HOST:PORT, --pid PID or a config file with targets:");
+      problems.add(
+          "no targets: give --target HOST:PORT, --pid PID, --discover local|kubernetes, or a config file with targets: or discovery:");
     }
     DetectionConfig detection =
         new DetectionValidator(problems)

@@ -523,7 +523,7 @@ class ConfigLoaderTest {
     void noTargets() throws Exception {
       assertThat(problems("targets: []\n"))
           .containsExactly(
-              "no targets: give --target HOST:PORT, --pid PID or a config file with targets:");
+              "no targets: give --target HOST:PORT, --pid PID, --discover local|kubernetes, or a config file with targets: or discovery:");
     }
 
     @Test
@@ -1205,7 +1205,7 @@ class ConfigLoaderTest {
       assertThat(local.jmxAgent()).isEqualTo(LocalDiscoveryConfig.JmxAgent.AUTO);
       assertThat(problems("discovery:\n  local:\n    enabled: false\n"))
           .containsExactly(
-              "no targets: give --target HOST:PORT, --pid PID or a config file with targets:");
+              "no targets: give --target HOST:PORT, --pid PID, --discover local|kubernetes, or a config file with targets: or discovery:");
     }
 
     @Test
@@ -1309,7 +1309,7 @@ class ConfigLoaderTest {
       assertThat(load("discovery:\n  kubernetes: {}\n").kubernetesDiscovery()).isPresent();
       assertThat(problems("discovery:\n  kubernetes:\n    enabled: false\n"))
           .containsExactly(
-              "no targets: give --target HOST:PORT, --pid PID or a config file with targets:");
+              "no targets: give --target HOST:PORT, --pid PID, --discover local|kubernetes, or a config file with targets: or discovery:");
     }
 
     @Test
@@ -1532,7 +1532,7 @@ class ConfigLoaderTest {
     void nothingToWatch() {
       assertThat(problems(Optional.empty(), CliOverrides.NONE))
           .containsExactly(
-              "no targets: give --target HOST:PORT, --pid PID or a config file with targets:");
+              "no targets: give --target HOST:PORT, --pid PID, --discover local|kubernetes, or a config file with targets: or discovery:");
     }
 
     @Test
