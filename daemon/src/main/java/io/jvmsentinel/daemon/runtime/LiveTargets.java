@@ -33,11 +33,11 @@ import org.slf4j.LoggerFactory;
  * has finished (its series are removed first, so they never mix).
  *
  * <p>Sources are taken in the order they first said what they want (the configuration file first),
- * so fixed targets win: a name or an address (the same pid, the same JMX host and port) another
- * source already has is skipped, and the total is capped at {@code maxTargets}, so a selector that
- * matches far more JVMs than meant cannot exhaust the daemon or the metrics backend. What is
- * skipped is logged when it starts being skipped and counted in {@code
- * jvm_sentinel_targets_skipped}.
+ * so fixed targets win: a name, or an address (the same pid, the same JMX host and port) another
+ * source already has, is skipped (one source may name one address twice on purpose, e.g. with other
+ * credentials), and the total is capped at {@code maxTargets}, so a selector that matches far more
+ * JVMs than meant cannot exhaust the daemon or the metrics backend. What is skipped is logged when
+ * it starts being skipped and counted in {@code jvm_sentinel_targets_skipped}.
  */
 public final class LiveTargets implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(LiveTargets.class);
@@ -123,13 +123,14 @@ public final class LiveTargets implements AutoCloseable {
   private void apply() {
     Map<String, TargetConfig> desired = new LinkedHashMap<>();
     Map<String, String> sourceOf = new HashMap<>();
+    // The source that wants each address: another source's target at it is the same JVM again.
     Map<TargetAddress, String> byAddress = new HashMap<>();
     Map<String, String> skipping = new LinkedHashMap<>();
     wanted.forEach(
         (source, targets) ->
             targets.forEach(
                 (name, target) -> {
-                  String why = skip(desired, byAddress, target);
+                  String why = skip(desired, byAddress, source, target);
                   if (why != null) {
                     if (!desired.containsKey(name) || !desired.get(name).equals(target)) {
                       skipping.put(source + "/" + name, why);
@@ -138,7 +139,7 @@ public final class LiveTargets implements AutoCloseable {
                   }
                   desired.put(name, target);
                   sourceOf.put(name, source);
-                  byAddress.put(target.address(), name);
+                  byAddress.putIfAbsent(target.address(), source);
                 }));
     report(skipping);
     for (String name : List.copyOf(running.keySet())) {
@@ -162,11 +163,13 @@ public final class LiveTargets implements AutoCloseable {
   private String skip(
       Map<String, TargetConfig> desired,
       Map<TargetAddress, String> byAddress,
+      String source,
       TargetConfig target) {
     if (desired.containsKey(target.name())) {
       return SAME_NAME;
     }
-    if (byAddress.containsKey(target.address())) {
+    String owner = byAddress.get(target.address());
+    if (owner != null && !owner.equals(source)) {
       return SAME_JVM;
     }
     return desired.size() >= maxTargets ? MAX_TARGETS : null;

@@ -90,6 +90,14 @@ class LiveTargetsTest {
   }
 
   @Test
+  void oneSourceMayNameOneAddressTwiceOnPurpose() {
+    // E.g. the same JMX port with two sets of credentials: the file says so, so it is meant.
+    targets.want("config", List.of(target("orders", 7), target("orders-readonly", 7)));
+    assertThat(names()).containsExactly("orders", "orders-readonly");
+    assertThat(gauge("jvm.sentinel.targets.skipped", "reason", "same_jvm")).isZero();
+  }
+
+  @Test
   void discoveryBeyondTheCapIsSkippedAndCountedAndFixedTargetsComeFirst() {
     targets.want("config", List.of(target("orders", 1)));
     targets.want(
