@@ -59,7 +59,9 @@ record ConfigDocument(
       Double stormPauseAboveRate,
       Duration stormPauseCapture,
       Duration stormPauseProbeEvery,
-      Duration simulatedEventCost) {}
+      Duration simulatedEventCost,
+      String feed,
+      Duration chunkPeriod) {}
 
   record Detection(
       Boolean enabled,

@@ -157,7 +157,9 @@ final class ConfigValidator {
             raw.stormPauseAboveRate() != null ? raw.stormPauseAboveRate() : d.stormPauseAboveRate(),
             or(raw.stormPauseCapture(), d.stormPauseCapture()),
             or(raw.stormPauseProbeEvery(), d.stormPauseProbeEvery()),
-            or(raw.simulatedEventCost(), d.simulatedEventCost()));
+            or(raw.simulatedEventCost(), d.simulatedEventCost()),
+            feed(raw.feed()),
+            or(raw.chunkPeriod(), d.chunkPeriod()));
     if (c.maxAge().compareTo(JfrConfig.MIN_MAX_AGE) < 0) {
       problems.add(
           "'jfr.maxAge' ("
@@ -182,9 +184,37 @@ final class ConfigValidator {
               + Durations.format(JfrConfig.MIN_STALL_TIMEOUT)
               + " (the target flushes events about once a second)");
     }
+    if (c.chunkPeriod().compareTo(JfrConfig.MIN_CHUNK_PERIOD) < 0
+        || c.chunkPeriod().compareTo(JfrConfig.MAX_CHUNK_PERIOD) > 0) {
+      problems.add(
+          "'jfr.chunkPeriod' ("
+              + Durations.format(c.chunkPeriod())
+              + ") must be between "
+              + Durations.format(JfrConfig.MIN_CHUNK_PERIOD)
+              + " (each read ends a chunk on the target) and "
+              + Durations.format(JfrConfig.MAX_CHUNK_PERIOD)
+              + " (events would reach the rules too late)");
+    }
     overload(c);
     stormPause(c);
     return c;
+  }
+
+  private JfrConfig.Feed feed(String raw) {
+    if (raw == null) {
+      return JfrConfig.DEFAULT.feed();
+    }
+    for (JfrConfig.Feed feed : JfrConfig.Feed.values()) {
+      if (feed.name().equalsIgnoreCase(raw)) {
+        return feed;
+      }
+    }
+    problems.add(
+        "'jfr.feed' must be 'auto' (a stream from JDK 16+ targets, chunks read over JMX from older"
+            + " ones), 'stream' or 'chunks', got '"
+            + raw
+            + "'");
+    return JfrConfig.DEFAULT.feed();
   }
 
   private void stormPause(JfrConfig c) {

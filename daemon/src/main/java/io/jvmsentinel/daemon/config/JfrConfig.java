@@ -28,6 +28,10 @@ import java.util.Objects;
  *     often, so its evidence stays current
  * @param simulatedEventCost for tests and capacity measurements only: busy work added to each fully
  *     processed event, to shrink the daemon's capacity; zero in production
+ * @param feed how events come from the target: a remote stream (JDK 16+), or the daemon's recording
+ *     read in chunks over JMX (JDK 11, OpenJDK 8u262+), or whichever the target offers
+ * @param chunkPeriod how often a chunk feed reads the target's recording: events reach the rules
+ *     about this much later than from a stream
  */
 public record JfrConfig(
     boolean enabled,
@@ -41,7 +45,9 @@ public record JfrConfig(
     double stormPauseAboveRate,
     Duration stormPauseCapture,
     Duration stormPauseProbeEvery,
-    Duration simulatedEventCost) {
+    Duration simulatedEventCost,
+    Feed feed,
+    Duration chunkPeriod) {
   public static final Duration MIN_MAX_AGE = Duration.ofMinutes(1);
   public static final long MIN_MAX_SIZE_MB = 4;
   public static final long MAX_MAX_SIZE_MB = 4096;
@@ -58,6 +64,27 @@ public record JfrConfig(
    */
   public static final Duration MIN_STORM_PAUSE_CAPTURE = Duration.ofSeconds(10);
 
+  /** {@code jfr.feed}: how events come from a target. */
+  public enum Feed {
+    /**
+     * A stream from JDK 16+ targets, chunks read over JMX from older ones with a FlightRecorder.
+     */
+    AUTO,
+    /** Remote streaming only: older targets get JMX metrics only. */
+    STREAM,
+    /** The recording read in chunks over JMX, on every JDK (JDK 16+ too: for tests and tuning). */
+    CHUNKS
+  }
+
+  /**
+   * Measured on a JDK 11 target: a read every 2 s costs it a 15-25 ms copy and a safepoint of 0.1-1
+   * ms; events then reach the rules 2-3 s after they happen (docs/performance.md).
+   */
+  public static final Duration DEFAULT_CHUNK_PERIOD = Duration.ofSeconds(2);
+
+  public static final Duration MIN_CHUNK_PERIOD = Duration.ofSeconds(1);
+  public static final Duration MAX_CHUNK_PERIOD = Duration.ofSeconds(10);
+
   public static final JfrConfig DEFAULT =
       new JfrConfig(true, Duration.ofMinutes(5), 32, Duration.ofSeconds(60));
 
@@ -70,6 +97,8 @@ public record JfrConfig(
     Objects.requireNonNull(stormPauseCapture, "stormPauseCapture");
     Objects.requireNonNull(stormPauseProbeEvery, "stormPauseProbeEvery");
     Objects.requireNonNull(simulatedEventCost, "simulatedEventCost");
+    Objects.requireNonNull(feed, "feed");
+    Objects.requireNonNull(chunkPeriod, "chunkPeriod");
   }
 
   /** The stream and its limits; overload handling, stack sampling, storm pause at defaults. */
@@ -86,7 +115,9 @@ public record JfrConfig(
         2000,
         Duration.ofSeconds(15),
         Duration.ofMinutes(10),
-        Duration.ZERO);
+        Duration.ZERO,
+        Feed.AUTO,
+        DEFAULT_CHUNK_PERIOD);
   }
 
   /** Whether thread-start stack traces switch to sampling windows at high start rates. */

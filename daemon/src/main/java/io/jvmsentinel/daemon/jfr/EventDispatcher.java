@@ -67,6 +67,15 @@ final class EventDispatcher {
 
   /** The stream callback for one handler; its counters are registered once, here. */
   Consumer<RecordedEvent> consumerFor(JfrEventHandler handler) {
+    return consumerFor(handler, Duration.ZERO);
+  }
+
+  /**
+   * The callback for one handler of a feed whose events arrive {@code inherentDelay} late by design
+   * (a chunk feed's read period): shedding starts only beyond {@code maxLag} on top of that.
+   */
+  Consumer<RecordedEvent> consumerFor(JfrEventHandler handler, Duration inherentDelay) {
+    Duration shedAfter = maxLag.plus(inherentDelay);
     Tags eventTags = tags.and("event", handler.eventName());
     Counter received = SentinelMetric.SENTINEL_JFR_EVENTS.counter(registry, eventTags);
     Counter errors = SentinelMetric.SENTINEL_JFR_HANDLER_ERRORS.counter(registry, eventTags);
@@ -85,7 +94,7 @@ final class EventDispatcher {
         currentLagMillis.set(behind.toMillis());
       }
       try {
-        if (dropped != null && behind.compareTo(maxLag) > 0) {
+        if (dropped != null && behind.compareTo(shedAfter) > 0) {
           dropped.increment();
           drops.dropped(name);
           handler.shed(event);

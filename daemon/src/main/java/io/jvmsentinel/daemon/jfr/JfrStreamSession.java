@@ -35,7 +35,6 @@ import java.util.function.Supplier;
 import javax.management.JMException;
 import javax.management.MBeanServerConnection;
 import javax.management.remote.JMXConnector;
-import jdk.management.jfr.RemoteRecordingStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -246,14 +245,19 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
 
   private void start(Counter cause) {
     JvmIdentity jvm = identity.get();
-    if (jvm != null && jvm.featureVersion() > 0 && jvm.featureVersion() < FIRST_STREAMING_JDK) {
+    int version = jvm == null ? 0 : jvm.featureVersion();
+    boolean streamable = version <= 0 || version >= FIRST_STREAMING_JDK;
+    boolean chunks =
+        config.feed() == JfrConfig.Feed.CHUNKS
+            || (config.feed() == JfrConfig.Feed.AUTO && !streamable);
+    if (!chunks && !streamable) {
       // Measured: a JDK 11 target accepts a remote stream without error and never sends an event.
       unavailable(
           "the target runs Java "
-              + jvm.featureVersion()
+              + version
               + "; remote JFR streaming needs Java "
               + FIRST_STREAMING_JDK
-              + " or newer, so only JMX metrics are collected");
+              + " or newer (jfr.feed: stream), so only JMX metrics are collected");
       return;
     }
     TargetFlightRecorder recorder = new TargetFlightRecorder(mbeans);
@@ -262,7 +266,9 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
     long started = System.nanoTime();
     try {
       if (!recorder.present()) {
-        unavailable("the target has no FlightRecorder MBean, so only JMX metrics are collected");
+        unavailable(
+            "the target has no FlightRecorder MBean (a JDK 8 before 8u262, or a JVM without"
+                + " JFR), so only JMX metrics are collected");
         return;
       }
       Set<String> offered = recorder.eventTypeNames();
@@ -277,42 +283,52 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
       }
       closeLeftovers(-1);
       dir = directories.create(target);
+      String name = owner.recordingName(target);
+      long maxSize = config.maxSizeMb() * 1024 * 1024;
       opened =
-          TargetRecording.open(
-              mbeans,
-              dir,
-              owner.recordingName(target),
-              config.maxAge(),
-              config.maxSizeMb() * 1024 * 1024,
-              TargetRecording.Lease.DEFAULT);
-      RemoteRecordingStream stream = opened.stream();
+          chunks
+              ? TargetRecording.openChunks(
+                  mbeans,
+                  dir,
+                  name,
+                  config.maxAge(),
+                  maxSize,
+                  TargetRecording.Lease.DEFAULT,
+                  target,
+                  config.chunkPeriod())
+              : TargetRecording.openStream(
+                  mbeans,
+                  dir,
+                  target,
+                  name,
+                  config.maxAge(),
+                  maxSize,
+                  TargetRecording.Lease.DEFAULT);
+      EventFeed feed = opened.feed();
       if (!localRetention.isZero()) {
-        // Keep the last minutes of chunks locally, so an alert can save them as evidence; the
-        // size bound too, since minutes of a storm are hundreds of MB. (Without either, the JDK
-        // deletes each chunk once parsed; the dispatcher's shedding keeps parsing caught up.)
-        stream.setMaxAge(localRetention);
-        stream.setMaxSize(config.maxSizeMb() * 1024 * 1024);
+        // Keep the last minutes of events locally, so an alert can save them as evidence; the
+        // size bound too, since minutes of a storm are hundreds of MB.
+        feed.keepLocally(localRetention, maxSize);
       }
       Map<String, String> settings = settings(active);
-      stream.setSettings(settings);
+      feed.setSettings(settings);
       for (JfrEventHandler handler : active) {
-        stream.onEvent(handler.eventName(), dispatcher.consumerFor(handler));
+        feed.onEvent(handler.eventName(), dispatcher.consumerFor(handler, feed.inherentDelay()));
       }
-      stream.onFlush(() -> lastFlushNanos = System.nanoTime());
-      stream.onError(
-          error -> log.debug("target {}: JFR stream error: {}", target, error.toString()));
+      feed.onFlush(() -> lastFlushNanos = System.nanoTime());
       lastFlushNanos = System.nanoTime();
-      stream.startAsync();
+      feed.start();
       recording = opened;
       directory = dir;
       liveSettings = settings;
       resetStackSampling();
       lastFailure = null;
-      published = new StreamState(true, null);
+      published = StreamState.flowing(feedDescription(chunks, version));
       cause.increment();
       log.info(
-          "target {}: JFR stream started in {} ms with {} event types{}",
+          "target {}: JFR {} started in {} ms with {} event types{}",
           target,
+          chunks ? "chunk reads every " + Durations.format(config.chunkPeriod()) : "stream",
           TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started),
           active.size(),
           absent.isEmpty() ? "" : " (this JVM lacks " + absent + ")");
@@ -322,13 +338,27 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
       }
       StreamDirectories.deleteRecursively(dir);
       nextRetry = System.currentTimeMillis() + RETRY_MILLIS;
-      String message = "cannot start the JFR stream: " + ConnectFailure.describe(e);
+      String message =
+          (chunks ? "cannot start the JFR recording: " : "cannot start the JFR stream: ")
+              + ConnectFailure.describe(e);
       if (!message.equals(lastFailure)) {
         log.warn("target {}: {}; retrying while connected", target, message);
         lastFailure = message;
       }
       published = published.withReason(message);
     }
+  }
+
+  /** What {@code /api/v1/targets} says of a running feed. */
+  private String feedDescription(boolean chunks, int version) {
+    if (!chunks) {
+      return "streaming";
+    }
+    return "reading the recording in chunks every "
+        + Durations.format(config.chunkPeriod())
+        + (version > 0 && version < FIRST_STREAMING_JDK
+            ? " (Java " + version + " has no remote streaming)"
+            : " (jfr.feed: chunks)");
   }
 
   private void unavailable(String reason) {
@@ -495,7 +525,7 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
     if (change.isPresent()) {
       Map<String, String> changed = sampledStacks.with(liveSettings, change.get());
       // One remote call; a failure closes the stream, which the watchdog then restarts.
-      live.stream().setSettings(changed);
+      live.feed().setSettings(changed);
       liveSettings = changed;
     }
   }
@@ -586,8 +616,7 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
           if (live == null) {
             throw new IOException("no JFR stream is running for target " + target);
           }
-          // RemoteRecordingStream.dump is safe beside the stream's own threads (the JDK locks).
-          live.stream().dump(to);
+          live.feed().dump(to);
         });
   }
 

@@ -2,6 +2,7 @@ package io.jvmsentinel.daemon.jfr;
 
 import io.jvmsentinel.collectors.jmx.ObjectNames;
 import java.io.IOException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -24,8 +25,18 @@ import jdk.management.jfr.FlightRecorderMXBean;
 final class TargetFlightRecorder {
   static final ObjectName NAME = ObjectNames.parse("jdk.management.jfr:type=FlightRecorder");
 
-  /** One recording on the target. */
-  record Recording(long id, String name, String state, long size) {}
+  /**
+   * One recording on the target.
+   *
+   * @param startTimeMillis when it started (epoch ms on the target's clock), 0 when not yet
+   * @param stopTimeMillis when it stopped, 0 while it runs
+   */
+  record Recording(
+      long id, String name, String state, long size, long startTimeMillis, long stopTimeMillis) {
+    Recording(long id, String name, String state, long size) {
+      this(id, name, state, size, 0, 0);
+    }
+  }
 
   private final MBeanServerConnection mbeans;
 
@@ -55,7 +66,9 @@ final class TargetFlightRecorder {
               ((Number) data.get("id")).longValue(),
               String.valueOf(data.get("name")),
               String.valueOf(data.get("state")),
-              data.get("size") instanceof Number n ? n.longValue() : -1));
+              number(data, "size", -1),
+              number(data, "startTime", 0),
+              number(data, "stopTime", 0)));
     }
     return recordings;
   }
@@ -63,6 +76,49 @@ final class TargetFlightRecorder {
   /** The recording with {@code id}, if the target has it. */
   Optional<Recording> find(long id) throws IOException, JMException {
     return recordings().stream().filter(r -> r.id() == id).findFirst();
+  }
+
+  private static long number(CompositeData data, String key, long absent) {
+    return data.containsKey(key) && data.get(key) instanceof Number n ? n.longValue() : absent;
+  }
+
+  /** A new recording, not started; its id is this daemon's beyond doubt (returned to this call). */
+  long newRecording() {
+    return proxy().newRecording();
+  }
+
+  /** Replaces every setting of recording {@code id}. */
+  void setSettings(long id, Map<String, String> settings) {
+    proxy().setRecordingSettings(id, settings);
+  }
+
+  void start(long id) {
+    proxy().startRecording(id);
+  }
+
+  /**
+   * A stopped copy of recording {@code id} holding what it recorded so far: making it ends the
+   * target's current chunk, so everything recorded until now is in finished chunks that {@link
+   * #openStream} can read.
+   */
+  long stoppedCopy(long id) {
+    return proxy().cloneRecording(id, true);
+  }
+
+  /** Opens the chunks of recording {@code id} that end after {@code from} for reading. */
+  long openStream(long id, Instant from, int blockSize) throws IOException {
+    return proxy()
+        .openStream(
+            id, Map.of("startTime", from.toString(), "blockSize", Integer.toString(blockSize)));
+  }
+
+  /** The next block of an open stream, null at its end. */
+  byte[] readStream(long streamId) throws IOException {
+    return proxy().readStream(streamId);
+  }
+
+  void closeStream(long streamId) throws IOException {
+    proxy().closeStream(streamId);
   }
 
   void setOptions(long id, Map<String, String> options) {

@@ -14,13 +14,13 @@ import javax.management.MBeanServerConnection;
 import jdk.management.jfr.RemoteRecordingStream;
 
 /**
- * The daemon's recording on the target, one per stream: created by the stream, identified by the id
- * the target returned to that stream's own {@code newRecording} call ({@link NewRecordingCapture}),
- * then named for this daemon ({@link RecordingOwner}) and bounded before it starts: {@code maxAge}
- * and {@code maxSize} bound what the target keeps (the stream's own limits only bound the daemon's
- * copy), and a {@code duration} lease, renewed while the stream runs, stops the recording on its
- * own once the daemon is gone. Used from the session thread; {@link #stream()} may be read from any
- * thread.
+ * The daemon's recording on the target, one per feed: created by a remote stream (identified by the
+ * id the target returned to that stream's own {@code newRecording} call, {@link
+ * NewRecordingCapture}) or by the daemon itself for a chunk feed, then named for this daemon
+ * ({@link RecordingOwner}) and bounded before it starts: {@code maxAge} and {@code maxSize} bound
+ * what the target keeps (a stream's own limits only bound the daemon's copy), and a {@code
+ * duration} lease, renewed while the feed runs, stops the recording on its own once the daemon is
+ * gone. Used from the session thread; {@link #feed()} may be read from any thread.
  */
 final class TargetRecording {
   /**
@@ -32,20 +32,16 @@ final class TargetRecording {
   }
 
   private final TargetFlightRecorder recorder;
-  private final RemoteRecordingStream stream;
+  private final EventFeed feed;
   private final long id;
   private final Lease lease;
   private final long openedNanos;
   private long renewedNanos;
 
   private TargetRecording(
-      TargetFlightRecorder recorder,
-      RemoteRecordingStream stream,
-      long id,
-      Lease lease,
-      long openedNanos) {
+      TargetFlightRecorder recorder, EventFeed feed, long id, Lease lease, long openedNanos) {
     this.recorder = recorder;
-    this.stream = stream;
+    this.feed = feed;
     this.id = id;
     this.lease = lease;
     this.openedNanos = openedNanos;
@@ -57,9 +53,10 @@ final class TargetRecording {
    * maxAge} and {@code maxSizeBytes} and held by {@code lease}; not started yet. On failure nothing
    * is left on the target.
    */
-  static TargetRecording open(
+  static TargetRecording openStream(
       MBeanServerConnection mbeans,
       Path directory,
+      String target,
       String name,
       Duration maxAge,
       long maxSizeBytes,
@@ -76,17 +73,59 @@ final class TargetRecording {
         // Someone else already started or closed it: not the daemon's to name or bound.
         throw new IOException("the stream's new recording " + id + " is " + state + " already");
       }
-      Map<String, String> options = new LinkedHashMap<>();
-      options.put("name", name);
-      options.put("maxAge", maxAge.toSeconds() + " s");
-      options.put("maxSize", Long.toString(maxSizeBytes));
-      options.put("duration", seconds(lease.length()));
-      recorder.setOptions(id, options);
-      return new TargetRecording(recorder, stream, id, lease, opened);
+      recorder.setOptions(id, options(name, maxAge, maxSizeBytes, lease));
+      return new TargetRecording(recorder, new StreamFeed(stream, target), id, lease, opened);
     } catch (IOException | JMException | RuntimeException e) {
       // Closes the stream's own recording, whatever its id (the JDK kept it).
       stream.close();
       throw e;
+    }
+  }
+
+  /**
+   * Creates a recording read as chunks every {@code period} ({@link ChunkFeed}), named, bounded and
+   * leased like a stream's; not started yet. On failure nothing is left on the target.
+   */
+  static TargetRecording openChunks(
+      MBeanServerConnection mbeans,
+      Path directory,
+      String name,
+      Duration maxAge,
+      long maxSizeBytes,
+      Lease lease,
+      String target,
+      Duration period) {
+    TargetFlightRecorder recorder = new TargetFlightRecorder(mbeans);
+    long opened = System.nanoTime();
+    long id = recorder.newRecording();
+    try {
+      Map<String, String> options = options(name, maxAge, maxSizeBytes, lease);
+      // On disk, so finished chunks exist to be read (an in-memory recording has none).
+      options.put("disk", "true");
+      recorder.setOptions(id, options);
+      ChunkFeed feed = new ChunkFeed(target, recorder, id, directory, period, maxSizeBytes);
+      return new TargetRecording(recorder, feed, id, lease, opened);
+    } catch (RuntimeException e) {
+      closeQuietly(recorder, id);
+      throw e;
+    }
+  }
+
+  private static Map<String, String> options(
+      String name, Duration maxAge, long maxSizeBytes, Lease lease) {
+    Map<String, String> options = new LinkedHashMap<>();
+    options.put("name", name);
+    options.put("maxAge", maxAge.toSeconds() + " s");
+    options.put("maxSize", Long.toString(maxSizeBytes));
+    options.put("duration", seconds(lease.length()));
+    return options;
+  }
+
+  private static void closeQuietly(TargetFlightRecorder recorder, long id) {
+    try {
+      recorder.close(id);
+    } catch (IOException | RuntimeException e) {
+      // The lease stops it; a later connect closes it as a leftover.
     }
   }
 
@@ -109,8 +148,8 @@ final class TargetRecording {
     return closed;
   }
 
-  RemoteRecordingStream stream() {
-    return stream;
+  EventFeed feed() {
+    return feed;
   }
 
   long id() {
@@ -136,8 +175,7 @@ final class TargetRecording {
   }
 
   void close() {
-    // The JDK closes the target's recording with the stream.
-    stream.close();
+    feed.close();
   }
 
   private static String seconds(Duration duration) {

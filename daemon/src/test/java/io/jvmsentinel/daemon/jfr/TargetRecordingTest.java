@@ -33,8 +33,14 @@ class TargetRecordingTest {
       javax.management.MBeanServerConnection connection, TargetRecording.Lease lease)
       throws Exception {
     recording =
-        TargetRecording.open(
-            connection, tmp, owner.recordingName("orders"), Duration.ofMinutes(3), MAX_SIZE, lease);
+        TargetRecording.openStream(
+            connection,
+            tmp,
+            "orders",
+            owner.recordingName("orders"),
+            Duration.ofMinutes(3),
+            MAX_SIZE,
+            lease);
     return recording;
   }
 
@@ -74,7 +80,7 @@ class TargetRecordingTest {
   @Test
   void theLeaseStopsARecordingNobodyRenewsAndARenewalPushesItsEndOut() throws Exception {
     open(target.connection, new TargetRecording.Lease(Duration.ofSeconds(1), Duration.ZERO));
-    recording.stream().startAsync();
+    recording.feed().start();
 
     await()
         .atMost(Duration.ofSeconds(15))
