@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
@@ -68,6 +69,7 @@ final class ChunkFeed implements EventFeed {
   private final Deque<Long> readChunks = new ArrayDeque<>();
   private final Deque<Kept> kept = new ArrayDeque<>();
   private final ScheduledExecutorService thread;
+  private final AtomicBoolean closed = new AtomicBoolean();
   private volatile Runnable onFlush = () -> {};
   private volatile Duration keepAge = Duration.ZERO;
   private volatile long keepBytes;
@@ -288,8 +290,12 @@ final class ChunkFeed implements EventFeed {
     }
   }
 
+  /** Idempotent, like a stream's close. */
   @Override
   public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
     // What was read is handed out before the feed goes: a storm pause must not lose the storm's
     // last seconds.
     thread.execute(() -> deliver(pacer.drain()));

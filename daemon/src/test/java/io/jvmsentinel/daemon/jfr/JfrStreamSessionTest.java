@@ -38,11 +38,15 @@ class JfrStreamSessionTest {
   }
 
   private JfrStreamSession session(Duration localRetention) {
+    return session(localRetention, JfrConfig.DEFAULT);
+  }
+
+  private JfrStreamSession session(Duration localRetention, JfrConfig config) {
     session =
         new JfrStreamSession(
             "self",
             List.of(threadStarts),
-            JfrConfig.DEFAULT,
+            config,
             () -> null,
             new SimpleMeterRegistry(),
             Tags.of("target", "self"),
@@ -117,6 +121,52 @@ class JfrStreamSessionTest {
     assertThat(RecordingFile.readAllEvents(file))
         .extracting(event -> event.getEventType().getName())
         .contains("jdk.ThreadStart");
+  }
+
+  @Test
+  void withTheChunkFeedEventsFlowTheStateSaysSoAndADumpHoldsThem() throws Exception {
+    JfrConfig d = JfrConfig.DEFAULT;
+    JfrConfig chunks =
+        new JfrConfig(
+            true,
+            d.maxAge(),
+            d.maxSizeMb(),
+            d.stallTimeout(),
+            d.maxLag(),
+            d.stackSamplingAboveRate(),
+            d.stackSamplingWindow(),
+            d.stackSamplingEvery(),
+            d.stormPauseAboveRate(),
+            d.stormPauseCapture(),
+            d.stormPauseProbeEvery(),
+            d.simulatedEventCost(),
+            JfrConfig.Feed.CHUNKS,
+            Duration.ofSeconds(1));
+    session(Duration.ofMinutes(1), chunks);
+    session.connected(null, target.connection);
+    awaitStreaming(true);
+    assertThat(session.state())
+        .isEqualTo("reading the recording in chunks every 1s (jfr.feed: chunks)");
+
+    await()
+        .atMost(READY)
+        .untilAsserted(
+            () -> {
+              Thread started = new Thread(() -> {}, "started-by-the-test");
+              started.start();
+              started.join();
+              assertThat(threadStarts.events.get()).isPositive();
+            });
+    Path file = tmp.resolve("evidence.jfr");
+    session.dump(file).orElseThrow().get(60, TimeUnit.SECONDS);
+    assertThat(RecordingFile.readAllEvents(file))
+        .extracting(event -> event.getEventType().getName())
+        .contains("jdk.ThreadStart");
+
+    long id = target.named(ownName).get(0).getId();
+    session.disconnected();
+    awaitStreaming(false);
+    await().atMost(READY).until(() -> target.recording(id).isEmpty());
   }
 
   @Test
