@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.jvmsentinel.daemon.lab.LabEvent;
 import io.jvmsentinel.daemon.lab.LabProcess;
 import io.jvmsentinel.daemon.lab.LabSpec;
 import io.jvmsentinel.daemon.runtime.SentinelDaemon;
@@ -18,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -43,14 +45,19 @@ class DetectionIT {
     receiver.close();
   }
 
-  private String config(String jmx) {
+  private String config(String jmx, String pollInterval) {
     return Daemons.webhookAndSnapshots(receiver.url(), dir.resolve("evidence").toString())
-        + Daemons.target("lab", jmx, "2s");
+        + Daemons.target("lab", jmx, pollInterval);
   }
 
+  /**
+   * JDK 11 has no remote streaming: the daemon reads its recording in chunks every 2 s, so events
+   * reach the rules a read later; the bound there is 20 s (issue 23), with the users' default JMX
+   * poll interval (10 s), which the chunks do not depend on.
+   */
   @ParameterizedTest(name = "target JDK {0}")
-  @ValueSource(ints = {17, 25})
-  void aTlsListenerThreadStormIsCaughtWithinTenSecondsNamedAndResolved(int jdk) throws Exception {
+  @ValueSource(ints = {11, 17, 25})
+  void aTlsListenerThreadStormIsCaughtQuicklyNamedAndResolved(int jdk) throws Exception {
     LabSpec spec =
         LabSpec.builder("tls-listener-storm")
             .javaHome(Jdks.jdk(jdk))
@@ -59,18 +66,22 @@ class DetectionIT {
             .duration(Duration.ofSeconds(35))
             .args("--linger", "120s")
             .build();
+    boolean chunks = jdk < 16;
+    long bound = chunks ? 20_000 : 10_000;
     try (LabProcess lab = spec.startReady(Duration.ofSeconds(30));
-        SentinelDaemon daemon = Daemons.start(dir, config(lab.jmxHostPort()))) {
+        SentinelDaemon daemon =
+            Daemons.start(dir, config(lab.jmxHostPort(), chunks ? "10s" : "2s"))) {
       DaemonHttp http = new DaemonHttp(daemon.httpPort());
-      long onset = lab.awaitOnset("storm", Duration.ofSeconds(30)).atEpochMillis();
+      LabEvent storm = lab.awaitOnset("storm", Duration.ofSeconds(30));
+      long onset = storm.atEpochMillis();
 
-      await().atMost(Duration.ofSeconds(20)).until(() -> !received.isEmpty());
+      await().atMost(Duration.ofMillis(bound + 10_000)).until(() -> !received.isEmpty());
       JsonNode firing = received.get(0);
       assertThat(firing.get("status").asText()).isEqualTo("firing");
       assertThat(firing.get("rule").asText()).isEqualTo("ThreadStorm");
       long latency = Instant.parse(firing.get("startedAt").asText()).toEpochMilli() - onset;
       System.out.printf("JDK %d: ThreadStorm fired %d ms after the storm's onset%n", jdk, latency);
-      assertThat(latency).as("detection latency, ms").isLessThanOrEqualTo(10_000);
+      assertThat(latency).as("detection latency, ms").isLessThanOrEqualTo(bound);
       assertThat(firing.get("summary").asText())
           .contains("sun.security.ssl.TransportContext.finishHandshake")
           .contains("JDK-8246039");
@@ -97,6 +108,17 @@ class DetectionIT {
                   .value(
                       "jvm_sentinel_alert_active", Map.of("target", "lab", "alert", "ThreadStorm")))
           .contains(1.0);
+      // Handshakes per peer: the clients' side names the lab's HTTPS server.
+      String server = "127.0.0.1:" + storm.attribute("port").orElseThrow();
+      assertThat(http.scrape().sum("jvm_tls_handshakes_total", Map.of("peer", server)))
+          .as("handshakes with " + server)
+          .isGreaterThan(20);
+      JsonNode targets = JSON.readTree(http.get("/api/v1/targets").body()).get("targets");
+      assertThat(targets.get(0).get("jfr").asText())
+          .isEqualTo(
+              chunks
+                  ? "reading the recording in chunks every 2s (Java 11 has no remote streaming)"
+                  : "streaming");
       await()
           .atMost(Duration.ofSeconds(30))
           .untilAsserted(
@@ -113,6 +135,43 @@ class DetectionIT {
                       "jvm_sentinel_alert_active", Map.of("target", "lab", "alert", "ThreadStorm")))
           .contains(0.0);
       assertThat(received).hasSize(2);
+    }
+  }
+
+  /**
+   * Issue 23: a JDK 11 service starting a thread per task from its own code, watched with the
+   * users' defaults (no poll interval set: 10 s). The creator comes from the chunk feed.
+   */
+  @Test
+  void aThreadPerTaskStormOnJdk11PagesWithinTwentySecondsNamingTheApplicationCode()
+      throws Exception {
+    LabSpec spec =
+        LabSpec.builder("thread-per-request")
+            .javaHome(Jdks.jdk(11))
+            .rate(150)
+            .delay(Duration.ofSeconds(10))
+            .build();
+    try (LabProcess lab = spec.startReady(Duration.ofSeconds(30));
+        SentinelDaemon daemon =
+            Daemons.start(
+                dir,
+                Daemons.webhookAndSnapshots(receiver.url(), "")
+                    + "targets:\n  - name: lab\n    jmx: "
+                    + lab.jmxHostPort()
+                    + "\n")) {
+      long onset = lab.awaitOnset("storm", Duration.ofSeconds(30)).atEpochMillis();
+
+      await().atMost(Duration.ofSeconds(30)).until(() -> !received.isEmpty());
+      JsonNode firing = received.get(0);
+      assertThat(firing.get("rule").asText()).isEqualTo("ThreadStorm");
+      long latency = Instant.parse(firing.get("startedAt").asText()).toEpochMilli() - onset;
+      System.out.printf("JDK 11 thread per task: ThreadStorm fired %d ms after onset%n", latency);
+      assertThat(latency).as("detection latency, ms").isLessThanOrEqualTo(20_000);
+      assertThat(firing.get("summary").asText())
+          .contains("from io.jvmsentinel.lab.RequestDispatcher.dispatch");
+      assertThat(firing.get("evidence").get("source").asText()).isEqualTo("JFR jdk.ThreadStart");
+      assertThat(daemon.targets().get(0).stream().state())
+          .startsWith("reading the recording in chunks");
     }
   }
 }
