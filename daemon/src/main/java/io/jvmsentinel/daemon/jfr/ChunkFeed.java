@@ -61,6 +61,7 @@ final class ChunkFeed implements EventFeed {
   private final String target;
   private final TargetFlightRecorder recorder;
   private final long recordingId;
+  private final String copyName;
   private final Path directory;
   private final Duration period;
   private final long maxReadBytes;
@@ -82,6 +83,8 @@ final class ChunkFeed implements EventFeed {
 
   /**
    * @param recordingId the daemon's recording, created, named and bounded, not started
+   * @param copyName the name of the stopped copies each read makes ({@link
+   *     RecordingOwner#readCopyName}), so a copy a killed daemon leaves behind can be closed
    * @param directory where chunks are written to be parsed, and kept for dumps
    * @param period how often the target's recording is read
    * @param maxReadBytes the most one read may bring; more is refused (a hostile or broken target)
@@ -90,12 +93,14 @@ final class ChunkFeed implements EventFeed {
       String target,
       TargetFlightRecorder recorder,
       long recordingId,
+      String copyName,
       Path directory,
       Duration period,
       long maxReadBytes) {
     this.target = target;
     this.recorder = recorder;
     this.recordingId = recordingId;
+    this.copyName = copyName;
     this.directory = directory;
     this.period = period;
     this.maxReadBytes = maxReadBytes;
@@ -188,6 +193,7 @@ final class ChunkFeed implements EventFeed {
   private byte[] readSince(Instant from) throws IOException {
     long copy = recorder.stoppedCopy(recordingId);
     try {
+      recorder.setOptions(copy, Map.of("name", copyName));
       long stream = recorder.openStream(copy, from, BLOCK_SIZE);
       try {
         ByteArrayOutputStream out = new ByteArrayOutputStream();

@@ -295,6 +295,7 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
                   maxSize,
                   TargetRecording.Lease.DEFAULT,
                   target,
+                  owner.readCopyName(target),
                   config.chunkPeriod())
               : TargetRecording.openStream(
                   mbeans,

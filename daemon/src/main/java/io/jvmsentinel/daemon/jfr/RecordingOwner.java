@@ -2,6 +2,8 @@ package io.jvmsentinel.daemon.jfr;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.HexFormat;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
@@ -20,9 +22,16 @@ import java.util.concurrent.ThreadLocalRandom;
  * alive or not: it stops within a lease and is closed by the next daemon that connects. Recordings
  * named by anybody else (JMC, jcmd, an APM agent, a plain {@code RemoteRecordingStream}, the {@code
  * Clone of ...} a dump makes) never match.
+ *
+ * <p>A chunk feed reads its recording through stopped copies it names {@code
+ * jvm-sentinel-read@<host>/<instance>/<target>} and closes at once; a copy left by a daemon killed
+ * in the middle of a read would hold the target's chunks on disk for good, so any such copy stopped
+ * over {@link #READ_COPY_GRACE} ago is closed (a read takes well under a second).
  */
 public record RecordingOwner(String host, String instance) {
   static final String PREFIX = "jvm-sentinel@";
+  static final String READ_COPY_PREFIX = "jvm-sentinel-read@";
+  static final Duration READ_COPY_GRACE = Duration.ofMinutes(1);
 
   public RecordingOwner {
     Objects.requireNonNull(host);
@@ -44,15 +53,26 @@ public record RecordingOwner(String host, String instance) {
     return PREFIX + host + "/" + instance + "/" + target;
   }
 
+  /** The name of the stopped copies a chunk feed reads its recording for {@code target} through. */
+  String readCopyName(String target) {
+    return READ_COPY_PREFIX + host + "/" + instance + "/" + target;
+  }
+
   /**
    * Whether the daemon watching {@code target} through its live recording {@code liveId} (-1 when
-   * none) may close {@code recording}; see the class comment.
+   * none) may close {@code recording} at {@code now}; see the class comment.
    */
-  boolean mayClose(TargetFlightRecorder.Recording recording, String target, long liveId) {
+  boolean mayClose(
+      TargetFlightRecorder.Recording recording, String target, long liveId, Instant now) {
     if (recording.id() == liveId || "CLOSED".equals(recording.state())) {
       return false;
     }
     String name = recording.name();
+    if (name.startsWith(READ_COPY_PREFIX) && name.indexOf('/', READ_COPY_PREFIX.length()) > 0) {
+      return "STOPPED".equals(recording.state())
+          && recording.stopTimeMillis() > 0
+          && now.toEpochMilli() - recording.stopTimeMillis() > READ_COPY_GRACE.toMillis();
+    }
     if (name.equals(recordingName(target))) {
       return true;
     }

@@ -3,6 +3,7 @@ package io.jvmsentinel.daemon.jfr;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -94,6 +95,7 @@ final class TargetRecording {
       long maxSizeBytes,
       Lease lease,
       String target,
+      String readCopyName,
       Duration period) {
     TargetFlightRecorder recorder = new TargetFlightRecorder(mbeans);
     long opened = System.nanoTime();
@@ -103,7 +105,8 @@ final class TargetRecording {
       // On disk, so finished chunks exist to be read (an in-memory recording has none).
       options.put("disk", "true");
       recorder.setOptions(id, options);
-      ChunkFeed feed = new ChunkFeed(target, recorder, id, directory, period, maxSizeBytes);
+      ChunkFeed feed =
+          new ChunkFeed(target, recorder, id, readCopyName, directory, period, maxSizeBytes);
       return new TargetRecording(recorder, feed, id, lease, opened);
     } catch (RuntimeException e) {
       closeQuietly(recorder, id);
@@ -140,7 +143,7 @@ final class TargetRecording {
     TargetFlightRecorder recorder = new TargetFlightRecorder(mbeans);
     List<TargetFlightRecorder.Recording> closed = new ArrayList<>();
     for (TargetFlightRecorder.Recording recording : recorder.recordings()) {
-      if (owner.mayClose(recording, target, liveId)) {
+      if (owner.mayClose(recording, target, liveId, Instant.now())) {
         recorder.close(recording.id());
         closed.add(recording);
       }

@@ -56,6 +56,7 @@ class ChunkFeedTest {
             16 * 1024 * 1024,
             TargetRecording.Lease.DEFAULT,
             "self",
+            "jvm-sentinel-read@host-a/0123456789ab/self",
             PERIOD);
     opened.add(recording);
     EventFeed feed = recording.feed();
@@ -152,7 +153,7 @@ class ChunkFeedTest {
     assertThat(target.recording(recording.id())).isEmpty();
     assertThat(target.recorder.getRecordings())
         .extracting(RecordingInfo::getName)
-        .noneMatch(name -> name.contains(NAME));
+        .noneMatch(name -> name.contains(NAME) || name.startsWith("jvm-sentinel-read@"));
   }
 
   @Test

@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.jvmsentinel.daemon.jfr.TargetFlightRecorder.Recording;
+import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
 /** Which recordings on a target a daemon may close: only provably jvm-sentinel's, never live. */
 class RecordingOwnerTest {
+  private static final Instant NOW = Instant.parse("2026-11-25T12:00:00Z");
   private final RecordingOwner me = new RecordingOwner("host-a", "0123456789ab");
 
   private static Recording recording(long id, String name, String state) {
@@ -32,19 +34,22 @@ class RecordingOwnerTest {
   void itsOwnEarlierRecordingForTheTargetIsClosedButNotTheLiveOne() {
     String mine = me.recordingName("orders");
 
-    assertThat(me.mayClose(recording(3, mine, "RUNNING"), "orders", 7)).isTrue();
-    assertThat(me.mayClose(recording(7, mine, "RUNNING"), "orders", 7)).isFalse();
-    assertThat(me.mayClose(recording(3, mine, "CLOSED"), "orders", 7)).isFalse();
+    assertThat(me.mayClose(recording(3, mine, "RUNNING"), "orders", 7, NOW)).isTrue();
+    assertThat(me.mayClose(recording(7, mine, "RUNNING"), "orders", 7, NOW)).isFalse();
+    assertThat(me.mayClose(recording(3, mine, "CLOSED"), "orders", 7, NOW)).isFalse();
   }
 
   @Test
   void aRunningRecordingOfAnotherDaemonOrOfItsOwnOtherTargetIsLeftAlone() {
     assertThat(
             me.mayClose(
-                recording(3, "jvm-sentinel@host-a/ffffffffffff/orders", "RUNNING"), "orders", 7))
+                recording(3, "jvm-sentinel@host-a/ffffffffffff/orders", "RUNNING"),
+                "orders",
+                7,
+                NOW))
         .as("another daemon on the same host, alive or not")
         .isFalse();
-    assertThat(me.mayClose(recording(3, me.recordingName("billing"), "RUNNING"), "orders", 7))
+    assertThat(me.mayClose(recording(3, me.recordingName("billing"), "RUNNING"), "orders", 7, NOW))
         .as("this daemon's stream for another target name on the same JVM")
         .isFalse();
   }
@@ -53,7 +58,10 @@ class RecordingOwnerTest {
   void aStoppedRecordingOfAnyJvmSentinelDaemonIsClosed() {
     assertThat(
             me.mayClose(
-                recording(3, "jvm-sentinel@host-b/ffffffffffff/orders", "STOPPED"), "orders", 7))
+                recording(3, "jvm-sentinel@host-b/ffffffffffff/orders", "STOPPED"),
+                "orders",
+                7,
+                NOW))
         .as("its lease ran out: no daemon reads it")
         .isTrue();
   }
@@ -69,9 +77,32 @@ class RecordingOwnerTest {
           "jvm-sentinel@host-a",
           "xjvm-sentinel@host-a/0123456789ab/orders"
         }) {
-      assertThat(me.mayClose(recording(3, name, "STOPPED"), "orders", 7)).as(name).isFalse();
-      assertThat(me.mayClose(recording(3, name, "RUNNING"), "orders", 7)).as(name).isFalse();
+      assertThat(me.mayClose(recording(3, name, "STOPPED"), "orders", 7, NOW)).as(name).isFalse();
+      assertThat(me.mayClose(recording(3, name, "RUNNING"), "orders", 7, NOW)).as(name).isFalse();
     }
+  }
+
+  @Test
+  void aReadCopyLeftBehindIsClosedOnceItIsOverAMinuteOldButNeverOneBeingRead() {
+    String copy = "jvm-sentinel-read@host-b/ffffffffffff/orders";
+    long stopped = NOW.minusSeconds(61).toEpochMilli();
+    long justNow = NOW.minusSeconds(2).toEpochMilli();
+
+    assertThat(me.readCopyName("orders")).isEqualTo("jvm-sentinel-read@host-a/0123456789ab/orders");
+    assertThat(me.mayClose(new Recording(3, copy, "STOPPED", 9, 0, stopped), "orders", 7, NOW))
+        .as("a killed daemon's copy holds the target's chunks: closed")
+        .isTrue();
+    assertThat(me.mayClose(new Recording(3, copy, "STOPPED", 9, 0, justNow), "orders", 7, NOW))
+        .as("a read in progress, of this daemon or another")
+        .isFalse();
+    assertThat(
+            me.mayClose(
+                new Recording(3, "jvm-sentinel-read@x", "STOPPED", 9, 0, stopped),
+                "orders",
+                7,
+                NOW))
+        .as("not a name a daemon gives")
+        .isFalse();
   }
 
   @Test
