@@ -71,6 +71,10 @@ public final class StatusRoutes {
     TargetStatus status = target.session().status();
     Map<String, Object> map = brief(status);
     map.put("jfr", target.stream().state());
+    // How events come (a stream on JDK 16+, chunk reads on JDK 8u262+/11) and how late they are.
+    map.put("jfrFeed", target.stream().feedKind());
+    double lag = target.stream().lagSeconds();
+    map.put("jfrLagSeconds", Double.isNaN(lag) ? null : Math.round(lag * 10) / 10.0);
     // Which source feeds the compiler-thread CPU metrics of this target (one source per metric).
     map.put(
         "compilerCpuSource",

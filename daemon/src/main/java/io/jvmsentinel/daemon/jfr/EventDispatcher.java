@@ -65,6 +65,11 @@ final class EventDispatcher {
         registry, tags, currentLagMillis, l -> l.get() < 0 ? Double.NaN : l.get() / 1000.0);
   }
 
+  /** How late the last event arrived, from its end on the target to its processing; -1 if none. */
+  long currentLagMillis() {
+    return currentLagMillis.get();
+  }
+
   /** The stream callback for one handler; its counters are registered once, here. */
   Consumer<RecordedEvent> consumerFor(JfrEventHandler handler) {
     return consumerFor(handler, Duration.ZERO);

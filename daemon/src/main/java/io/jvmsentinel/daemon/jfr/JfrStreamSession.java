@@ -215,6 +215,21 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
     return stormPaused() ? startedThreads.get() : -1;
   }
 
+  /** {@code stream} or {@code chunks} while events flow, else null; for the API. */
+  public String feedKind() {
+    TargetRecording live = recording;
+    return live == null ? null : live.feed().kind();
+  }
+
+  /**
+   * How late the latest event reached the handlers (event end on the target to processing here), in
+   * seconds; NaN before the first event.
+   */
+  public double lagSeconds() {
+    long millis = dispatcher.currentLagMillis();
+    return millis < 0 ? Double.NaN : millis / 1000.0;
+  }
+
   /** Whether events are flowing, or why not; for the API. */
   public String state() {
     return published.describe();

@@ -128,8 +128,12 @@
   }
 
   function jfrCell(t) {
-    if (t.jfr === 'streaming') {
-      return 'JFR streaming';
+    var lag = t.jfrLagSeconds == null ? '' : ', ' + t.jfrLagSeconds + ' s behind';
+    if (t.jfrFeed === 'stream') {
+      return 'JFR streaming' + lag;
+    }
+    if (t.jfrFeed === 'chunks') {
+      return 'JFR ' + t.jfr + lag;
     }
     return 'JMX only: ' + t.jfr;
   }

@@ -119,6 +119,10 @@ class DetectionIT {
               chunks
                   ? "reading the recording in chunks every 2s (Java 11 has no remote streaming)"
                   : "streaming");
+      assertThat(targets.get(0).get("jfrFeed").asText()).isEqualTo(chunks ? "chunks" : "stream");
+      assertThat(targets.get(0).get("jfrLagSeconds").asDouble())
+          .as("events reach the rules a read (2 s) later from chunks, about 1 s from a stream")
+          .isBetween(0.0, chunks ? 12.0 : 10.0);
       await()
           .atMost(Duration.ofSeconds(30))
           .untilAsserted(
