@@ -193,6 +193,24 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void jfrFeed() throws Exception {
+      assertThat(JfrConfig.DEFAULT.feed()).isEqualTo(JfrConfig.Feed.AUTO);
+      assertThat(JfrConfig.DEFAULT.chunkPeriod()).isEqualTo(Duration.ofSeconds(2));
+
+      JfrConfig jfr =
+          load("""
+                  jfr:
+                    feed: Chunks
+                    chunkPeriod: 5s
+                  targets:
+                    - {name: a, pid: 1}
+                  """)
+              .jfr();
+      assertThat(jfr.feed()).isEqualTo(JfrConfig.Feed.CHUNKS);
+      assertThat(jfr.chunkPeriod()).isEqualTo(Duration.ofSeconds(5));
+    }
+
+    @Test
     void partlyWrittenSectionsKeepTheOtherDefaults() throws Exception {
       SentinelConfig config =
           load(
@@ -517,6 +535,35 @@ class ConfigLoaderTest {
                   + " for the storm to be detected and its creator named)",
               "'jfr.stormPauseProbeEvery' (10s) must be at least four times"
                   + " 'jfr.stormPauseCapture' (5s), or the pause would spare the target little");
+    }
+
+    @Test
+    void jfrFeedUnknownAndChunkPeriodOutOfRange() throws Exception {
+      assertThat(
+              problems(
+                  """
+                  jfr:
+                    feed: polling
+                    chunkPeriod: 500ms
+                  targets:
+                    - {name: a, pid: 1}
+                  """))
+          .containsExactly(
+              "'jfr.feed' must be 'auto' (a stream from JDK 16+ targets, chunks read over JMX"
+                  + " from older ones), 'stream' or 'chunks', got 'polling'",
+              "'jfr.chunkPeriod' (500ms) must be between 1s (each read ends a chunk on the"
+                  + " target) and 10s (events would reach the rules too late)");
+      assertThat(
+              problems(
+                  """
+                  jfr:
+                    chunkPeriod: 1m
+                  targets:
+                    - {name: a, pid: 1}
+                  """))
+          .containsExactly(
+              "'jfr.chunkPeriod' (1m) must be between 1s (each read ends a chunk on the target)"
+                  + " and 10s (events would reach the rules too late)");
     }
 
     @Test
