@@ -75,6 +75,8 @@ public final class StatusRoutes {
     map.put("jfrFeed", target.stream().feedKind());
     double lag = target.stream().lagSeconds();
     map.put("jfrLagSeconds", Double.isNaN(lag) ? null : Math.round(lag * 10) / 10.0);
+    // Events the daemon would read that this JVM does not have (jdk.Deoptimization before 14).
+    map.put("jfrEventsMissing", target.stream().missingEvents());
     // Which source feeds the compiler-thread CPU metrics of this target (one source per metric).
     map.put(
         "compilerCpuSource",

@@ -107,6 +107,9 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
   private String lastFailure;
   private Map<String, String> liveSettings;
   private volatile long lastFlushNanos;
+  // The handlers' events the target's JVM lacks, as of the last start (e.g. jdk.Deoptimization
+  // before JDK 14); read by HTTP threads and detection.
+  private volatile List<String> missingEvents = List.of();
   // Written by the session thread only; read by HTTP threads and the gauge.
   private volatile StreamState published = StreamState.NOT_STARTED;
 
@@ -215,6 +218,11 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
     return stormPaused() ? startedThreads.get() : -1;
   }
 
+  /** The events of the daemon's handlers the target's JVM does not have (known once started). */
+  public List<String> missingEvents() {
+    return missingEvents;
+  }
+
   /** {@code stream} or {@code chunks} while events flow, else null; for the API. */
   public String feedKind() {
     TargetRecording live = recording;
@@ -296,6 +304,7 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
           absent.add(handler.eventName());
         }
       }
+      missingEvents = List.copyOf(absent);
       closeLeftovers(-1);
       dir = directories.create(target);
       String name = owner.recordingName(target);
