@@ -20,7 +20,7 @@ public enum Metric implements MeterDefinition {
       "The amount of used memory",
       "area, id",
       "JMX `java.lang:type=MemoryPool,name=*` `Usage.used`; code cache segments have"
-          + " `id=\"CodeHeap '...'\"` or `id=\"CodeCache\"`"),
+          + " `id=\"CodeHeap '...'\"` or `id=\"CodeCache\"` (JDK 8: `id=\"Code Cache\"`)"),
   JVM_MEMORY_COMMITTED(
       "jvm.memory.committed",
       MeterKind.GAUGE,
