@@ -424,9 +424,11 @@ public enum Metric implements MeterDefinition {
       "jvm.jit.compilation.enabled",
       MeterKind.GAUGE,
       null,
-      "1 while the JIT compiles, 0 once it stopped compiling because the code cache was full",
+      "1 while the JIT compiles, 0 once it stopped compiling because the code cache was full; NaN"
+          + " on JDK 8, which has no such command",
       "",
-      "JMX DiagnosticCommand `compilerCodecache` status line (every JDK with the command)"),
+      "JMX DiagnosticCommand `compilerCodecache` status line (JDK 9+: jcmd `Compiler.codecache`"
+          + " arrived in JDK 9; live on JDK 11, 17, 21, 25)"),
   JVM_JIT_COMPILER_STOPS(
       "jvm.jit.compiler.stops",
       MeterKind.COUNTER,
@@ -435,14 +437,14 @@ public enum Metric implements MeterDefinition {
           + " (JDK 17 keeps 0 here even while compilation is disabled: read"
           + " jvm.jit.compilation.enabled)",
       "",
-      "JMX DiagnosticCommand `compilerCodecache` `stopped_count`"),
+      "JMX DiagnosticCommand `compilerCodecache` `stopped_count` (JDK 9+; stays 0 on JDK 8)"),
   JVM_JIT_COMPILER_RESTARTS(
       "jvm.jit.compiler.restarts",
       MeterKind.COUNTER,
       null,
       "Times the JIT restarted compiling after the code cache freed up, since the target started",
       "",
-      "JMX DiagnosticCommand `compilerCodecache` `restarted_count`"),
+      "JMX DiagnosticCommand `compilerCodecache` `restarted_count` (JDK 9+; stays 0 on JDK 8)"),
   JVM_JIT_COMPILER_CPU_USAGE(
       "jvm.jit.compiler.cpu.usage",
       MeterKind.GAUGE,
