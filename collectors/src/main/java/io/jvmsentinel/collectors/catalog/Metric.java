@@ -454,7 +454,8 @@ public enum Metric implements MeterDefinition {
       "compiler (c1, c2, sweeper)",
       "JFR `jdk.ThreadCPULoad` of the `C1 CompilerThread*`, `C2 CompilerThread*` and `Sweeper"
           + " thread` threads; on targets without JFR (JDK 15 and older), the `cpu=` of those"
-          + " threads in two DiagnosticCommand `threadPrint` dumps a poll apart"),
+          + " threads in two DiagnosticCommand `threadPrint` dumps a poll apart (JDK 11+: JDK 8"
+          + " dumps have no `cpu=`, so NaN there)"),
   JVM_JIT_COMPILER_CPU_TIME(
       "jvm.jit.compiler.cpu.time",
       MeterKind.COUNTER,
@@ -463,7 +464,8 @@ public enum Metric implements MeterDefinition {
           + " rate() gives their average CPU (in cores) over any window, at any scrape interval",
       "compiler (c1, c2, sweeper)",
       "JFR `jdk.ThreadCPULoad` of the compiler threads x `AvailableProcessors` x the 1 s period;"
-          + " on targets without JFR, the growth of their `cpu=` between two `threadPrint` dumps"),
+          + " on targets without JFR, the growth of their `cpu=` between two `threadPrint` dumps"
+          + " (JDK 11+; stays 0 on JDK 8)"),
   JVM_JIT_COMPILER_CPU_SHARE(
       "jvm.jit.compiler.cpu.share",
       MeterKind.GAUGE,
@@ -471,7 +473,8 @@ public enum Metric implements MeterDefinition {
       "Share of the target process's CPU used by all JIT compiler threads (0..1)",
       "",
       "JFR `jdk.ThreadCPULoad` (compiler threads) over `jdk.CPULoad` (`jvmUser` + `jvmSystem`);"
-          + " without JFR: `threadPrint` over `OperatingSystem` `ProcessCpuTime`"),
+          + " without JFR: `threadPrint` over `OperatingSystem` `ProcessCpuTime` (JDK 11+; NaN on"
+          + " JDK 8)"),
 
   // --- TLS (JFR; only the JDK's own JSSE provider emits these events) ---
   JVM_TLS_HANDSHAKES(
