@@ -6,15 +6,9 @@ import io.jvmsentinel.collectors.support.CompilerCpu;
 import java.lang.management.ManagementFactory;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import javax.management.Attribute;
-import javax.management.AttributeList;
-import javax.management.DynamicMBean;
-import javax.management.MBeanInfo;
 import javax.management.MBeanServer;
-import javax.management.MBeanServerFactory;
-import javax.management.ReflectionException;
 import org.junit.jupiter.api.Test;
 
 class CompilerThreadCpuPollerTest {
@@ -113,15 +107,14 @@ class CompilerThreadCpuPollerTest {
     CompilerCpu cpu = new CompilerCpu(Duration.ofSeconds(1));
     CompilerThreadCpuPoller poller =
         new CompilerThreadCpuPoller(cpu, () -> true, Clock.systemUTC());
-    ThreadPrint jdk8 = new ThreadPrint(JDK8_DUMP);
-    MBeanServer target = MBeanServerFactory.newMBeanServer();
-    target.registerMBean(jdk8, ObjectNames.DIAGNOSTIC_COMMAND);
+    FakeDiagnosticCommand jdk8 = new FakeDiagnosticCommand(Map.of("threadPrint", JDK8_DUMP));
+    MBeanServer target = jdk8.target();
 
     for (int i = 0; i < 3; i++) {
       poller.poll(target);
     }
 
-    assertThat(jdk8.calls).as("no more safepoints for nothing").hasValue(1);
+    assertThat(jdk8.calls()).as("no more safepoints for nothing").isEqualTo(1);
     assertThat(poller.cpuTimesMissing()).isTrue();
     assertThat(cpu.usage(CompilerCpu.C1)).isNaN();
     assertThat(cpu.usage(CompilerCpu.C2)).isNaN();
@@ -130,7 +123,7 @@ class CompilerThreadCpuPollerTest {
 
     poller.disconnected();
     poller.poll(target);
-    assertThat(jdk8.calls).as("a new connection may be another JDK").hasValue(2);
+    assertThat(jdk8.calls()).as("a new connection may be another JDK").isEqualTo(2);
   }
 
   @Test
@@ -179,48 +172,5 @@ class CompilerThreadCpuPollerTest {
     poller.poll(platform);
     assertThat(cpu.usage("c2")).as("JFR streams: the poller stands aside").isNaN();
     assertThat(cpu.cpuSeconds("c1") + cpu.cpuSeconds("c2")).isEqualTo(seconds);
-  }
-
-  /** A DiagnosticCommand whose {@code threadPrint} answers a fixed dump, counting the calls. */
-  private static final class ThreadPrint implements DynamicMBean {
-    final AtomicInteger calls = new AtomicInteger();
-    private final String dump;
-
-    ThreadPrint(String dump) {
-      this.dump = dump;
-    }
-
-    @Override
-    public Object invoke(String action, Object[] params, String[] signature)
-        throws ReflectionException {
-      if (!action.equals("threadPrint")) {
-        throw new ReflectionException(new NoSuchMethodException(action));
-      }
-      calls.incrementAndGet();
-      return dump;
-    }
-
-    @Override
-    public Object getAttribute(String attribute) {
-      return null;
-    }
-
-    @Override
-    public void setAttribute(Attribute attribute) {}
-
-    @Override
-    public AttributeList getAttributes(String[] attributes) {
-      return new AttributeList();
-    }
-
-    @Override
-    public AttributeList setAttributes(AttributeList attributes) {
-      return new AttributeList();
-    }
-
-    @Override
-    public MBeanInfo getMBeanInfo() {
-      return new MBeanInfo(getClass().getName(), "threadPrint only", null, null, null, null);
-    }
   }
 }
