@@ -20,7 +20,7 @@ public enum Metric implements MeterDefinition {
       "The amount of used memory",
       "area, id",
       "JMX `java.lang:type=MemoryPool,name=*` `Usage.used`; code cache segments have"
-          + " `id=\"CodeHeap '...'\"` or `id=\"CodeCache\"`"),
+          + " `id=\"CodeHeap '...'\"` or `id=\"CodeCache\"` (JDK 8: `id=\"Code Cache\"`)"),
   JVM_MEMORY_COMMITTED(
       "jvm.memory.committed",
       MeterKind.GAUGE,
@@ -424,9 +424,11 @@ public enum Metric implements MeterDefinition {
       "jvm.jit.compilation.enabled",
       MeterKind.GAUGE,
       null,
-      "1 while the JIT compiles, 0 once it stopped compiling because the code cache was full",
+      "1 while the JIT compiles, 0 once it stopped compiling because the code cache was full; NaN"
+          + " on JDK 8, which has no such command",
       "",
-      "JMX DiagnosticCommand `compilerCodecache` status line (every JDK with the command)"),
+      "JMX DiagnosticCommand `compilerCodecache` status line (JDK 9+: jcmd `Compiler.codecache`"
+          + " arrived in JDK 9; live on JDK 11, 17, 21, 25)"),
   JVM_JIT_COMPILER_STOPS(
       "jvm.jit.compiler.stops",
       MeterKind.COUNTER,
@@ -435,14 +437,14 @@ public enum Metric implements MeterDefinition {
           + " (JDK 17 keeps 0 here even while compilation is disabled: read"
           + " jvm.jit.compilation.enabled)",
       "",
-      "JMX DiagnosticCommand `compilerCodecache` `stopped_count`"),
+      "JMX DiagnosticCommand `compilerCodecache` `stopped_count` (JDK 9+; stays 0 on JDK 8)"),
   JVM_JIT_COMPILER_RESTARTS(
       "jvm.jit.compiler.restarts",
       MeterKind.COUNTER,
       null,
       "Times the JIT restarted compiling after the code cache freed up, since the target started",
       "",
-      "JMX DiagnosticCommand `compilerCodecache` `restarted_count`"),
+      "JMX DiagnosticCommand `compilerCodecache` `restarted_count` (JDK 9+; stays 0 on JDK 8)"),
   JVM_JIT_COMPILER_CPU_USAGE(
       "jvm.jit.compiler.cpu.usage",
       MeterKind.GAUGE,
@@ -452,7 +454,8 @@ public enum Metric implements MeterDefinition {
       "compiler (c1, c2, sweeper)",
       "JFR `jdk.ThreadCPULoad` of the `C1 CompilerThread*`, `C2 CompilerThread*` and `Sweeper"
           + " thread` threads; on targets without JFR (JDK 15 and older), the `cpu=` of those"
-          + " threads in two DiagnosticCommand `threadPrint` dumps a poll apart"),
+          + " threads in two DiagnosticCommand `threadPrint` dumps a poll apart (JDK 11+: JDK 8"
+          + " dumps have no `cpu=`, so NaN there)"),
   JVM_JIT_COMPILER_CPU_TIME(
       "jvm.jit.compiler.cpu.time",
       MeterKind.COUNTER,
@@ -461,7 +464,8 @@ public enum Metric implements MeterDefinition {
           + " rate() gives their average CPU (in cores) over any window, at any scrape interval",
       "compiler (c1, c2, sweeper)",
       "JFR `jdk.ThreadCPULoad` of the compiler threads x `AvailableProcessors` x the 1 s period;"
-          + " on targets without JFR, the growth of their `cpu=` between two `threadPrint` dumps"),
+          + " on targets without JFR, the growth of their `cpu=` between two `threadPrint` dumps"
+          + " (JDK 11+; stays 0 on JDK 8)"),
   JVM_JIT_COMPILER_CPU_SHARE(
       "jvm.jit.compiler.cpu.share",
       MeterKind.GAUGE,
@@ -469,7 +473,8 @@ public enum Metric implements MeterDefinition {
       "Share of the target process's CPU used by all JIT compiler threads (0..1)",
       "",
       "JFR `jdk.ThreadCPULoad` (compiler threads) over `jdk.CPULoad` (`jvmUser` + `jvmSystem`);"
-          + " without JFR: `threadPrint` over `OperatingSystem` `ProcessCpuTime`"),
+          + " without JFR: `threadPrint` over `OperatingSystem` `ProcessCpuTime` (JDK 11+; NaN on"
+          + " JDK 8)"),
 
   // --- TLS (JFR; only the JDK's own JSSE provider emits these events) ---
   JVM_TLS_HANDSHAKES(

@@ -19,6 +19,11 @@ import javax.management.MBeanServerConnection;
  *
  * <p>Cost: {@code threadPrint} brings the target to a safepoint (about 4 ms measured), once per
  * poll, and only on targets that have no JFR stream.
+ *
+ * <p>JDK 8 dumps (any before JDK 11) print no {@code cpu=} (see {@link ThreadDumpCpu}): there the
+ * compiler CPU is unknown, so nothing is published (the meters read NaN, not 0) and, after the
+ * first dump shows it, no more dumps are taken on that connection: they would stop the target for
+ * nothing.
  */
 public final class CompilerThreadCpuPoller implements JmxPoller {
   private static final String[] NO_ARGUMENTS = new String[0];
@@ -29,6 +34,7 @@ public final class CompilerThreadCpuPoller implements JmxPoller {
   private final BooleanSupplier active;
   private final Clock clock;
   private Sample previous;
+  private volatile boolean cpuTimesMissing;
 
   public CompilerThreadCpuPoller(CompilerCpu cpu, BooleanSupplier active, Clock clock) {
     this.cpu = cpu;
@@ -52,6 +58,9 @@ public final class CompilerThreadCpuPoller implements JmxPoller {
       previous = null;
       return;
     }
+    if (cpuTimesMissing) {
+      return;
+    }
     String dump =
         (String)
             mbeans.invoke(
@@ -59,12 +68,18 @@ public final class CompilerThreadCpuPoller implements JmxPoller {
                 "threadPrint",
                 new Object[] {NO_ARGUMENTS},
                 new String[] {String[].class.getName()});
+    ThreadDumpCpu.Reading read = ThreadDumpCpu.read(dump);
+    if (read.cpuTimesMissing()) {
+      cpuTimesMissing = true;
+      previous = null;
+      cpu.clear(); // no value from an earlier connection (another JDK) may linger as current
+      return;
+    }
     Attributes os =
         Attributes.read(
             mbeans, ObjectNames.OPERATING_SYSTEM, "ProcessCpuTime", "AvailableProcessors");
     Sample current =
-        new Sample(
-            System.nanoTime(), ThreadDumpCpu.compilerMillis(dump), os.number("ProcessCpuTime"));
+        new Sample(System.nanoTime(), read.compilerMillis(), os.number("ProcessCpuTime"));
     double processors = os.number("AvailableProcessors");
     if (previous != null && processors > 0) {
       double capacity = (current.nanos() - previous.nanos()) / 1e9 * processors;
@@ -85,8 +100,15 @@ public final class CompilerThreadCpuPoller implements JmxPoller {
     previous = current;
   }
 
+  /** Whether this connection's target prints no CPU times in its thread dumps (before JDK 11). */
+  public boolean cpuTimesMissing() {
+    return cpuTimesMissing;
+  }
+
   @Override
   public void disconnected() {
     previous = null;
+    // The next connection may be another JDK.
+    cpuTimesMissing = false;
   }
 }

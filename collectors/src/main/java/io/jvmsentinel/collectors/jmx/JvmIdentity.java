@@ -22,7 +22,11 @@ public record JvmIdentity(
     List<String> inputArguments,
     Map<String, String> vmOptions) {
 
-  /** The VM options worth knowing when reading code cache and JIT metrics. */
+  /**
+   * The VM options worth knowing when reading code cache and JIT metrics. JDK 8 has no segmented
+   * code cache (JEP 197, JDK 9), so {@code SegmentedCodeCache} and the three {@code *CodeHeapSize}
+   * options do not exist there (jdk8u {@code hotspot/src/share/vm/runtime/globals.hpp}).
+   */
   public static final List<String> WATCHED_VM_OPTIONS =
       List.of(
           "ReservedCodeCacheSize",
@@ -35,21 +39,36 @@ public record JvmIdentity(
           "NonNMethodCodeHeapSize",
           "CICompilerCount");
 
+  private static final int MAX_FEATURE_DIGITS = 4;
+
   public JvmIdentity {
     inputArguments = List.copyOf(inputArguments);
     vmOptions = Map.copyOf(vmOptions);
   }
 
-  /** Parses "17", "17.0.15", "1.8" or "25-ea" into a feature version; 0 when unparseable. */
-  public static int parseFeatureVersion(String specVersion) {
-    if (specVersion == null || specVersion.isBlank()) {
+  /**
+   * The feature release of a Java version string: "17", "17.0.15", "21", "25-ea", and the pre-JDK 9
+   * scheme of JDK 8 targets, "1.8" (their {@code SpecVersion}), "1.8.0_392" ({@code java.version})
+   * or "1.8.0_392-b08" ({@code java.runtime.version}): JEP 223 dropped the "1." in JDK 9. 0 when
+   * unparseable, including a leading number of more than {@value #MAX_FEATURE_DIGITS} digits (the
+   * string comes from the target).
+   */
+  public static int parseFeatureVersion(String version) {
+    if (version == null) {
       return 0;
     }
-    String v = specVersion.startsWith("1.") ? specVersion.substring(2) : specVersion;
+    String v = version.strip();
+    if (v.startsWith("1.")) {
+      v = v.substring(2);
+    }
     int end = 0;
-    while (end < v.length() && Character.isDigit(v.charAt(end))) {
+    while (end < v.length() && isAsciiDigit(v.charAt(end))) {
       end++;
     }
-    return end == 0 ? 0 : Integer.parseInt(v.substring(0, end));
+    return end == 0 || end > MAX_FEATURE_DIGITS ? 0 : Integer.parseInt(v.substring(0, end));
+  }
+
+  private static boolean isAsciiDigit(char c) {
+    return c >= '0' && c <= '9';
   }
 }

@@ -85,6 +85,7 @@ public final class JvmIdentityPoller implements JmxPoller {
             "VmVersion",
             "SpecVersion",
             "Pid",
+            "Name",
             "StartTime",
             "InputArguments",
             "SystemProperties");
@@ -97,11 +98,43 @@ public final class JvmIdentityPoller implements JmxPoller {
         runtime.string("VmVersion", "unknown"),
         javaVersion,
         properties.getOrDefault("java.runtime.name", runtime.string("VmName", "unknown")),
-        JvmIdentity.parseFeatureVersion(runtime.string("SpecVersion", "")),
-        (long) orZero(runtime.number("Pid")),
+        featureVersion(runtime, properties),
+        pid(runtime),
         (long) orZero(runtime.number("StartTime")),
         runtime.get("InputArguments") instanceof String[] args ? Arrays.asList(args) : List.of(),
         vmOptions(mbeans));
+  }
+
+  /**
+   * {@code SpecVersion} ("1.8" on JDK 8, "17" since JEP 223); the system properties when a target
+   * leaves it out or sends something unreadable.
+   */
+  private static int featureVersion(Attributes runtime, Map<String, String> properties) {
+    int feature = JvmIdentity.parseFeatureVersion(runtime.string("SpecVersion", null));
+    if (feature == 0) {
+      feature = JvmIdentity.parseFeatureVersion(properties.get("java.specification.version"));
+    }
+    return feature != 0 ? feature : JvmIdentity.parseFeatureVersion(properties.get("java.version"));
+  }
+
+  /**
+   * {@code Pid} exists since JDK 10 ({@code RuntimeMXBean.getPid()}); older targets only name
+   * themselves {@code pid@host} (jdk8u {@code sun/management/VMManagementImpl.getVmId()}). 0 if
+   * neither says.
+   */
+  private static long pid(Attributes runtime) {
+    double pid = runtime.number("Pid");
+    if (!Double.isNaN(pid)) {
+      return (long) pid;
+    }
+    String name = runtime.string("Name", "");
+    int at = name.indexOf('@');
+    try {
+      long parsed = at > 0 && at <= 19 ? Long.parseLong(name.substring(0, at)) : 0;
+      return Math.max(parsed, 0);
+    } catch (NumberFormatException e) {
+      return 0;
+    }
   }
 
   private static Map<String, String> vmOptions(MBeanServerConnection mbeans) throws IOException {
@@ -118,7 +151,10 @@ public final class JvmIdentityPoller implements JmxPoller {
           options.put(option, String.valueOf(data.get("value")));
         }
       } catch (JMException | RuntimeException e) {
-        // Not a HotSpot VM, or an option this JDK does not have (e.g. no segmented cache flags).
+        // Not a HotSpot VM, or an option this JDK lacks: getVMOption throws
+        // IllegalArgumentException("VM option \"SegmentedCodeCache\" does not exist") on JDK 8
+        // (jdk8u sun/management/HotSpotDiagnostic.java), which reaches us as a
+        // RuntimeMBeanException. Absent from vmOptions, never logged: it is the same every time.
       }
     }
     return options;
@@ -128,8 +164,9 @@ public final class JvmIdentityPoller implements JmxPoller {
     Map<String, String> properties = new LinkedHashMap<>();
     if (value instanceof TabularData table) {
       for (Object row : table.values()) {
-        CompositeData entry = (CompositeData) row;
-        properties.put(String.valueOf(entry.get("key")), String.valueOf(entry.get("value")));
+        if (row instanceof CompositeData entry) {
+          properties.put(String.valueOf(entry.get("key")), String.valueOf(entry.get("value")));
+        }
       }
     }
     return properties;

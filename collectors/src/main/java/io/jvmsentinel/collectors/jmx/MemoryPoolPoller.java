@@ -16,8 +16,9 @@ import javax.management.openmbean.CompositeData;
 /**
  * Used, committed, max and peak of every memory pool: the heap pools and the code cache segments
  * ({@code CodeHeap 'non-nmethods'}, {@code 'profiled nmethods'}, {@code 'non-profiled nmethods'},
- * or the single {@code CodeCache} pool when the cache is not segmented, e.g. below 240 MB). Pools
- * are discovered once per connection; each poll is one read per pool.
+ * or the single {@code CodeCache} pool when the cache is not segmented, e.g. below 240 MB; JDK 8,
+ * which never segments it, names its one pool {@code Code Cache}). Pools are discovered once per
+ * connection; each poll is one read per pool.
  */
 public final class MemoryPoolPoller implements JmxPoller {
   private static final String USAGE = "Usage";
@@ -25,9 +26,12 @@ public final class MemoryPoolPoller implements JmxPoller {
 
   /** A pool as discovered on the current connection. */
   public record Pool(ObjectName objectName, String id, String area) {
-    /** A code cache segment: {@code CodeHeap '...'}, or {@code CodeCache} when not segmented. */
+    /**
+     * A code cache segment: {@code CodeHeap '...'}, or {@code CodeCache} when not segmented, or
+     * {@code Code Cache} on JDK 8 (jdk8u {@code hotspot/src/share/vm/services/memoryService.cpp}).
+     */
     public boolean isCodeCache() {
-      return id.startsWith("CodeHeap") || id.equals("CodeCache");
+      return id.startsWith("CodeHeap") || id.equals("CodeCache") || id.equals("Code Cache");
     }
   }
 

@@ -17,6 +17,8 @@ class CodeCacheStateParserTest {
   @ParameterizedTest(name = "{0}")
   @CsvSource({
     // file,                enabled, stopped, restarted, full, nmethods, heaps
+    "jdk11-default,         true,    0,       0,         0,    796,      3",
+    "jdk11-unsegmented,     true,    0,       0,         0,    773,      1",
     "jdk17-default,         true,    0,       0,         0,    1266,     3",
     "jdk17-sweeper,         true,    0,       0,         0,    440,      3",
     "jdk17-unsegmented,     true,    0,       0,         0,    1292,     1",

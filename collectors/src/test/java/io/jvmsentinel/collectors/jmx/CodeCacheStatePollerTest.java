@@ -7,12 +7,9 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.lang.management.ManagementFactory;
-import javax.management.Attribute;
-import javax.management.AttributeList;
-import javax.management.DynamicMBean;
+import java.util.Map;
 import javax.management.InstanceNotFoundException;
 import javax.management.JMException;
-import javax.management.MBeanInfo;
 import javax.management.MBeanServer;
 import javax.management.MBeanServerFactory;
 import javax.management.ReflectionException;
@@ -53,6 +50,32 @@ class CodeCacheStatePollerTest {
     assertThatThrownBy(() -> poller.poll(MBeanServerFactory.newMBeanServer()))
         .isInstanceOf(InstanceNotFoundException.class);
     assertThat(gauge()).isNaN();
+    assertThat(poller.commandMissing()).as("asked again next poll: it may be registered").isFalse();
+  }
+
+  @Test
+  void aJdk8TargetLacksTheCommandSaysSoOnceAndIsNotAskedAgainOnThatConnection() throws Exception {
+    poller.bindTo(registry);
+    FakeDiagnosticCommand jdk8 = new FakeDiagnosticCommand(Map.of("threadPrint", "..."));
+    MBeanServer target = jdk8.target();
+
+    assertThatThrownBy(() -> poller.poll(target))
+        .isInstanceOf(ReflectionException.class)
+        .hasRootCauseMessage(
+            "the target has no DiagnosticCommand compilerCodecache (jcmd Compiler.codecache,"
+                + " JDK 9+): JIT compilation state unknown");
+    poller.poll(target);
+    poller.poll(target);
+
+    assertThat(jdk8.calls()).as("one remote call per connection").isEqualTo(1);
+    assertThat(poller.commandMissing()).isTrue();
+    assertThat(gauge()).as("unknown, not 'disabled'").isNaN();
+    assertThat(counter("jvm.jit.compiler.stops")).isZero();
+    assertThat(poller.state()).isNull();
+
+    poller.disconnected();
+    assertThatThrownBy(() -> poller.poll(target)).isInstanceOf(ReflectionException.class);
+    assertThat(jdk8.calls()).as("a new connection may be a newer JDK: asked again").isEqualTo(2);
   }
 
   @Test
@@ -73,49 +96,8 @@ class CodeCacheStatePollerTest {
     return registry.get(name).tag("target", "t1").functionCounter().count();
   }
 
-  /**
-   * An MBean server whose DiagnosticCommand answers {@code compilerCodecache} with {@code text}.
-   */
+  /** A target whose DiagnosticCommand answers {@code compilerCodecache} with {@code text}. */
   private static MBeanServer fakeTarget(String text) throws JMException {
-    MBeanServer server = MBeanServerFactory.newMBeanServer();
-    server.registerMBean(new DiagnosticCommand(text), ObjectNames.DIAGNOSTIC_COMMAND);
-    return server;
-  }
-
-  private record DiagnosticCommand(String text) implements DynamicMBean {
-    @Override
-    public Object invoke(String action, Object[] params, String[] signature)
-        throws ReflectionException {
-      if (!action.equals("compilerCodecache")
-          || signature.length != 1
-          || !signature[0].equals(String[].class.getName())
-          || !(params[0] instanceof String[])) {
-        throw new ReflectionException(new NoSuchMethodException(action));
-      }
-      return text;
-    }
-
-    @Override
-    public Object getAttribute(String attribute) {
-      return null;
-    }
-
-    @Override
-    public void setAttribute(Attribute attribute) {}
-
-    @Override
-    public AttributeList getAttributes(String[] attributes) {
-      return new AttributeList();
-    }
-
-    @Override
-    public AttributeList setAttributes(AttributeList attributes) {
-      return new AttributeList();
-    }
-
-    @Override
-    public MBeanInfo getMBeanInfo() {
-      return new MBeanInfo(DiagnosticCommand.class.getName(), "fake", null, null, null, null);
-    }
+    return new FakeDiagnosticCommand(Map.of("compilerCodecache", text)).target();
   }
 }

@@ -1,24 +1,14 @@
 package io.jvmsentinel.collectors.jmx;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
-import com.sun.management.GarbageCollectionNotificationInfo;
 import com.sun.management.GcInfo;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.lang.management.ManagementFactory;
-import java.time.Duration;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
-import javax.management.MBeanServer;
-import javax.management.Notification;
-import javax.management.NotificationListener;
-import javax.management.ObjectName;
-import javax.management.openmbean.CompositeData;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,15 +22,17 @@ class GcPollerTagCapTest {
   @Test
   void collectorActionAndCauseAreEachCapped() throws Exception {
     poller.bindTo(registry);
-    GcInfo real = oneRealGcInfo();
+    GcInfo real = GcNotifications.realGcInfo();
     int sent = 0;
     for (int i = 0; i < 20; i++) {
-      poller.record(notification("Collector " + i, "end of minor GC", "Cause A", real));
-      poller.record(notification("Collector 0", "action " + i, "Cause A", real));
+      poller.record(
+          GcNotifications.notification("Collector " + i, "end of minor GC", "Cause A", real));
+      poller.record(GcNotifications.notification("Collector 0", "action " + i, "Cause A", real));
       sent += 2;
     }
     for (int i = 0; i < 100; i++) {
-      poller.record(notification("Collector 0", "end of minor GC", "Cause " + i, real));
+      poller.record(
+          GcNotifications.notification("Collector 0", "end of minor GC", "Cause " + i, real));
       sent++;
     }
 
@@ -57,11 +49,14 @@ class GcPollerTagCapTest {
   @Test
   void pauseTimersAreTheRegisteredPauseTimersWithoutConcurrentPhases() throws Exception {
     poller.bindTo(registry);
-    GcInfo real = oneRealGcInfo();
-    poller.record(notification("Copy", "end of minor GC", "Allocation Failure", real));
-    poller.record(notification("Copy", "end of minor GC", "Allocation Failure", real));
-    poller.record(notification("MarkSweepCompact", "end of major GC", "System.gc()", real));
-    poller.record(notification("ZGC Cycles", "end of GC cycle", "Warmup", real));
+    GcInfo real = GcNotifications.realGcInfo();
+    poller.record(
+        GcNotifications.notification("Copy", "end of minor GC", "Allocation Failure", real));
+    poller.record(
+        GcNotifications.notification("Copy", "end of minor GC", "Allocation Failure", real));
+    poller.record(
+        GcNotifications.notification("MarkSweepCompact", "end of major GC", "System.gc()", real));
+    poller.record(GcNotifications.notification("ZGC Cycles", "end of GC cycle", "Warmup", real));
 
     assertThat(poller.pauseTimers())
         .containsExactlyInAnyOrderElementsOf(registry.find("jvm.gc.pause").timers());
@@ -84,46 +79,5 @@ class GcPollerTagCapTest {
         .tags("meter", "jvm.gc.pause", "tag", tag)
         .functionCounter()
         .count();
-  }
-
-  private static Notification notification(String gc, String action, String cause, GcInfo info) {
-    CompositeData data =
-        new GarbageCollectionNotificationInfo(gc, action, cause, info).toCompositeData(null);
-    Notification notification =
-        new Notification(
-            GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION, "test", 1);
-    notification.setUserData(data);
-    return notification;
-  }
-
-  /** A GcInfo cannot be built, so take one from a real collection of this JVM. */
-  private static GcInfo oneRealGcInfo() throws Exception {
-    MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-    AtomicReference<GcInfo> seen = new AtomicReference<>();
-    NotificationListener listener =
-        (notification, handback) ->
-            seen.compareAndSet(
-                null,
-                GarbageCollectionNotificationInfo.from((CompositeData) notification.getUserData())
-                    .getGcInfo());
-    Set<ObjectName> collectors =
-        server.queryNames(new ObjectName("java.lang:type=GarbageCollector,name=*"), null);
-    for (ObjectName name : collectors) {
-      server.addNotificationListener(name, listener, null, null);
-    }
-    try {
-      await()
-          .atMost(Duration.ofSeconds(10))
-          .until(
-              () -> {
-                System.gc();
-                return seen.get() != null;
-              });
-    } finally {
-      for (ObjectName name : collectors) {
-        server.removeNotificationListener(name, listener);
-      }
-    }
-    return seen.get();
   }
 }

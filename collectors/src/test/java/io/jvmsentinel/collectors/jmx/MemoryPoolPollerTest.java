@@ -73,6 +73,39 @@ class MemoryPoolPollerTest {
         .isNull();
   }
 
+  /**
+   * The pools of a JDK 8 target with the default Parallel collector, named as jdk8u
+   * hotspot/src/share/vm/services/memoryService.cpp names them: one never-segmented {@code Code
+   * Cache} (with a space; 240 MB reserved with tiered compilation).
+   */
+  @Test
+  void recognisesTheSingleCodeCachePoolOfAJdk8Target() throws Exception {
+    FakeTarget target =
+        new FakeTarget()
+            .pool("Code Cache", MemoryType.NON_HEAP, usage(2, 30, 31, 240), usage(2, 32, 32, 240))
+            .pool("Metaspace", MemoryType.NON_HEAP, usage(0, 20, 21, -1), usage(0, 20, 21, -1))
+            .pool(
+                "Compressed Class Space",
+                MemoryType.NON_HEAP,
+                usage(0, 2, 3, 1024),
+                usage(0, 2, 3, 1024))
+            .pool("PS Eden Space", MemoryType.HEAP, usage(32, 10, 32, 160), usage(32, 32, 32, 160))
+            .pool("PS Survivor Space", MemoryType.HEAP, usage(5, 1, 5, 5), usage(5, 5, 5, 5))
+            .pool("PS Old Gen", MemoryType.HEAP, usage(85, 40, 85, 340), usage(85, 40, 85, 340));
+    poller.bindTo(registry);
+
+    poller.connected(target.server);
+    poller.poll(target.server);
+
+    assertThat(poller.pools())
+        .filteredOn(MemoryPoolPoller.Pool::isCodeCache)
+        .extracting(MemoryPoolPoller.Pool::id)
+        .containsExactly("Code Cache");
+    assertThat(value("jvm.memory.used", "nonheap", "Code Cache")).isEqualTo(30 * MB);
+    assertThat(value("jvm.memory.max", "nonheap", "Code Cache")).isEqualTo(240 * MB);
+    assertThat(value("jvm.memory.peak", "nonheap", "Code Cache")).isEqualTo(32 * MB);
+  }
+
   @Test
   void aPoolKeepsItsSeriesAcrossReconnectsAndReadsNaNWhileDisconnected() throws Exception {
     FakeTarget target =

@@ -48,7 +48,7 @@ class PlatformPollersTest {
         Long.parseLong(pollers.identity().identity().vmOptions().get("ReservedCodeCacheSize"));
     double codeCacheMax =
         pollers.memory().pools().stream()
-            .filter(pool -> pool.id().startsWith("CodeHeap") || pool.id().equals("CodeCache"))
+            .filter(MemoryPoolPoller.Pool::isCodeCache)
             .mapToDouble(pool -> pollers.memory().usage(pool).max())
             .sum();
     assertThat(codeCacheMax).isEqualTo((double) reserved);

@@ -198,8 +198,9 @@ public enum SentinelMetric implements MeterDefinition {
       null,
       "Poller runs that could not read what they expected from the target (logged once per"
           + " connection and poller); the other pollers carry on",
-      "poller, reason (`missing`: an MBean or attribute the target lacks, e.g. a non-HotSpot"
-          + " JVM; `unexpected`: data of another shape or type than expected; `error`: the target"
+      "poller, reason (`missing`: an MBean, attribute or operation the target lacks, e.g. a"
+          + " non-HotSpot JVM, or `codecache-state` on JDK 8 (counted once per connection);"
+          + " `unexpected`: data of another shape or type than expected; `error`: the target"
           + " failed the call)",
       "daemon");
 

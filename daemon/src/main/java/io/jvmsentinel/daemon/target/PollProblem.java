@@ -3,6 +3,7 @@ package io.jvmsentinel.daemon.target;
 import javax.management.AttributeNotFoundException;
 import javax.management.InstanceNotFoundException;
 import javax.management.JMException;
+import javax.management.ReflectionException;
 import javax.management.RuntimeMBeanException;
 
 /**
@@ -11,7 +12,10 @@ import javax.management.RuntimeMBeanException;
  * a poll error.
  */
 enum PollProblem {
-  /** The target lacks an MBean or attribute: another JVM vendor or version, a renamed pool. */
+  /**
+   * The target lacks an MBean, attribute or operation: another JVM vendor or version (JDK 8 has no
+   * DiagnosticCommand {@code compilerCodecache}), a renamed pool.
+   */
   MISSING("missing"),
   /** The data had another shape or type than expected: a poller's parsing failed on it. */
   UNEXPECTED("unexpected"),
@@ -29,7 +33,10 @@ enum PollProblem {
   }
 
   static PollProblem classify(Exception e) {
-    if (e instanceof InstanceNotFoundException || e instanceof AttributeNotFoundException) {
+    if (e instanceof InstanceNotFoundException
+        || e instanceof AttributeNotFoundException
+        // What an MBean answers for an operation it does not have (e.g. DiagnosticCommandImpl).
+        || (e instanceof ReflectionException && e.getCause() instanceof NoSuchMethodException)) {
       return MISSING;
     }
     if (e instanceof RuntimeMBeanException || e instanceof JMException) {

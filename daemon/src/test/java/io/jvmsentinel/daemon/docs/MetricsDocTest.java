@@ -3,19 +3,29 @@ package io.jvmsentinel.daemon.docs;
 import io.jvmsentinel.collectors.catalog.MeterDefinition;
 import io.jvmsentinel.daemon.catalog.Catalog;
 import io.jvmsentinel.daemon.observability.CatalogNames;
+import io.jvmsentinel.daemon.testing.Jdks;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /**
  * docs/metrics.md is generated from the metric catalog, so the two cannot drift apart. To
  * regenerate after changing the catalog: {@code ./mvnw -pl daemon -am test -Dtest=MetricsDocTest
- * -Dsurefire.failIfNoSpecifiedTests=false -Dupdate.docs=true}.
+ * -Dsurefire.failIfNoSpecifiedTests=false -Dupdate.docs=true}. Everything after {@link #END} is
+ * written by hand (facts that belong to no single meter) and kept as it is when regenerating.
  */
 class MetricsDocTest {
+  static final String END =
+      "<!-- End of the generated reference. Below: written by hand, kept by MetricsDocTest. -->\n";
 
   @Test
   void metricsReferenceMatchesTheCatalog() throws IOException {
-    GeneratedDoc.check("docs/metrics.md", render(), "MetricsDocTest");
+    Path doc = Jdks.repoRoot().resolve("docs/metrics.md");
+    String text = Files.exists(doc) ? Files.readString(doc) : "";
+    int end = text.indexOf(END);
+    String handWritten = end < 0 ? "" : text.substring(end + END.length());
+    GeneratedDoc.check("docs/metrics.md", render() + "\n" + END + handWritten, "MetricsDocTest");
   }
 
   static String render() {

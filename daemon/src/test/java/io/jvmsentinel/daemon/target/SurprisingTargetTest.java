@@ -16,9 +16,14 @@ import java.lang.management.RuntimeMXBean;
 import java.lang.management.ThreadMXBean;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.management.Attribute;
+import javax.management.AttributeList;
 import javax.management.AttributeNotFoundException;
+import javax.management.DynamicMBean;
 import javax.management.InstanceNotFoundException;
 import javax.management.JMException;
+import javax.management.MBeanInfo;
 import javax.management.MBeanServer;
 import javax.management.MBeanServerFactory;
 import javax.management.ObjectName;
@@ -140,6 +145,52 @@ class SurprisingTargetTest {
         .anySatisfy(e -> assertThat(e.getFormattedMessage()).contains("(missing;"));
   }
 
+  /**
+   * A JDK 8 target has the DiagnosticCommand MBean but no {@code compilerCodecache} (jcmd {@code
+   * Compiler.codecache} came in JDK 9): one {@code missing} problem per connection, logged once,
+   * the gauge unknown, and no further calls for a command that will never be there.
+   */
+  @Test
+  void aJdk8TargetWithoutCompilerCodecacheCountsItOncePerConnection() throws Exception {
+    MBeanServer target = MBeanServerFactory.newMBeanServer();
+    register(
+        target,
+        ManagementFactory.getThreadMXBean(),
+        ThreadMXBean.class,
+        "java.lang:type=Threading");
+    AtomicInteger calls = new AtomicInteger();
+    target.registerMBean(new Jdk8DiagnosticCommand(calls), new ObjectName(DIAGNOSTIC_COMMAND));
+    logged.start();
+    sessionLog.addAppender(logged);
+
+    session =
+        new TargetSession(
+            "jdk8",
+            new InProcessConnector(target),
+            Duration.ofMillis(100),
+            Duration.ofSeconds(2),
+            new Backoff(Duration.ofMillis(100), Duration.ofMillis(100), () -> 0.5),
+            registry,
+            Tags.of("target", "jdk8"),
+            Clock.systemUTC());
+    session.start();
+
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(() -> assertThat(errors("classes", "missing")).isGreaterThanOrEqualTo(5));
+    assertThat(errors("codecache-state", "missing")).isEqualTo(1);
+    assertThat(errors("codecache-state", "error")).isZero();
+    assertThat(calls).hasValue(1);
+    assertThat(registry.get("jvm.jit.compilation.enabled").gauge().value()).isNaN();
+    assertThat(logged.list)
+        .filteredOn(e -> e.getFormattedMessage().contains("poller 'codecache-state'"))
+        .singleElement()
+        .satisfies(
+            e ->
+                assertThat(e.getFormattedMessage())
+                    .contains("(missing;", "no DiagnosticCommand compilerCodecache", "JDK 9+"));
+  }
+
   @Test
   void problemsAreClassifiedByWhatTheTargetLacksOrSent() {
     assertThat(PollProblem.classify(new InstanceNotFoundException("x")))
@@ -148,6 +199,11 @@ class SurprisingTargetTest {
         .isEqualTo(PollProblem.MISSING);
     assertThat(PollProblem.classify(new ReflectionException(new Exception("x"))))
         .isEqualTo(PollProblem.ERROR);
+    assertThat(
+            PollProblem.classify(
+                new ReflectionException(new NoSuchMethodException("compilerCodecache"))))
+        .as("an operation the target lacks")
+        .isEqualTo(PollProblem.MISSING);
     assertThat(PollProblem.classify(new ClassCastException("x"))).isEqualTo(PollProblem.UNEXPECTED);
     assertThat(PollProblem.classify(new NumberFormatException("x")))
         .isEqualTo(PollProblem.UNEXPECTED);
@@ -163,6 +219,41 @@ class SurprisingTargetTest {
         .tags(Tags.of("poller", poller, "reason", reason))
         .counter()
         .count();
+  }
+
+  private static final String DIAGNOSTIC_COMMAND = "com.sun.management:type=DiagnosticCommand";
+
+  /** JDK 8's DiagnosticCommandImpl.invoke for an operation it lacks. */
+  private record Jdk8DiagnosticCommand(AtomicInteger calls) implements DynamicMBean {
+    @Override
+    public Object invoke(String action, Object[] params, String[] signature)
+        throws ReflectionException {
+      calls.incrementAndGet();
+      throw new ReflectionException(new NoSuchMethodException(action));
+    }
+
+    @Override
+    public Object getAttribute(String attribute) throws AttributeNotFoundException {
+      throw new AttributeNotFoundException(attribute);
+    }
+
+    @Override
+    public void setAttribute(Attribute attribute) {}
+
+    @Override
+    public AttributeList getAttributes(String[] attributes) {
+      return new AttributeList();
+    }
+
+    @Override
+    public AttributeList setAttributes(AttributeList attributes) {
+      return new AttributeList();
+    }
+
+    @Override
+    public MBeanInfo getMBeanInfo() {
+      return new MBeanInfo(getClass().getName(), "JDK 8 DiagnosticCommand", null, null, null, null);
+    }
   }
 
   private static <T> void register(MBeanServer server, T impl, Class<T> type, String name)
