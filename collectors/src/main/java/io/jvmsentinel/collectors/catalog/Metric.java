@@ -289,14 +289,14 @@ public enum Metric implements MeterDefinition {
       BaseUnits.THREADS,
       "Threads that ended, seen since the stream connected",
       "",
-      "JFR `jdk.ThreadEnd` (JDK 16+ targets)"),
+      "JFR `jdk.ThreadEnd` (JFR targets: streamed from JDK 16+, read in chunks from JDK 11 and 8u262+)"),
   JVM_THREADS_SHORT_LIVED(
       "jvm.threads.short.lived",
       MeterKind.COUNTER,
       BaseUnits.THREADS,
       "Threads that ended within 1 s of starting (one thread per task or request)",
       "",
-      "JFR `jdk.ThreadStart` + `jdk.ThreadEnd`, matched by thread id (JDK 16+ targets)"),
+      "JFR `jdk.ThreadStart` + `jdk.ThreadEnd`, matched by thread id (JFR targets: streamed from JDK 16+, read in chunks from JDK 11 and 8u262+)"),
   JVM_THREADS_STARTED_BY_SITE(
       "jvm.threads.started.by.site",
       MeterKind.COUNTER,
@@ -305,7 +305,7 @@ public enum Metric implements MeterDefinition {
           + " plumbing, as Class.method; the busiest sites get their own series, the rest are"
           + " site=\"other\", and site=\"unknown\" means the start had no stack trace",
       "site",
-      "JFR `jdk.ThreadStart` stack traces (JDK 16+ targets)"),
+      "JFR `jdk.ThreadStart` stack traces (JFR targets: streamed from JDK 16+, read in chunks from JDK 11 and 8u262+)"),
 
   JVM_THREADS_CONTENTION(
       "jvm.threads.contention",
@@ -317,7 +317,7 @@ public enum Metric implements MeterDefinition {
           + " (wait) are recorded; the first 20 classes per kind get their own series, the rest"
           + " are class=\"other\"; rate(_sum) is threads blocked on average",
       "kind, class (the monitor's or park blocker's class)",
-      "JFR `jdk.JavaMonitorEnter`, `jdk.ThreadPark`, `jdk.JavaMonitorWait` (JDK 16+ targets)"),
+      "JFR `jdk.JavaMonitorEnter`, `jdk.ThreadPark`, `jdk.JavaMonitorWait` (JFR targets: streamed from JDK 16+, read in chunks from JDK 11 and 8u262+)"),
 
   // --- Code cache (JFR; compilation state from the DiagnosticCommand MBean) ---
   JVM_CODECACHE_FULL(
@@ -326,7 +326,7 @@ public enum Metric implements MeterDefinition {
       null,
       "Times a code heap segment became full since the target started",
       "segment",
-      "JFR `jdk.CodeCacheStatistics` `fullCount` (JDK 16+ targets); the timing of each event"
+      "JFR `jdk.CodeCacheStatistics` `fullCount` (JFR targets: streamed from JDK 16+, read in chunks from JDK 11 and 8u262+); the timing of each event"
           + " comes from `jdk.CodeCacheFull`"),
   JVM_CODECACHE_ENTRIES(
       "jvm.codecache.entries",
@@ -355,21 +355,21 @@ public enum Metric implements MeterDefinition {
       null,
       "Code cache sweeper passes since the target started (JDK 19 and older)",
       "",
-      "JFR `jdk.CodeSweeperStatistics` `sweepCount` (JDK 16 to 19; the sweeper is gone in 20+)"),
+      "JFR `jdk.CodeSweeperStatistics` `sweepCount` (JDK 8u262+ to 19; the sweeper is gone in 20+)"),
   JVM_CODECACHE_SWEEPER_RECLAIMED(
       "jvm.codecache.sweeper.methods.reclaimed",
       MeterKind.COUNTER,
       null,
       "Compiled methods the sweeper flushed from the code cache since the target started",
       "",
-      "JFR `jdk.CodeSweeperStatistics` `methodReclaimedCount` (JDK 16 to 19)"),
+      "JFR `jdk.CodeSweeperStatistics` `methodReclaimedCount` (JDK 8u262+ to 19)"),
   JVM_CODECACHE_SWEEPER_TIME(
       "jvm.codecache.sweeper.time",
       MeterKind.COUNTER,
       "seconds",
       "Time the sweeper spent sweeping since the target started",
       "",
-      "JFR `jdk.CodeSweeperStatistics` `totalSweepTime` (JDK 16 to 19)"),
+      "JFR `jdk.CodeSweeperStatistics` `totalSweepTime` (JDK 8u262+ to 19)"),
 
   // --- JIT (JFR; compilation state from the DiagnosticCommand MBean) ---
   JVM_JIT_COMPILATIONS(
@@ -378,7 +378,7 @@ public enum Metric implements MeterDefinition {
       null,
       "JIT compilations by compiler, tier, on-stack replacement and outcome",
       "compiler (c1, c2, jvmci), tier (0-4), osr (true, false), outcome (success, failure)",
-      "JFR `jdk.Compilation` (JDK 16+ targets)"),
+      "JFR `jdk.Compilation` (JFR targets: streamed from JDK 16+, read in chunks from JDK 11 and 8u262+)"),
   JVM_JIT_RECOMPILATIONS(
       "jvm.jit.recompilations",
       MeterKind.COUNTER,
@@ -388,7 +388,7 @@ public enum Metric implements MeterDefinition {
           + " unloaded. Sustained, with code cache pressure, this is codecache churn; first-time"
           + " compilation of new code never counts",
       "",
-      "JFR `jdk.Compilation` (JDK 16+ targets)"),
+      "JFR `jdk.Compilation` (JFR targets: streamed from JDK 16+, read in chunks from JDK 11 and 8u262+)"),
   JVM_JIT_COMPILATION_DURATION(
       "jvm.jit.compilation.duration",
       MeterKind.TIMER,
@@ -419,7 +419,7 @@ public enum Metric implements MeterDefinition {
           + " methods invalidated (\"made not entrant\"); the monitoring's own RMI and JFR threads"
           + " are excluded",
       "reason, action",
-      "JFR `jdk.Deoptimization` (JDK 16+ targets)"),
+      "JFR `jdk.Deoptimization` (JDK 14+ targets: the event is missing on JDK 8 and 11)"),
   JVM_JIT_COMPILATION_ENABLED(
       "jvm.jit.compilation.enabled",
       MeterKind.GAUGE,
@@ -453,7 +453,7 @@ public enum Metric implements MeterDefinition {
           + " all CPUs (the scale of process.cpu.usage)",
       "compiler (c1, c2, sweeper)",
       "JFR `jdk.ThreadCPULoad` of the `C1 CompilerThread*`, `C2 CompilerThread*` and `Sweeper"
-          + " thread` threads; on targets without JFR (JDK 15 and older), the `cpu=` of those"
+          + " thread` threads; on targets without JFR (no FlightRecorder MBean), the `cpu=` of those"
           + " threads in two DiagnosticCommand `threadPrint` dumps a poll apart (JDK 11+: JDK 8"
           + " dumps have no `cpu=`, so NaN there)"),
   JVM_JIT_COMPILER_CPU_TIME(

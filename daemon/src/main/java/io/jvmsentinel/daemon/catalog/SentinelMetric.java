@@ -68,8 +68,9 @@ public enum SentinelMetric implements MeterDefinition {
       "jvm.sentinel.jfr.available",
       MeterKind.GAUGE,
       null,
-      "1 while a JFR stream from the target is active, 0 when the target has no remote JFR"
-          + " streaming (JDK 15 and older) or the stream is down",
+      "1 while JFR events from the target flow (a stream on JDK 16+, chunk reads on JDK 11 and"
+          + " 8u262+), 0 when the target has no FlightRecorder MBean, JFR is off, or the feed is"
+          + " down or paused",
       "",
       "daemon"),
   SENTINEL_JFR_EVENTS(
