@@ -48,7 +48,12 @@ final class ChunkFeed implements EventFeed {
   private static final Logger log = LoggerFactory.getLogger(ChunkFeed.class);
 
   static final Duration RELEASE_EVERY = Duration.ofMillis(100);
-  private static final int BLOCK_SIZE = 1024 * 1024;
+  // The target keeps every stream it opened, with a buffer of the block size and a 50 KB read
+  // buffer, for about 4 minutes after closeStream (StreamManager only destroys streams from its
+  // cleanup timer; JDK 8u and 11): so blocks are small, and grow only with what a read brings.
+  static final int MIN_BLOCK_SIZE = 16 * 1024;
+  static final int MAX_BLOCK_SIZE = 1024 * 1024;
+  private static final int BLOCKS_PER_READ = 8;
   private static final int MAX_PENDING = 200_000;
   private static final int REMEMBERED_CHUNKS = 64;
 
@@ -79,6 +84,7 @@ final class ChunkFeed implements EventFeed {
   private Instant recordingStart = Instant.EPOCH;
   private Instant readFrom = Instant.EPOCH;
   private long chunkNumber;
+  private int blockSize = MIN_BLOCK_SIZE;
   private String lastFailure;
 
   /**
@@ -194,7 +200,7 @@ final class ChunkFeed implements EventFeed {
     long copy = recorder.stoppedCopy(recordingId);
     try {
       recorder.setOptions(copy, Map.of("name", copyName));
-      long stream = recorder.openStream(copy, from, BLOCK_SIZE);
+      long stream = recorder.openStream(copy, from, blockSize);
       try {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         for (byte[] block = recorder.readStream(stream);
@@ -208,6 +214,7 @@ final class ChunkFeed implements EventFeed {
           }
           out.write(block);
         }
+        blockSize = blockSize(out.size());
         return out.toByteArray();
       } finally {
         recorder.closeStream(stream);
@@ -215,6 +222,12 @@ final class ChunkFeed implements EventFeed {
     } finally {
       recorder.close(copy);
     }
+  }
+
+  /** The block size for the next read: about an eighth of this one's bytes, within bounds. */
+  static int blockSize(long lastReadBytes) {
+    return (int)
+        Math.max(MIN_BLOCK_SIZE, Math.min(MAX_BLOCK_SIZE, lastReadBytes / BLOCKS_PER_READ));
   }
 
   private void accept(byte[] bytes, ChunkHeader chunk) throws IOException {

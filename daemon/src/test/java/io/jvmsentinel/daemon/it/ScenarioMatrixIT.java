@@ -7,6 +7,7 @@ import static io.jvmsentinel.daemon.it.matrix.Expectation.tolerated;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jvmsentinel.daemon.it.matrix.Cell;
+import io.jvmsentinel.daemon.it.matrix.Expectation;
 import io.jvmsentinel.daemon.it.matrix.MatrixReport;
 import io.jvmsentinel.daemon.it.matrix.Onset;
 import io.jvmsentinel.daemon.it.matrix.Raised;
@@ -48,6 +49,12 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>Writes {@code target/scenario-matrix.json} and {@code target/scenario-matrix.md} (the table in
  * docs/alerts.md), then fails if any cell does not hold.
+ *
+ * <p>{@code -Dmatrix.jdk=11} runs every row on that JDK instead of 17 (JDK 11: JFR from the chunk
+ * feed; its one documented limitation, no {@code jdk.Deoptimization} before JDK 14, makes the
+ * deoptimisation storm of {@code mixed} an expected silence there); {@code -Dmatrix.pollInterval}
+ * sets the targets' JMX poll interval (default 2s); {@code -Dmatrix.record=DIR} records every
+ * target's signal timeline and onset lines into DIR as replay fixtures ({@code <row>-jdk<N>}).
  */
 class ScenarioMatrixIT {
 
@@ -75,13 +82,42 @@ class ScenarioMatrixIT {
 
   @TempDir Path dir;
 
+  static final int JDK = Integer.getInteger("matrix.jdk", 17);
+  private static final String POLL_INTERVAL = System.getProperty("matrix.pollInterval", "2s");
+  private static final String RECORD = System.getProperty("matrix.record", "");
+
+  /** The JFR event DeoptimizationStorm reads, {@code jdk.Deoptimization}, arrived in JDK 14. */
+  private static final int FIRST_DEOPTIMIZATION_EVENT_JDK = 14;
+
   static List<Row> rows() {
+    return rows(JDK);
+  }
+
+  static List<Row> rows(int jdk) {
+    List<Expectation> mixed =
+        new ArrayList<>(
+            List.of(
+                fires(
+                    "ThreadStorm",
+                    new Onset("storm", 1),
+                    TEN_SECONDS,
+                    "io.jvmsentinel.lab.RequestDispatcher.dispatch"),
+                fires(
+                    "ThreadStorm",
+                    new Onset("storm", 2),
+                    TEN_SECONDS,
+                    FINISH_HANDSHAKE,
+                    JDK_8246039),
+                fires("GcOverhead", Onset.of("gc"), Duration.ofSeconds(60))));
+    if (jdk >= FIRST_DEOPTIMIZATION_EVENT_JDK) {
+      mixed.add(fires("DeoptimizationStorm", Onset.of("deopt"), Duration.ofSeconds(90)));
+    }
     return List.of(
-        new Row("healthy", "healthy", 17, List.of(), Onset.of("steady"), Duration.ZERO, List.of()),
+        new Row("healthy", "healthy", jdk, List.of(), Onset.of("steady"), Duration.ZERO, List.of()),
         new Row(
             "feature-after-warmup",
             "feature-after-warmup",
-            17,
+            jdk,
             List.of("--pause", "200s"),
             Onset.of("feature"),
             Duration.ofMinutes(3),
@@ -89,7 +125,7 @@ class ScenarioMatrixIT {
         new Row(
             "storm-after-storm",
             "storm-after-storm",
-            17,
+            jdk,
             List.of("--delay", "30s", "--phase", "30s", "--pause", "60s"),
             Onset.of("quiet"),
             Duration.ofSeconds(30),
@@ -108,7 +144,7 @@ class ScenarioMatrixIT {
         new Row(
             "tls-listener-storm-30",
             "tls-listener-storm",
-            17,
+            jdk,
             List.of("--rate", "30", "--delay", "170s", "--duration", "210s", "--linger", LINGER),
             Onset.of("storm"),
             Duration.ofSeconds(40),
@@ -116,7 +152,7 @@ class ScenarioMatrixIT {
         new Row(
             "churn-from-boot",
             "churn-from-boot",
-            17,
+            jdk,
             List.of("--duration", "90s", "--linger", LINGER),
             Onset.of("churn"),
             Duration.ofSeconds(90),
@@ -130,7 +166,7 @@ class ScenarioMatrixIT {
         new Row(
             "gc-at-startup",
             "gc-at-startup",
-            17,
+            jdk,
             List.of(),
             Onset.of("startup-over"),
             Duration.ofSeconds(150),
@@ -140,7 +176,7 @@ class ScenarioMatrixIT {
         new Row(
             "pool-start",
             "pool-start",
-            17,
+            jdk,
             List.of("--delay", "30s", "--pause", "200s"),
             Onset.of("pool-restart"),
             Duration.ofSeconds(30),
@@ -148,24 +184,11 @@ class ScenarioMatrixIT {
         new Row(
             "mixed",
             "mixed",
-            17,
+            jdk,
             List.of("--delay", "150s"),
             Onset.of("end"),
             Duration.ZERO,
-            List.of(
-                fires(
-                    "ThreadStorm",
-                    new Onset("storm", 1),
-                    TEN_SECONDS,
-                    "io.jvmsentinel.lab.RequestDispatcher.dispatch"),
-                fires(
-                    "ThreadStorm",
-                    new Onset("storm", 2),
-                    TEN_SECONDS,
-                    FINISH_HANDSHAKE,
-                    JDK_8246039),
-                fires("GcOverhead", Onset.of("gc"), Duration.ofSeconds(60)),
-                fires("DeoptimizationStorm", Onset.of("deopt"), Duration.ofSeconds(90)))));
+            List.copyOf(mixed)));
   }
 
   @Test
@@ -210,6 +233,14 @@ class ScenarioMatrixIT {
                       raised.stream().filter(r -> r.target().equals(row.name())).toList())));
       Path out = Path.of("target");
       MatrixReport.write(out, results, started);
+      if (!RECORD.isEmpty()) {
+        for (Map.Entry<Row, LabProcess> entry : labs.entrySet()) {
+          String fixture = entry.getKey().name() + "-jdk" + JDK;
+          Files.write(
+              Path.of(RECORD, fixture + ".onsets"),
+              entry.getValue().output().stream().filter(l -> l.startsWith("LAB onset")).toList());
+        }
+      }
       System.out.println(Files.readString(out.resolve("scenario-matrix.md")));
 
       List<String> failed = new ArrayList<>();
@@ -260,7 +291,12 @@ class ScenarioMatrixIT {
                 .append(row.name())
                 .append("\n    jmx: ")
                 .append(lab.jmxHostPort())
-                .append("\n    pollInterval: 2s\n"));
-    return yaml.toString();
+                .append("\n    pollInterval: ")
+                .append(POLL_INTERVAL)
+                .append("\n"));
+    String config = yaml.toString();
+    return RECORD.isEmpty()
+        ? config
+        : config.replace("detection:\n", "detection:\n  recordDirectory: \"" + RECORD + "\"\n");
   }
 }
