@@ -144,7 +144,63 @@ class ScenarioReplayTest {
             WarmUp.DEFAULT,
             List.of(
                 Expected.of("CodeCacheChurn", "phase=churn", 60, "compiled again"),
-                Expected.of("CompilerCpuHigh", "phase=churn", 90, "JIT compiler threads use"))));
+                Expected.of("CompilerCpuHigh", "phase=churn", 90, "JIT compiler threads use"))),
+        // JDK 11 (issue 23): JFR from the chunk feed, recorded in the live matrix on JDK 11
+        // (ScenarioMatrixIT -Dmatrix.jdk=11, users' 10 s poll) beside seven other lab JVMs and two
+        // benchmarks: load average 40 to 57, events 6 to 8 s late.
+        new Scenario(
+            "mixed-jdk11",
+            WarmUp.DEFAULT,
+            List.of(
+                Expected.of(
+                    "ThreadStorm",
+                    "name=thread-per-request",
+                    15,
+                    "io.jvmsentinel.lab.RequestDispatcher.dispatch"),
+                Expected.of(
+                    "ThreadStorm",
+                    "name=tls-listener-storm",
+                    15,
+                    "TransportContext.finishHandshake (TLS handshake listener thread per"
+                        + " connection (JDK-8246039))"),
+                // No DeoptimizationStorm: JDK 11 has no jdk.Deoptimization event (JDK 14+), so
+                // the deoptimisation storm of this scenario must stay silent, and does.
+                Expected.of("GcOverhead", "name=gc-pressure", 60, "of time in GC pauses"))),
+        new Scenario(
+            "tls-30rps-jdk11",
+            WarmUp.DEFAULT,
+            List.of(
+                Expected.of(
+                    "ThreadStorm",
+                    "phase=storm",
+                    15,
+                    "TransportContext.finishHandshake (TLS handshake listener thread per"
+                        + " connection (JDK-8246039))"))),
+        new Scenario(
+            "storm-after-storm-jdk11",
+            WarmUp.DEFAULT,
+            List.of(
+                Expected.of(
+                    "ThreadStorm",
+                    "phase=logger-storm",
+                    15,
+                    "from io.jvmsentinel.lab.ThreadPerEventLogger.log"),
+                Expected.of(
+                    "ThreadStorm",
+                    " phase=storm ",
+                    15,
+                    "from sun.security.ssl.TransportContext.finishHandshake (TLS handshake listener"
+                        + " thread per connection (JDK-8246039))"))),
+        // On JDK 11 the 8 MB cache really fills and the JIT stops (CodeCacheFull may fire).
+        new Scenario(
+            "churn-from-boot-8m-jdk11",
+            WarmUp.DEFAULT,
+            List.of(Expected.of("CodeCacheChurn", "phase=churn", 90, "compiled again")),
+            Set.of("CodeCacheFull", "CompilerCpuHigh")),
+        new Scenario("healthy-jdk11", WarmUp.DEFAULT, List.of()),
+        new Scenario("pool-start-jdk11", WarmUp.DEFAULT, List.of()),
+        new Scenario("feature-after-warmup-jdk11", WarmUp.DEFAULT, List.of()),
+        new Scenario("gc-at-startup-jdk11", WarmUp.DEFAULT, List.of(), Set.of("GcOverhead")));
   }
 
   @ParameterizedTest

@@ -156,13 +156,7 @@ class ScenarioMatrixIT {
             List.of("--duration", "90s", "--linger", LINGER),
             Onset.of("churn"),
             Duration.ofSeconds(90),
-            List.of(
-                firesAnyOf(
-                    Set.of("CodeCacheChurn", "CodeCacheNearFull", "CodeCacheFull"),
-                    Onset.of("churn"),
-                    Duration.ofSeconds(60)),
-                // Churn's compiler cost is real: the issue wants it reported even in warm-up.
-                tolerated("CompilerCpuHigh"))),
+            churnFromBoot(jdk)),
         new Row(
             "gc-at-startup",
             "gc-at-startup",
@@ -189,6 +183,31 @@ class ScenarioMatrixIT {
             Onset.of("end"),
             Duration.ZERO,
             List.copyOf(mixed)));
+  }
+
+  /**
+   * Churn from boot in an 8 MB cache. On JDK 11 the JIT stops when that cache fills (measured:
+   * compilation disabled for 3 minutes, then restarted once the sweeper freed half the cache),
+   * where JDK 17's throttles itself below full: CodeCacheFull is then true, and so is churn again
+   * while the restarted JIT recompiles what was flushed. Its events come one chunk read (2 s)
+   * later, and under eight labs starting at once a recording start can time out and be retried 10 s
+   * later.
+   */
+  private static List<Expectation> churnFromBoot(int jdk) {
+    boolean jitStopsWhenFull = jdk < 17;
+    List<Expectation> expected = new ArrayList<>();
+    expected.add(
+        firesAnyOf(
+            Set.of("CodeCacheChurn", "CodeCacheNearFull", "CodeCacheFull"),
+            Onset.of("churn"),
+            Duration.ofSeconds(jitStopsWhenFull ? 75 : 60)));
+    // Churn's compiler cost is real: the issue wants it reported even in warm-up.
+    expected.add(tolerated("CompilerCpuHigh"));
+    if (jitStopsWhenFull) {
+      expected.add(tolerated("CodeCacheFull"));
+      expected.add(tolerated("CodeCacheChurn"));
+    }
+    return List.copyOf(expected);
   }
 
   @Test
