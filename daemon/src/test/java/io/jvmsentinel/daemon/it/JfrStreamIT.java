@@ -94,15 +94,40 @@ class JfrStreamIT {
     }
   }
 
+  /**
+   * With remote streaming only ({@code jfr.feed: stream}; by default a JDK 11 target gets the chunk
+   * feed, see DetectionIT), a JDK 11 target is watched over JMX only and says why.
+   */
   @Test
   void aJdk11TargetIsWatchedOverJmxOnlyAndTheStreamSaysWhy() throws Exception {
     try (LabProcess lab = lab(Jdks.jdk11())) {
-      watch(lab, JfrConfig.DEFAULT);
+      JfrConfig d = JfrConfig.DEFAULT;
+      watch(
+          lab,
+          new JfrConfig(
+              true,
+              d.maxAge(),
+              d.maxSizeMb(),
+              d.stallTimeout(),
+              d.maxLag(),
+              d.stackSamplingAboveRate(),
+              d.stackSamplingWindow(),
+              d.stackSamplingEvery(),
+              d.stormPauseAboveRate(),
+              d.stormPauseCapture(),
+              d.stormPauseProbeEvery(),
+              d.simulatedEventCost(),
+              JfrConfig.Feed.STREAM,
+              d.chunkPeriod()));
 
       await()
           .atMost(READY)
           .untilAsserted(
-              () -> assertThat(stream.state()).contains("Java 11").contains("JMX metrics"));
+              () ->
+                  assertThat(stream.state())
+                      .contains("Java 11")
+                      .contains("jfr.feed: stream")
+                      .contains("JMX metrics"));
       assertThat(gauge("jvm.sentinel.jfr.available")).isZero();
       assertThat(gauge("jvm.sentinel.target.up")).isEqualTo(1);
       assertThat(threadStarts.events.get()).isZero();
