@@ -101,24 +101,8 @@ class JfrStreamIT {
   @Test
   void aJdk11TargetIsWatchedOverJmxOnlyAndTheStreamSaysWhy() throws Exception {
     try (LabProcess lab = lab(Jdks.jdk11())) {
-      JfrConfig d = JfrConfig.DEFAULT;
       watch(
-          lab,
-          new JfrConfig(
-              true,
-              d.maxAge(),
-              d.maxSizeMb(),
-              d.stallTimeout(),
-              d.maxLag(),
-              d.stackSamplingAboveRate(),
-              d.stackSamplingWindow(),
-              d.stackSamplingEvery(),
-              d.stormPauseAboveRate(),
-              d.stormPauseCapture(),
-              d.stormPauseProbeEvery(),
-              d.simulatedEventCost(),
-              JfrConfig.Feed.STREAM,
-              d.chunkPeriod()));
+          lab, JfrConfig.DEFAULT.withFeed(JfrConfig.Feed.STREAM, JfrConfig.DEFAULT.chunkPeriod()));
 
       await()
           .atMost(READY)

@@ -56,6 +56,19 @@ class JfrStreamSessionTest {
     return session;
   }
 
+  /** Starts threads until the handler has counted one. */
+  private void awaitThreadStartsCounted() {
+    await()
+        .atMost(READY)
+        .untilAsserted(
+            () -> {
+              Thread started = new Thread(() -> {}, "started-by-the-test");
+              started.start();
+              started.join();
+              assertThat(threadStarts.events.get()).isPositive();
+            });
+  }
+
   private void awaitStreaming(boolean streaming) {
     await().atMost(READY).until(() -> session.streaming() == streaming);
   }
@@ -105,15 +118,7 @@ class JfrStreamSessionTest {
     session.connected(null, target.connection);
     awaitStreaming(true);
 
-    await()
-        .atMost(READY)
-        .untilAsserted(
-            () -> {
-              Thread started = new Thread(() -> {}, "started-by-the-test");
-              started.start();
-              started.join();
-              assertThat(threadStarts.events.get()).isPositive();
-            });
+    awaitThreadStartsCounted();
     Path file = tmp.resolve("evidence.jfr");
     Path written = session.dump(file).orElseThrow().get(60, TimeUnit.SECONDS);
 
@@ -125,38 +130,14 @@ class JfrStreamSessionTest {
 
   @Test
   void withTheChunkFeedEventsFlowTheStateSaysSoAndADumpHoldsThem() throws Exception {
-    JfrConfig d = JfrConfig.DEFAULT;
-    JfrConfig chunks =
-        new JfrConfig(
-            true,
-            d.maxAge(),
-            d.maxSizeMb(),
-            d.stallTimeout(),
-            d.maxLag(),
-            d.stackSamplingAboveRate(),
-            d.stackSamplingWindow(),
-            d.stackSamplingEvery(),
-            d.stormPauseAboveRate(),
-            d.stormPauseCapture(),
-            d.stormPauseProbeEvery(),
-            d.simulatedEventCost(),
-            JfrConfig.Feed.CHUNKS,
-            Duration.ofSeconds(1));
+    JfrConfig chunks = JfrConfig.DEFAULT.withFeed(JfrConfig.Feed.CHUNKS, Duration.ofSeconds(1));
     session(Duration.ofMinutes(1), chunks);
     session.connected(null, target.connection);
     awaitStreaming(true);
     assertThat(session.state())
         .isEqualTo("reading the recording in chunks every 1s (jfr.feed: chunks)");
 
-    await()
-        .atMost(READY)
-        .untilAsserted(
-            () -> {
-              Thread started = new Thread(() -> {}, "started-by-the-test");
-              started.start();
-              started.join();
-              assertThat(threadStarts.events.get()).isPositive();
-            });
+    awaitThreadStartsCounted();
     Path file = tmp.resolve("evidence.jfr");
     session.dump(file).orElseThrow().get(60, TimeUnit.SECONDS);
     assertThat(RecordingFile.readAllEvents(file))
