@@ -19,14 +19,15 @@
 # every daemon mode), chunks per minute and their size from the target's repository, bytes the
 # daemon received from the target's JMX port, daemon CPU and RSS.
 # Compare modes within one run and read medians: the machine is shared.
-# Usage: [MODES="..."] [WORKLOADS="..."] [MEASURE=s] [START_AT=s] [WARM=s] [RATE=n] [BENCH_OUT=dir]
+# JAR picks the daemon (and lab) jar, for before/after runs.
+# Usage: [JAR=jar] [MODES="..."] [WORKLOADS="..."] [MEASURE=s] [START_AT=s] [WARM=s] [RATE=n] [BENCH_OUT=dir]
 #        [JDK11=java] [JDK17=java] [DAEMON_JAVA=java] [DAEMON_JAVA_OPTS="..."]
 #        bench/jfr-feeds.sh [--quick] [rounds]
 # A full run (3 rounds, 2 workloads, 9 modes) takes about 25 minutes; --quick is 1 round of the
 # storm only, shorter windows (about 4 minutes).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-jar="$root/daemon/target/jvm-sentinel.jar"
+jar=${JAR:-$root/daemon/target/jvm-sentinel.jar}
 quick=0
 if [ "${1:-}" = --quick ]; then quick=1; shift; fi
 rounds=${1:-3}
