@@ -200,7 +200,10 @@ final class ChunkFeed implements EventFeed {
     long copy = recorder.stoppedCopy(recordingId);
     try {
       recorder.setOptions(copy, Map.of("name", copyName));
-      long stream = recorder.openStream(copy, from, blockSize);
+      // openStream includes a chunk that ends exactly at the start time, and JDK 17 (not 11.0.13)
+      // ends a chunk at the next one's start to the nanosecond: without the nanosecond, every read
+      // brought the chunk read last time again (twice the bytes; bench/jfr-feeds.sh).
+      long stream = recorder.openStream(copy, from.plusNanos(1), blockSize);
       try {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         for (byte[] block = recorder.readStream(stream);
