@@ -30,6 +30,7 @@ final class ChunkPacer<E> {
       new PriorityQueue<>(
           Comparator.<Due<E>>comparingLong(Due::atNanos).thenComparingLong(Due::sequence));
   private long sequence;
+  private long handedOutUntil = Long.MIN_VALUE;
 
   ChunkPacer(int maxPending) {
     this.maxPending = maxPending;
@@ -41,12 +42,17 @@ final class ChunkPacer<E> {
    */
   void add(long readNanos, Instant chunkStart, Duration chunkDuration, List<Timed<E>> events) {
     long span = Math.max(0, chunkDuration.toNanos());
+    long from =
+        handedOutUntil == Long.MIN_VALUE || handedOutUntil - readNanos < 0
+            ? readNanos
+            : handedOutUntil;
+    handedOutUntil = from + span;
     List<Timed<E>> ordered = new ArrayList<>(events);
     ordered.sort(Comparator.comparing(Timed::end));
     for (Timed<E> timed : ordered) {
       long offset = Duration.between(chunkStart, timed.end()).toNanos();
       long clamped = Math.max(0, Math.min(span, offset));
-      pending.add(new Due<>(readNanos + clamped, sequence++, timed.event()));
+      pending.add(new Due<>(from + clamped, sequence++, timed.event()));
     }
   }
 

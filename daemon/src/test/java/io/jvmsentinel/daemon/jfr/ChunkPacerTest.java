@@ -44,6 +44,24 @@ class ChunkPacerTest {
   }
 
   @Test
+  void aQuickReadAfterASlowOneWaitsForThePreviousHandOutToEnd() {
+    ChunkPacer<String> pacer = new ChunkPacer<>(1000);
+    long slow = 20 * SECOND;
+    pacer.add(slow, CHUNK, Duration.ofSeconds(3), List.of(at(2.5, "first-late")));
+    // Read only 1 s later: its events must not be handed out beside the first chunk's.
+    pacer.add(
+        slow + SECOND,
+        CHUNK.plusSeconds(3),
+        Duration.ofSeconds(2),
+        List.of(new ChunkPacer.Timed<>(CHUNK.plusMillis(3100), "second-early")));
+
+    assertThat(pacer.release(slow + 2 * SECOND)).isEmpty();
+    assertThat(pacer.release(slow + 3 * SECOND - SECOND / 2)).containsExactly("first-late");
+    assertThat(pacer.release(slow + 3 * SECOND)).isEmpty();
+    assertThat(pacer.release(slow + 3 * SECOND + SECOND / 10)).containsExactly("second-early");
+  }
+
+  @Test
   void eventsOutsideTheChunksSpanAreClampedToItsEdges() {
     ChunkPacer<String> pacer = new ChunkPacer<>(1000);
     long read = 10 * SECOND;
