@@ -287,6 +287,10 @@ public final class SentinelDaemon implements AutoCloseable {
     session.addPoller(
         new CompilerThreadCpuPoller(
             handlers.compilerCpu(), () -> !stream.streaming(), Clock.systemUTC()));
+    // ThreadStorm and LockContention judge windows of seconds: without JFR events, read the JMX
+    // values detection needs every second (threadPrint, a safepoint, stays at the poll interval).
+    session.pollDetectionSignals(
+        config.detection().signalPollInterval(), () -> !stream.streaming());
     return new WatchedTarget(session, handlers, stream);
   }
 
