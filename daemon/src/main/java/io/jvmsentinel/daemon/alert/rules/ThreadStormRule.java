@@ -4,6 +4,8 @@ import io.jvmsentinel.collectors.jfr.threads.ThreadStartReport;
 import io.jvmsentinel.daemon.alert.AlertRule;
 import io.jvmsentinel.daemon.alert.Finding;
 import io.jvmsentinel.daemon.alert.RuleContext;
+import io.jvmsentinel.daemon.alert.RuleInput;
+import io.jvmsentinel.daemon.alert.RuleInput.Signal;
 import io.jvmsentinel.daemon.alert.RuleThreshold;
 import io.jvmsentinel.daemon.alert.Severity;
 import io.jvmsentinel.daemon.alert.SignalHistory;
@@ -78,6 +80,14 @@ public final class ThreadStormRule implements AlertRule {
   @Override
   public Duration clearFor() {
     return Duration.ofSeconds(15);
+  }
+
+  /** Thread starts in both halves of the window: a reading at least every half window. */
+  @Override
+  public List<RuleInput> inputs(Map<String, Double> thresholds) {
+    double window = thresholds.get(WINDOW);
+    return List.of(
+        RuleInput.every(Signal.THREAD_STARTS, Rates.seconds(window / 2), Rates.window(window)));
   }
 
   @Override
