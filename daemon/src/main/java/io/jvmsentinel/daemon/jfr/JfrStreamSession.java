@@ -246,7 +246,11 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
 
   private void start(Counter cause) {
     JvmIdentity jvm = identity.get();
-    if (jvm != null && jvm.featureVersion() > 0 && jvm.featureVersion() < FIRST_STREAMING_JDK) {
+    // A target without the FlightRecorder MBean says so below: the reason that holds on any JDK.
+    if (jvm != null
+        && jvm.featureVersion() > 0
+        && jvm.featureVersion() < FIRST_STREAMING_JDK
+        && flightRecorderMaybePresent()) {
       // Measured: a JDK 11 target accepts a remote stream without error and never sends an event.
       unavailable(
           "the target runs Java "
@@ -328,6 +332,15 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
         lastFailure = message;
       }
       published = published.withReason(message);
+    }
+  }
+
+  /** Whether the target may have the FlightRecorder MBean (true when it cannot be asked). */
+  private boolean flightRecorderMaybePresent() {
+    try {
+      return new TargetFlightRecorder(mbeans).present();
+    } catch (IOException e) {
+      return true;
     }
   }
 

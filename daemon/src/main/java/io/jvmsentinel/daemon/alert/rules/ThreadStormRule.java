@@ -227,11 +227,12 @@ public final class ThreadStormRule implements AlertRule {
       explanation =
           "The target starts "
               + Rates.format(rate)
-              + " threads/s. Its creator sites are unknown: the target has no JFR stream"
-              + " (JDK 15 or older, or JFR off), so only the JMX started-thread count is seen.";
+              + " threads/s. "
+              + unknownCreators(latest.details().target().jfrState());
       action =
           "Take a thread dump (jcmd <pid> Thread.print) a few times and look for short-lived"
-              + " threads, or run the target on JDK 16+ so the daemon can name the creator.";
+              + " threads. The daemon names the creator once it receives JFR events from the"
+              + " target: 'jfr' in /api/v1/targets says why it does not.";
       return new Finding("", summary, explanation, action, evidence);
     }
     List<Map<String, Object>> sites = new ArrayList<>();
@@ -275,6 +276,20 @@ public final class ThreadStormRule implements AlertRule {
               + " with a bounded pool.";
     }
     return new Finding("", summary, explanation, action, evidence);
+  }
+
+  /**
+   * Why the creator sites are unknown, with the JFR stream's own reason ({@code jfrState}; null in
+   * recordings made before it was sampled): only what is known, never a guessed cause.
+   */
+  static String unknownCreators(String jfrState) {
+    String why =
+        jfrState == null || jfrState.isBlank()
+            ? "why was not recorded"
+            : jfrState.equals("not started") ? "the JFR stream is starting" : jfrState;
+    return "Its creator sites are unknown: the daemon has no JFR stream of the target ("
+        + why
+        + "), so only the JMX started-thread count is seen.";
   }
 
   private static double round(double value) {
