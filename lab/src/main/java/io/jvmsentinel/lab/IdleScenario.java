@@ -1,9 +1,18 @@
 package io.jvmsentinel.lab;
 
-/** Does nothing but stay alive: a quiet baseline and a target for connection tests. */
-final class IdleScenario implements Scenario {
+import java.util.concurrent.locks.LockSupport;
 
-  IdleScenario(LabOptions options) {}
+/**
+ * Does nothing but stay alive: a quiet baseline and a target for connection tests. With {@code
+ * --threads N} it also parks N threads, so what monitoring costs a target with many threads (a read
+ * of every thread's state scales with their number) shows above an otherwise idle process.
+ */
+final class IdleScenario implements Scenario {
+  private final int threads;
+
+  IdleScenario(LabOptions options) {
+    this.threads = options.threads(0);
+  }
 
   @Override
   public String name() {
@@ -12,14 +21,25 @@ final class IdleScenario implements Scenario {
 
   @Override
   public String description() {
-    return "does nothing, stays alive";
+    return "does nothing, stays alive; --threads N parks N threads (default 0)";
   }
 
   @Override
   public void run(LabLog log) throws InterruptedException {
-    log.onset("idle");
+    for (int i = 0; i < threads; i++) {
+      Thread parked = new Thread(IdleScenario::parkForever, "lab-idle-" + i);
+      parked.setDaemon(true);
+      parked.start();
+    }
+    log.onset("idle", "threads", threads);
     while (true) {
       Thread.sleep(60_000);
+    }
+  }
+
+  private static void parkForever() {
+    while (true) {
+      LockSupport.park();
     }
   }
 }

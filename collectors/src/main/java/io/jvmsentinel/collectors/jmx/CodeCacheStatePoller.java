@@ -89,6 +89,12 @@ public final class CodeCacheStatePoller implements JmxPoller {
             reading.counter(CodeCacheState::restartedCount)));
   }
 
+  /** Whether the JIT still compiles: CodeCacheFull's signal on targets without JFR events. */
+  @Override
+  public void pollDetectionSignals(MBeanServerConnection mbeans) throws IOException, JMException {
+    poll(mbeans);
+  }
+
   /** A counter the text lacks keeps its last value instead of becoming NaN. */
   private static CodeCacheState keepCounters(CodeCacheState s, double stops, double restarts) {
     return new CodeCacheState(

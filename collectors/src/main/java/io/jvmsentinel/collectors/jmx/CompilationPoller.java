@@ -57,6 +57,12 @@ public final class CompilationPoller implements JmxPoller {
     }
   }
 
+  /** One attribute: the warm-up judgement reads the compile rate. */
+  @Override
+  public void pollDetectionSignals(MBeanServerConnection mbeans) throws IOException, JMException {
+    poll(mbeans);
+  }
+
   /** Total compilation time in ms of the connected target, or NaN. */
   public double totalCompilationMillis() {
     LatestReading<Attributes> reading = active;

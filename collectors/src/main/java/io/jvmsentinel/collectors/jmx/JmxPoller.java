@@ -27,6 +27,15 @@ public interface JmxPoller extends MeterBinder {
   /** Reads current values in as few remote calls as possible. */
   void poll(MBeanServerConnection mbeans) throws IOException, JMException;
 
+  /**
+   * Reads only the cheap values detection needs between polls (one {@code getAttributes} round trip
+   * per MBean), on the fast schedule that runs while the target has no JFR event source ({@code
+   * detection.signalPollInterval}, every second by default). Nothing by default: a poller whose
+   * values no rule needs sooner than the poll interval, or whose read costs the target more (a
+   * safepoint, a thread dump), reads only in {@link #poll}.
+   */
+  default void pollDetectionSignals(MBeanServerConnection mbeans) throws IOException, JMException {}
+
   /** The connection is gone: forget current values so gauges stop reporting stale data. */
   void disconnected();
 }

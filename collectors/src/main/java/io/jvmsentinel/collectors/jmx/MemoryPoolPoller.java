@@ -84,18 +84,34 @@ public final class MemoryPoolPoller implements JmxPoller {
   @Override
   public void poll(MBeanServerConnection mbeans) throws IOException, JMException {
     for (Pool pool : pools) {
-      Attributes a = Attributes.read(mbeans, pool.objectName(), USAGE, PEAK_USAGE);
-      CompositeData usage = (CompositeData) a.get(USAGE);
-      CompositeData peak = (CompositeData) a.get(PEAK_USAGE);
-      readings
-          .get(pool)
-          .update(
-              new PoolUsage(
-                  field(usage, "used"),
-                  field(usage, "committed"),
-                  field(usage, "max"),
-                  field(peak, "used")));
+      read(mbeans, pool);
     }
+  }
+
+  /**
+   * The code cache segments only (the code cache rules' signal); the heap pools wait for the poll.
+   */
+  @Override
+  public void pollDetectionSignals(MBeanServerConnection mbeans) throws IOException, JMException {
+    for (Pool pool : pools) {
+      if (pool.isCodeCache()) {
+        read(mbeans, pool);
+      }
+    }
+  }
+
+  private void read(MBeanServerConnection mbeans, Pool pool) throws IOException, JMException {
+    Attributes a = Attributes.read(mbeans, pool.objectName(), USAGE, PEAK_USAGE);
+    CompositeData usage = (CompositeData) a.get(USAGE);
+    CompositeData peak = (CompositeData) a.get(PEAK_USAGE);
+    readings
+        .get(pool)
+        .update(
+            new PoolUsage(
+                field(usage, "used"),
+                field(usage, "committed"),
+                field(usage, "max"),
+                field(peak, "used")));
   }
 
   /** The pools of the current connection (empty while disconnected). */

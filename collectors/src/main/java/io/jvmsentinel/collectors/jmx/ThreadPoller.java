@@ -89,6 +89,19 @@ public final class ThreadPoller implements JmxPoller {
 
   @Override
   public void poll(MBeanServerConnection mbeans) throws IOException, JMException {
+    readCountsAndStates(mbeans);
+  }
+
+  /**
+   * The counts and the thread states, as {@link #poll}: ThreadStorm judges the started count and
+   * LockContention the BLOCKED threads (JMX-only targets) over windows of seconds.
+   */
+  @Override
+  public void pollDetectionSignals(MBeanServerConnection mbeans) throws IOException, JMException {
+    readCountsAndStates(mbeans);
+  }
+
+  private void readCountsAndStates(MBeanServerConnection mbeans) throws IOException, JMException {
     Attributes a =
         Attributes.read(mbeans, ObjectNames.THREADING, LIVE, DAEMON, PEAK, STARTED, ALL_IDS);
     reading.update(a);

@@ -2,6 +2,7 @@ package io.jvmsentinel.daemon.alert;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A detection rule in the spirit of JDK Mission Control's rules: a stable id, the thresholds it
@@ -40,6 +41,16 @@ public interface AlertRule {
   default boolean needsJfr() {
     return false;
   }
+
+  /**
+   * What the rule reads, and how often each input needs a fresh reading for the rule to judge at
+   * all, with the thresholds in effect for one target ({@code thresholds}: every threshold's name
+   * with its value): a window of seconds cannot be judged on a value polled every 10 s. {@link
+   * RuleCoverage} compares it with what the target delivers and says per target whether the rule is
+   * judged, and if not why ({@code /api/v1/targets}). An input only JFR events carry ({@link
+   * RuleInput.Signal#jfrOnly}) is what {@link #needsJfr} means.
+   */
+  List<RuleInput> inputs(Map<String, Double> thresholds);
 
   /** The keys whose condition holds now. {@code context} knows which keys are already firing. */
   List<Finding> evaluate(RuleContext context);

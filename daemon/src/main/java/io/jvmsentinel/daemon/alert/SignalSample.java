@@ -96,6 +96,10 @@ public record SignalSample(
    * @param connectAttempts connection attempts since the last success
    * @param javaVersion the target's {@code java.version}; null before the first connection
    * @param vmOptions the watched VM options (ReservedCodeCacheSize, ...)
+   * @param jfrState whether JFR events flow from the target, or why not, as the JFR stream states
+   *     it ("streaming", "the target has no FlightRecorder MBean, so only JMX metrics are
+   *     collected", ...): what an alert says when it lacks JFR evidence; null in recordings made
+   *     before it was sampled
    */
   public record Target(
       String address,
@@ -103,8 +107,10 @@ public record SignalSample(
       String lastError,
       long connectAttempts,
       String javaVersion,
-      Map<String, String> vmOptions) {
-    public static final Target UNKNOWN = new Target("", Instant.EPOCH, null, 0, null, Map.of());
+      Map<String, String> vmOptions,
+      String jfrState) {
+    public static final Target UNKNOWN =
+        new Target("", Instant.EPOCH, null, 0, null, Map.of(), null);
 
     public Target {
       vmOptions = Map.copyOf(vmOptions);

@@ -47,6 +47,14 @@ public enum SentinelMetric implements MeterDefinition {
       "Time taken by one JMX poll of the target (all pollers)",
       "",
       "daemon"),
+  SENTINEL_SIGNAL_POLL_DURATION(
+      "jvm.sentinel.signal.poll.duration",
+      MeterKind.TIMER,
+      "seconds",
+      "Time taken by one fast detection poll of the target: the few values detection needs, read"
+          + " every detection.signalPollInterval while the target has no JFR event source",
+      "",
+      "daemon"),
   SENTINEL_ALERT_ACTIVE(
       "jvm.sentinel.alert.active",
       MeterKind.GAUGE,

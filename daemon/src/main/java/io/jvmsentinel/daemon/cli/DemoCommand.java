@@ -115,6 +115,7 @@ public final class DemoCommand implements Callable<Integer> {
     return new DetectionConfig(
         d.enabled(),
         d.interval(),
+        d.signalPollInterval(),
         Duration.ofMinutes(1),
         Duration.ofMinutes(2),
         d.snapshotDirectory(),

@@ -66,6 +66,7 @@ record ConfigDocument(
   record Detection(
       Boolean enabled,
       Duration interval,
+      Duration signalPollInterval,
       Duration warmup,
       Duration warmupMax,
       Snapshots snapshots,

@@ -36,6 +36,15 @@ final class DetectionValidator {
       problems.add(
           "'detection.interval' (" + Durations.format(interval) + ") must be at least 500ms");
     }
+    Duration signalPollInterval =
+        raw.signalPollInterval() != null ? raw.signalPollInterval() : d.signalPollInterval();
+    if (!signalPollInterval.isZero()
+        && signalPollInterval.compareTo(DetectionConfig.MIN_SIGNAL_POLL_INTERVAL) < 0) {
+      problems.add(
+          "'detection.signalPollInterval' ("
+              + Durations.format(signalPollInterval)
+              + ") must be 0s (off) or at least 500ms");
+    }
     Duration warmup = raw.warmup() != null ? raw.warmup() : d.warmup();
     Duration warmupMax = raw.warmupMax() != null ? raw.warmupMax() : d.warmupMax();
     if (warmupMax.compareTo(warmup) < 0) {
@@ -111,6 +120,7 @@ final class DetectionValidator {
     return new DetectionConfig(
         raw.enabled() != null ? raw.enabled() : d.enabled(),
         interval,
+        signalPollInterval,
         warmup,
         warmupMax,
         directory,

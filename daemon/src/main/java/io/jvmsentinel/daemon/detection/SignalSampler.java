@@ -90,7 +90,8 @@ final class SignalSampler {
             status.lastError(),
             status.connectAttempts(),
             identity == null ? null : identity.javaVersion(),
-            identity == null ? Map.of() : identity.vmOptions());
+            identity == null ? Map.of() : identity.vmOptions(),
+            target.stream().state());
     Map<String, Double> compilerCpu = new HashMap<>();
     compilerCpu.put(CompilerCpu.C1, jfr.compilerCpu().usage(CompilerCpu.C1));
     compilerCpu.put(CompilerCpu.C2, jfr.compilerCpu().usage(CompilerCpu.C2));

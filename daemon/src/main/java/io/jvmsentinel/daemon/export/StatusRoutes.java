@@ -1,8 +1,13 @@
 package io.jvmsentinel.daemon.export;
 
 import io.jvmsentinel.collectors.jmx.JvmIdentity;
+import io.jvmsentinel.daemon.alert.RuleCoverage;
+import io.jvmsentinel.daemon.alert.RuleSettings;
+import io.jvmsentinel.daemon.alert.rules.Rules;
+import io.jvmsentinel.daemon.target.TargetSession;
 import io.jvmsentinel.daemon.target.TargetStatus;
 import io.jvmsentinel.daemon.watch.WatchedTarget;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,18 +19,34 @@ public final class StatusRoutes {
   private final Supplier<List<WatchedTarget>> targets;
   private final Predicate<String> warmingUp;
   private final RedactedArguments masking;
+  private final RuleCoverage coverage;
 
   /**
    * @param warmingUp whether a target (by name) is still in its JIT warm-up, as detection judges
    * @param masking how secrets in the targets' JVM arguments are hidden
+   * @param coverage which rules can judge a target with the data it delivers
    */
   public StatusRoutes(
       Supplier<List<WatchedTarget>> targets,
       Predicate<String> warmingUp,
-      RedactedArguments masking) {
+      RedactedArguments masking,
+      RuleCoverage coverage) {
     this.targets = targets;
     this.warmingUp = warmingUp;
     this.masking = masking;
+    this.coverage = coverage;
+  }
+
+  /** With every rule at its defaults, judged every second. */
+  public StatusRoutes(
+      Supplier<List<WatchedTarget>> targets,
+      Predicate<String> warmingUp,
+      RedactedArguments masking) {
+    this(
+        targets,
+        warmingUp,
+        masking,
+        new RuleCoverage(Rules.all(), RuleSettings.DEFAULTS, true, Duration.ofSeconds(1)));
   }
 
   private List<TargetStatus> statuses() {
@@ -89,6 +110,17 @@ public final class StatusRoutes {
     map.put("up", status.up());
     // Seed incident 5: a JIT warming up is not an outage; dashboards shade it, rules allow for it.
     map.put("warmingUp", warmingUp.test(status.name()));
+    // Every rule: judged on this target, from what and how often; or why not (never silently).
+    TargetSession session = target.session();
+    map.put(
+        "rules",
+        coverage.judgements(
+            status.name(),
+            new RuleCoverage.Sources(
+                target.stream().streaming(),
+                target.stream().state(),
+                session.pollInterval(),
+                session.detectionSignalInterval())));
     map.put("connectAttempts", status.connectAttempts());
     JvmIdentity identity = status.identity();
     if (identity != null) {

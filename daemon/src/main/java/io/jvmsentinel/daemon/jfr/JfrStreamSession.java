@@ -273,7 +273,8 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
     boolean chunks =
         config.feed() == JfrConfig.Feed.CHUNKS
             || (config.feed() == JfrConfig.Feed.AUTO && !streamable);
-    if (!chunks && !streamable) {
+    // A target without the FlightRecorder MBean says so below: the reason that holds on any JDK.
+    if (!chunks && !streamable && flightRecorderMaybePresent()) {
       // Measured: a JDK 11 target accepts a remote stream without error and never sends an event.
       unavailable(
           "the target runs Java "
@@ -384,6 +385,15 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
         + (version > 0 && version < FIRST_STREAMING_JDK
             ? " (Java " + version + " has no remote streaming)"
             : " (jfr.feed: chunks)");
+  }
+
+  /** Whether the target may have the FlightRecorder MBean (true when it cannot be asked). */
+  private boolean flightRecorderMaybePresent() {
+    try {
+      return new TargetFlightRecorder(mbeans).present();
+    } catch (IOException e) {
+      return true;
+    }
   }
 
   private void unavailable(String reason) {

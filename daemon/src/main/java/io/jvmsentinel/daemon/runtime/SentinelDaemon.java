@@ -3,6 +3,7 @@ package io.jvmsentinel.daemon.runtime;
 import io.jvmsentinel.collectors.jfr.JfrHandlers;
 import io.jvmsentinel.collectors.jmx.CompilerThreadCpuPoller;
 import io.jvmsentinel.daemon.alert.AlertStateFile;
+import io.jvmsentinel.daemon.alert.RuleCoverage;
 import io.jvmsentinel.daemon.alert.RuleSettings;
 import io.jvmsentinel.daemon.alert.SignalRecorder;
 import io.jvmsentinel.daemon.alert.WarmUp;
@@ -176,7 +177,9 @@ public final class SentinelDaemon implements AutoCloseable {
         new StatusRoutes(
             targets::list,
             detection::warmingUp,
-            new RedactedArguments(config.http().maskArguments()));
+            new RedactedArguments(config.http().maskArguments()),
+            new RuleCoverage(
+                Rules.all(), ruleSettings, detectionConfig.enabled(), detectionConfig.interval()));
     Map<String, HttpEndpoint.Route> routes =
         new HashMap<>(
             Map.of(
@@ -287,6 +290,10 @@ public final class SentinelDaemon implements AutoCloseable {
     session.addPoller(
         new CompilerThreadCpuPoller(
             handlers.compilerCpu(), () -> !stream.streaming(), Clock.systemUTC()));
+    // ThreadStorm and LockContention judge windows of seconds: without JFR events, read the JMX
+    // values detection needs every second (threadPrint, a safepoint, stays at the poll interval).
+    session.pollDetectionSignals(
+        config.detection().signalPollInterval(), () -> !stream.streaming());
     return new WatchedTarget(session, handlers, stream);
   }
 

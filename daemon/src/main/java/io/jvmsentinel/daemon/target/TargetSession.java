@@ -24,6 +24,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import javax.management.JMException;
 import javax.management.MBeanServerConnection;
 import javax.management.Notification;
@@ -44,6 +45,12 @@ import org.slf4j.LoggerFactory;
  * response timeout), or a connect attempt failing. Each connection gets a generation number so a
  * late notification from an old connection cannot tear down a new one. Reconnects back off
  * exponentially with jitter; meters are bound once, so series continue across reconnects.
+ *
+ * <p>While the target has no JFR event source, a second schedule on the same thread reads the few
+ * cheap values detection needs ({@link JmxPoller#pollDetectionSignals}) every {@code
+ * detection.signalPollInterval}: ThreadStorm judges a 5 s window, which a count that moves once per
+ * 10 s poll never fills. Both schedules share one poll loop, so the watchdog and the loss handling
+ * are the same for both.
  *
  * <p>The poll watchdog only sets a flag ({@code overdueSince}): the session thread is the only one
  * that calls into pollers or listeners and the only writer of {@code status}, so a poller is never
@@ -70,6 +77,12 @@ public final class TargetSession implements AutoCloseable {
             return t;
           });
 
+  /** One poller's part of a poll: its full read, or only its detection signals. */
+  @FunctionalInterface
+  private interface PollStep {
+    void read(JmxPoller poller, MBeanServerConnection mbeans) throws IOException, JMException;
+  }
+
   /** Told when a connection comes up and goes away (JFR streaming hangs off this). */
   public interface ConnectionListener {
     void connected(JMXConnector connector, MBeanServerConnection mbeans);
@@ -90,16 +103,21 @@ public final class TargetSession implements AutoCloseable {
   private final ThreadPoolExecutor closer;
   private final Set<ConnectionListener> listeners = ConcurrentHashMap.newKeySet();
   private final List<JmxPoller> extraPollers = new java.util.concurrent.CopyOnWriteArrayList<>();
+  // Set before start: the fast detection poll's period (zero: off) and when it applies.
+  private volatile Duration signalPollInterval = Duration.ZERO;
+  private volatile BooleanSupplier noEventSource = () -> false;
 
   private final Counter attempts;
   private final Map<ConnectFailure, Counter> failures = new EnumMap<>(ConnectFailure.class);
   private final Timer pollDuration;
+  private final Timer signalPollDuration;
   private final Map<String, Counter> pollErrors = new ConcurrentHashMap<>();
 
   // Confined to the session thread.
   private JMXConnector connection;
   private MBeanServerConnection mbeans;
   private ScheduledFuture<?> pollTask;
+  private ScheduledFuture<?> signalPollTask;
   private int generation;
   private final Set<String> loggedPollProblems = new HashSet<>();
   private String lastLoggedFailure;
@@ -143,6 +161,7 @@ public final class TargetSession implements AutoCloseable {
               registry, tags.and("reason", reason.tag())));
     }
     this.pollDuration = SentinelMetric.SENTINEL_POLL_DURATION.timer(registry, tags);
+    this.signalPollDuration = SentinelMetric.SENTINEL_SIGNAL_POLL_DURATION.timer(registry, tags);
     pollers.all().forEach(this::bindPollErrors);
     this.thread =
         Executors.newSingleThreadScheduledExecutor(
@@ -220,6 +239,33 @@ public final class TargetSession implements AutoCloseable {
     return all;
   }
 
+  /**
+   * Reads the pollers' detection signals every {@code interval} while {@code noEventSource} says
+   * the target has no JFR event source (the full poll runs on at the poll interval); call before
+   * {@link #start}. Zero, or an interval not shorter than the poll interval, adds nothing.
+   */
+  public void pollDetectionSignals(Duration interval, BooleanSupplier noEventSource) {
+    this.signalPollInterval = interval;
+    this.noEventSource = noEventSource;
+  }
+
+  /** How often the JMX values are polled in full. */
+  public Duration pollInterval() {
+    return pollInterval;
+  }
+
+  /**
+   * How often detection's JMX values are read while the target has no JFR event source: the fast
+   * detection poll's interval, or the poll interval when that is off or not shorter.
+   */
+  public Duration detectionSignalInterval() {
+    return fastSignalPoll() ? signalPollInterval : pollInterval;
+  }
+
+  private boolean fastSignalPoll() {
+    return !signalPollInterval.isZero() && signalPollInterval.compareTo(pollInterval) < 0;
+  }
+
   public void addListener(ConnectionListener listener) {
     listeners.add(listener);
   }
@@ -289,9 +335,27 @@ public final class TargetSession implements AutoCloseable {
     pollTask =
         thread.scheduleWithFixedDelay(
             this::poll, pollInterval.toMillis(), pollInterval.toMillis(), TimeUnit.MILLISECONDS);
+    if (fastSignalPoll()) {
+      long every = signalPollInterval.toMillis();
+      signalPollTask =
+          thread.scheduleWithFixedDelay(
+              this::pollDetectionSignals, every, every, TimeUnit.MILLISECONDS);
+    }
   }
 
   private void poll() {
+    poll(JmxPoller::poll, pollDuration);
+  }
+
+  /** The fast detection poll: only while the target has no JFR event source. */
+  private void pollDetectionSignals() {
+    if (noEventSource.getAsBoolean()) {
+      poll(JmxPoller::pollDetectionSignals, signalPollDuration);
+    }
+  }
+
+  /** One poll of every poller, under the watchdog; an IOException loses the connection. */
+  private void poll(PollStep step, Timer duration) {
     if (mbeans == null) {
       return;
     }
@@ -301,7 +365,7 @@ public final class TargetSession implements AutoCloseable {
     try {
       for (JmxPoller poller : allPollers()) {
         try {
-          poller.poll(mbeans);
+          step.read(poller, mbeans);
         } catch (JMException | RuntimeException e) {
           pollProblem(poller, e);
         }
@@ -311,7 +375,7 @@ public final class TargetSession implements AutoCloseable {
       return;
     } finally {
       alarm.cancel(false);
-      pollDuration.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+      duration.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
     }
     if (overdueSince != null) {
       // Slow, not dead: the poll finished after all.
@@ -376,6 +440,10 @@ public final class TargetSession implements AutoCloseable {
     if (pollTask != null) {
       pollTask.cancel(false);
       pollTask = null;
+    }
+    if (signalPollTask != null) {
+      signalPollTask.cancel(false);
+      signalPollTask = null;
     }
     allPollers().forEach(JmxPoller::disconnected);
     overdueSince = null;

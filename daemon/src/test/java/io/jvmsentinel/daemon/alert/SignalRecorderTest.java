@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,6 +31,32 @@ class SignalRecorderTest {
 
     Path file = dir.resolve("orders_eu_1.signals.jsonl");
     assertThat(SignalRecorder.read(file)).isEqualTo(samples);
+  }
+
+  @Test
+  void theTargetsJfrStateIsRecordedAndRecordingsFromBeforeItReadItAsUnknown() throws Exception {
+    String noMBean = "the target has no FlightRecorder MBean, so only JMX metrics are collected";
+    SignalSample sample =
+        new Samples()
+            .jmxOnly()
+            .target(
+                new SignalSample.Target(
+                    "127.0.0.1:9010", Samples.T0, null, 1, "11.0.13", Map.of(), noMBean))
+            .build();
+    try (SignalRecorder recorder = SignalRecorder.to(dir)) {
+      recorder.record("legacy", sample);
+    }
+    assertThat(SignalRecorder.read(dir.resolve("legacy.signals.jsonl")))
+        .singleElement()
+        .satisfies(read -> assertThat(read.details().target().jfrState()).isEqualTo(noMBean));
+
+    // Recorded on 2026-11-25, before the field existed.
+    Path old =
+        Path.of(getClass().getResource("/replay/storm-after-storm-jdk17.signals.jsonl.gz").toURI());
+    List<SignalSample> recorded = SignalRecorder.read(old);
+    assertThat(Files.readString(dir.resolve("legacy.signals.jsonl"))).contains("\"jfrState\"");
+    assertThat(recorded).isNotEmpty();
+    assertThat(recorded).allSatisfy(s -> assertThat(s.details().target().jfrState()).isNull());
   }
 
   @Test

@@ -17,7 +17,8 @@ class TargetDownRuleTest {
           "poll did not finish within the call timeout (2000 ms): target hung or overloaded",
           7,
           "17.0.15",
-          Map.of());
+          Map.of(),
+          "streaming");
 
   @Test
   void aTargetDownLongerThanTheThresholdIsReportedWithTheReason() {

@@ -6,7 +6,9 @@ import io.jvmsentinel.daemon.alert.rules.ThreadStormRule;
 import io.jvmsentinel.daemon.watch.WatchedTarget;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -200,6 +202,63 @@ class ThreadStormRuleTest {
                             + " (TLS handshake listener thread per connection (JDK-8246039))"));
     assertThat(rule.evaluate(context(unknownCause, Set.of(), false))).isEmpty();
     assertThat(rule.evaluate(context(tooSlow, Set.of(), false))).isEmpty();
+  }
+
+  @Test
+  void aJmxOnlyStormSaysWhyItsCreatorIsUnknownWithTheTargetsOwnJfrState() {
+    String noMBean = "the target has no FlightRecorder MBean, so only JMX metrics are collected";
+
+    assertThat(jmxOnlyStorm(noMBean).explanation())
+        .isEqualTo(
+            "The target starts 100 threads/s. Its creator sites are unknown: the daemon has no"
+                + " JFR stream of the target ("
+                + noMBean
+                + "), so only the JMX started-thread count is seen.");
+    assertThat(jmxOnlyStorm("disabled by configuration (jfr.enabled: false)").explanation())
+        .contains("(disabled by configuration (jfr.enabled: false))")
+        .doesNotContain("JDK 15");
+    assertThat(jmxOnlyStorm("not started").explanation()).contains("(the JFR stream is starting)");
+    // A recording made before the state was sampled: no reason is invented.
+    assertThat(jmxOnlyStorm(null).explanation()).contains("(why was not recorded)");
+    assertThat(jmxOnlyStorm(noMBean).action())
+        .contains("'jfr' in /api/v1/targets")
+        .doesNotContain("JDK 16");
+  }
+
+  private Finding jmxOnlyStorm(String jfrState) {
+    SignalSample.Target target =
+        new SignalSample.Target(
+            "127.0.0.1:9010", Samples.T0, null, 1, "11.0.13", Map.of(), jfrState);
+    SignalHistory history =
+        Samples.history(20, (s, t) -> s.jmxOnly().threadStarts(100.0 * t).target(target));
+    List<Finding> findings = rule.evaluate(context(history, Set.of(), false));
+    assertThat(findings).hasSize(1);
+    return findings.get(0);
+  }
+
+  @Test
+  void aJmxCountReadEverySecondShowsAStormThatACountPolledEveryTenSecondsCannot() {
+    // 150 threads/s, sampled every second; the count read every 1 s, or every 10 s.
+    for (int end = 20; end <= 60; end++) {
+      assertThat(rule.evaluate(context(jmxHistory(end, 1), Set.of(), false)))
+          .as("read every second, at %d s", end)
+          .hasSize(1);
+      // Whatever second the rule runs at, the two halves of its 5 s window never both see a step.
+      assertThat(rule.evaluate(context(jmxHistory(end, 10), Set.of(), false)))
+          .as("read every 10 s, at %d s", end)
+          .isEmpty();
+    }
+  }
+
+  /** A JMX-only target starting 150 threads/s, sampled every second, its count read every n s. */
+  private static SignalHistory jmxHistory(int seconds, int readEvery) {
+    SignalHistory history = new SignalHistory(Duration.ofMinutes(15));
+    for (int t = 0; t <= seconds; t++) {
+      int read = t - t % readEvery;
+      history.add(
+          new Samples().at(Samples.T0.plusSeconds(t)).jmxOnly().threadStarts(150.0 * read).build());
+    }
+    return history;
   }
 
   private RuleContext context(SignalHistory history, Set<String> firing, boolean warming) {

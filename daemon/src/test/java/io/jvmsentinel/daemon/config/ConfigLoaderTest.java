@@ -1457,6 +1457,103 @@ class ConfigLoaderTest {
   }
 
   @Nested
+  class Detection {
+    @Test
+    void theFastDetectionPollIsOnEverySecondByDefault() throws Exception {
+      assertThat(load("targets:\n  - {name: a, pid: 1}\n").detection().signalPollInterval())
+          .isEqualTo(Duration.ofSeconds(1))
+          .isEqualTo(DetectionConfig.DEFAULT.signalPollInterval());
+      assertThat(
+              load("detection:\n  interval: 2s\ntargets:\n  - {name: a, pid: 1}\n")
+                  .detection()
+                  .signalPollInterval())
+          .isEqualTo(Duration.ofSeconds(1));
+    }
+
+    @Test
+    void theFastDetectionPollIntervalIsRead() throws Exception {
+      assertThat(
+              load("detection:\n  signalPollInterval: 2s\ntargets:\n  - {name: a, pid: 1}\n")
+                  .detection()
+                  .signalPollInterval())
+          .isEqualTo(Duration.ofSeconds(2));
+      assertThat(
+              load("detection:\n  signalPollInterval: 500ms\ntargets:\n  - {name: a, pid: 1}\n")
+                  .detection()
+                  .signalPollInterval())
+          .isEqualTo(Duration.ofMillis(500));
+    }
+
+    @Test
+    void zeroTurnsTheFastDetectionPollOff() throws Exception {
+      assertThat(
+              load("detection:\n  signalPollInterval: 0s\ntargets:\n  - {name: a, pid: 1}\n")
+                  .detection()
+                  .signalPollInterval())
+          .isZero();
+    }
+
+    @Test
+    void aFastDetectionPollBelowHalfASecondIsRefused() throws Exception {
+      assertThat(
+              problems(
+                  """
+                  detection:
+                    interval: 100ms
+                    signalPollInterval: 499ms
+                  targets:
+                    - {name: a, pid: 1}
+                  """))
+          .containsExactly(
+              "'detection.interval' (100ms) must be at least 500ms",
+              "'detection.signalPollInterval' (499ms) must be 0s (off) or at least 500ms");
+    }
+
+    @Test
+    void aFastDetectionPollIntervalOfTheWrongTypeNamesItsPlace() throws Exception {
+      assertThat(
+              problems(
+                  """
+                  detection:
+                    signalPollInterval: [1s]
+                  targets:
+                    - {name: a, pid: 1}
+                  """))
+          .containsExactly(
+              "config.yaml:2:23: 'detection.signalPollInterval': expected a duration such as 10s,"
+                  + " got a list");
+      assertThat(
+              problems(
+                  """
+                  detection:
+                    signalPollInterval: fast
+                  targets:
+                    - {name: a, pid: 1}
+                  """))
+          .containsExactly(
+              "config.yaml:2:23: 'detection.signalPollInterval': cannot read \"fast\" as a"
+                  + " duration; use e.g. 500ms, 10s, 2m, 1h");
+    }
+
+    @Test
+    void aMisspeltKeyListsTheDetectionKeys() throws Exception {
+      assertThat(
+              problems(
+                  """
+                  detection:
+                    signalPoll: 1s
+                  targets:
+                    - {name: a, pid: 1}
+                  """))
+          .singleElement()
+          .asString()
+          .startsWith(
+              "config.yaml:2:3: unknown key 'detection.signalPoll'; allowed keys: enabled,"
+                  + " interval, signalPollInterval, warmup,");
+    }
+  }
+
+  @Nested
   class CommandLine {
     @Test
     void cliTargetsAreAppendedAndNamed() throws Exception {

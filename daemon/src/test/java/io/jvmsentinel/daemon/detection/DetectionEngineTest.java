@@ -9,6 +9,7 @@ import io.jvmsentinel.daemon.alert.AlertRule;
 import io.jvmsentinel.daemon.alert.AlertStateFile;
 import io.jvmsentinel.daemon.alert.Finding;
 import io.jvmsentinel.daemon.alert.RuleContext;
+import io.jvmsentinel.daemon.alert.RuleInput;
 import io.jvmsentinel.daemon.alert.RuleSettings;
 import io.jvmsentinel.daemon.alert.RuleThreshold;
 import io.jvmsentinel.daemon.alert.Samples;
@@ -64,6 +65,11 @@ class DetectionEngineTest {
 
     @Override
     public List<RuleThreshold> thresholds() {
+      return List.of();
+    }
+
+    @Override
+    public List<RuleInput> inputs(Map<String, Double> thresholds) {
       return List.of();
     }
 

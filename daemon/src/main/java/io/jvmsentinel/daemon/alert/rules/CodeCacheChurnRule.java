@@ -3,6 +3,8 @@ package io.jvmsentinel.daemon.alert.rules;
 import io.jvmsentinel.daemon.alert.AlertRule;
 import io.jvmsentinel.daemon.alert.Finding;
 import io.jvmsentinel.daemon.alert.RuleContext;
+import io.jvmsentinel.daemon.alert.RuleInput;
+import io.jvmsentinel.daemon.alert.RuleInput.Signal;
 import io.jvmsentinel.daemon.alert.RuleThreshold;
 import io.jvmsentinel.daemon.alert.Severity;
 import io.jvmsentinel.daemon.alert.SignalSample;
@@ -76,6 +78,16 @@ public final class CodeCacheChurnRule implements AlertRule {
   @Override
   public boolean needsJfr() {
     return true;
+  }
+
+  /** Recompilations (JFR) per sub-window, and an occupancy reading within the window. */
+  @Override
+  public List<RuleInput> inputs(Map<String, Double> thresholds) {
+    double window = thresholds.get(WINDOW);
+    String because = Rates.window(window) + " in " + SubWindows.PARTS + " sub-windows";
+    return List.of(
+        RuleInput.every(Signal.RECOMPILATIONS, Rates.seconds(window / SubWindows.PARTS), because),
+        RuleInput.every(Signal.CODE_HEAPS, Rates.seconds(window), Rates.window(window)));
   }
 
   @Override

@@ -4,6 +4,8 @@ import io.jvmsentinel.collectors.jfr.codecache.CodeCacheFullHandler;
 import io.jvmsentinel.daemon.alert.AlertRule;
 import io.jvmsentinel.daemon.alert.Finding;
 import io.jvmsentinel.daemon.alert.RuleContext;
+import io.jvmsentinel.daemon.alert.RuleInput;
+import io.jvmsentinel.daemon.alert.RuleInput.Signal;
 import io.jvmsentinel.daemon.alert.RuleThreshold;
 import io.jvmsentinel.daemon.alert.Severity;
 import io.jvmsentinel.daemon.alert.SignalSample;
@@ -43,6 +45,12 @@ public final class CodeCacheFullRule implements AlertRule {
   @Override
   public Duration clearFor() {
     return Duration.ofSeconds(60);
+  }
+
+  /** Whether the JIT compiles and the fills counted so far: any cadence. */
+  @Override
+  public List<RuleInput> inputs(Map<String, Double> thresholds) {
+    return List.of(RuleInput.anyCadence(Signal.CODE_CACHE_STATE));
   }
 
   @Override

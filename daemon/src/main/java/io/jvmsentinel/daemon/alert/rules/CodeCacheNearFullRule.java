@@ -3,6 +3,8 @@ package io.jvmsentinel.daemon.alert.rules;
 import io.jvmsentinel.daemon.alert.AlertRule;
 import io.jvmsentinel.daemon.alert.Finding;
 import io.jvmsentinel.daemon.alert.RuleContext;
+import io.jvmsentinel.daemon.alert.RuleInput;
+import io.jvmsentinel.daemon.alert.RuleInput.Signal;
 import io.jvmsentinel.daemon.alert.RuleThreshold;
 import io.jvmsentinel.daemon.alert.Severity;
 import io.jvmsentinel.daemon.alert.SignalSample;
@@ -35,6 +37,12 @@ public final class CodeCacheNearFullRule implements AlertRule {
     return List.of(
         new RuleThreshold(OCCUPANCY, 0.9, "fraction", "Used share of the segment's maximum"),
         new RuleThreshold(RESOLVE, 0.85, "fraction", "A firing alert resolves below this share"));
+  }
+
+  /** The latest occupancy: any cadence (a slower one only reports later). */
+  @Override
+  public List<RuleInput> inputs(Map<String, Double> thresholds) {
+    return List.of(RuleInput.anyCadence(Signal.CODE_HEAPS));
   }
 
   @Override

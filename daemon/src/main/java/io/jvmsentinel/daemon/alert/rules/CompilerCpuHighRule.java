@@ -4,6 +4,8 @@ import io.jvmsentinel.collectors.support.CompilerCpu;
 import io.jvmsentinel.daemon.alert.AlertRule;
 import io.jvmsentinel.daemon.alert.Finding;
 import io.jvmsentinel.daemon.alert.RuleContext;
+import io.jvmsentinel.daemon.alert.RuleInput;
+import io.jvmsentinel.daemon.alert.RuleInput.Signal;
 import io.jvmsentinel.daemon.alert.RuleThreshold;
 import io.jvmsentinel.daemon.alert.Severity;
 import io.jvmsentinel.daemon.alert.SignalSample;
@@ -68,6 +70,17 @@ public final class CompilerCpuHighRule implements AlertRule {
   @Override
   public Duration clearFor() {
     return Duration.ofMinutes(1);
+  }
+
+  /** Compiler CPU in each sub-window of the long window. */
+  @Override
+  public List<RuleInput> inputs(Map<String, Double> thresholds) {
+    double window = thresholds.get(WINDOW);
+    return List.of(
+        RuleInput.every(
+            Signal.COMPILER_CPU,
+            Rates.seconds(window / SubWindows.PARTS),
+            Rates.window(window) + " in " + SubWindows.PARTS + " sub-windows"));
   }
 
   @Override

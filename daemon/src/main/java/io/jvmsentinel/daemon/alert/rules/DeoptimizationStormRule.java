@@ -3,6 +3,8 @@ package io.jvmsentinel.daemon.alert.rules;
 import io.jvmsentinel.daemon.alert.AlertRule;
 import io.jvmsentinel.daemon.alert.Finding;
 import io.jvmsentinel.daemon.alert.RuleContext;
+import io.jvmsentinel.daemon.alert.RuleInput;
+import io.jvmsentinel.daemon.alert.RuleInput.Signal;
 import io.jvmsentinel.daemon.alert.RuleThreshold;
 import io.jvmsentinel.daemon.alert.Severity;
 import io.jvmsentinel.daemon.alert.SignalSample;
@@ -44,6 +46,17 @@ public final class DeoptimizationStormRule implements AlertRule {
   @Override
   public boolean needsJfr() {
     return true;
+  }
+
+  /** Deoptimisations (JFR) in each sub-window. */
+  @Override
+  public List<RuleInput> inputs(Map<String, Double> thresholds) {
+    double window = thresholds.get(WINDOW);
+    return List.of(
+        RuleInput.every(
+            Signal.DEOPTIMIZATIONS,
+            Rates.seconds(window / SubWindows.PARTS),
+            Rates.window(window) + " in " + SubWindows.PARTS + " sub-windows"));
   }
 
   @Override

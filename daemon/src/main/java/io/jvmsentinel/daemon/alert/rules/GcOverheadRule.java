@@ -3,6 +3,8 @@ package io.jvmsentinel.daemon.alert.rules;
 import io.jvmsentinel.daemon.alert.AlertRule;
 import io.jvmsentinel.daemon.alert.Finding;
 import io.jvmsentinel.daemon.alert.RuleContext;
+import io.jvmsentinel.daemon.alert.RuleInput;
+import io.jvmsentinel.daemon.alert.RuleInput.Signal;
 import io.jvmsentinel.daemon.alert.RuleThreshold;
 import io.jvmsentinel.daemon.alert.Severity;
 import io.jvmsentinel.daemon.alert.SignalSample;
@@ -37,6 +39,12 @@ public final class GcOverheadRule implements AlertRule {
     return List.of(
         new RuleThreshold(SHARE, 0.2, "fraction", "Share of wall-clock time spent in GC pauses"),
         new RuleThreshold(WINDOW, 60, "seconds", "Window the share is measured over"));
+  }
+
+  /** GC pauses, pushed as they happen. */
+  @Override
+  public List<RuleInput> inputs(Map<String, Double> thresholds) {
+    return List.of(RuleInput.anyCadence(Signal.GC_PAUSES));
   }
 
   @Override

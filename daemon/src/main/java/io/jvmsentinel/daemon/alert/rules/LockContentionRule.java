@@ -6,6 +6,8 @@ import io.jvmsentinel.daemon.alert.AlertRule;
 import io.jvmsentinel.daemon.alert.ContentionSignals;
 import io.jvmsentinel.daemon.alert.Finding;
 import io.jvmsentinel.daemon.alert.RuleContext;
+import io.jvmsentinel.daemon.alert.RuleInput;
+import io.jvmsentinel.daemon.alert.RuleInput.Signal;
 import io.jvmsentinel.daemon.alert.RuleThreshold;
 import io.jvmsentinel.daemon.alert.Severity;
 import io.jvmsentinel.daemon.alert.SignalSample;
@@ -80,6 +82,17 @@ public final class LockContentionRule implements AlertRule {
   @Override
   public Duration clearFor() {
     return Duration.ofSeconds(30);
+  }
+
+  /** Blocked threads in each sub-window (JFR waits, or the JMX BLOCKED count). */
+  @Override
+  public List<RuleInput> inputs(Map<String, Double> thresholds) {
+    double window = thresholds.get(WINDOW);
+    return List.of(
+        RuleInput.every(
+            Signal.BLOCKED_THREADS,
+            Rates.seconds(window / SubWindows.PARTS),
+            Rates.window(window) + " in " + SubWindows.PARTS + " sub-windows"));
   }
 
   @Override

@@ -1,6 +1,8 @@
 package io.jvmsentinel.daemon.alert.rules;
 
+import io.jvmsentinel.daemon.alert.AlertRule;
 import io.jvmsentinel.daemon.alert.RuleContext;
+import io.jvmsentinel.daemon.alert.RuleCoverage;
 import io.jvmsentinel.daemon.alert.SignalSample;
 import java.time.Duration;
 import java.util.List;
@@ -47,6 +49,11 @@ final class Rates {
   /** Whether the latest sample says the target is connected (rules about its data need that). */
   static boolean up(RuleContext context) {
     return context.history().latest().map(SignalSample::up).orElse(false);
+  }
+
+  /** "the rule's 5 s window": what needs a cadence, for {@link AlertRule#inputs}. */
+  static String window(double seconds) {
+    return "the rule's " + RuleCoverage.seconds(seconds(seconds)) + " window";
   }
 
   static Duration seconds(double seconds) {

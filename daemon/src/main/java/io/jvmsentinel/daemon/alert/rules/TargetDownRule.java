@@ -3,6 +3,8 @@ package io.jvmsentinel.daemon.alert.rules;
 import io.jvmsentinel.daemon.alert.AlertRule;
 import io.jvmsentinel.daemon.alert.Finding;
 import io.jvmsentinel.daemon.alert.RuleContext;
+import io.jvmsentinel.daemon.alert.RuleInput;
+import io.jvmsentinel.daemon.alert.RuleInput.Signal;
 import io.jvmsentinel.daemon.alert.RuleThreshold;
 import io.jvmsentinel.daemon.alert.Severity;
 import io.jvmsentinel.daemon.alert.SignalSample;
@@ -39,6 +41,12 @@ public final class TargetDownRule implements AlertRule {
   @Override
   public Duration clearFor() {
     return Duration.ZERO;
+  }
+
+  /** The connection's state, known as it changes. */
+  @Override
+  public List<RuleInput> inputs(Map<String, Double> thresholds) {
+    return List.of(RuleInput.anyCadence(Signal.CONNECTION));
   }
 
   @Override

@@ -4,6 +4,8 @@ import io.jvmsentinel.collectors.jfr.threads.ThreadStartReport;
 import io.jvmsentinel.daemon.alert.AlertRule;
 import io.jvmsentinel.daemon.alert.Finding;
 import io.jvmsentinel.daemon.alert.RuleContext;
+import io.jvmsentinel.daemon.alert.RuleInput;
+import io.jvmsentinel.daemon.alert.RuleInput.Signal;
 import io.jvmsentinel.daemon.alert.RuleThreshold;
 import io.jvmsentinel.daemon.alert.Severity;
 import io.jvmsentinel.daemon.alert.SignalHistory;
@@ -78,6 +80,14 @@ public final class ThreadStormRule implements AlertRule {
   @Override
   public Duration clearFor() {
     return Duration.ofSeconds(15);
+  }
+
+  /** Thread starts in both halves of the window: a reading at least every half window. */
+  @Override
+  public List<RuleInput> inputs(Map<String, Double> thresholds) {
+    double window = thresholds.get(WINDOW);
+    return List.of(
+        RuleInput.every(Signal.THREAD_STARTS, Rates.seconds(window / 2), Rates.window(window)));
   }
 
   @Override
@@ -217,11 +227,12 @@ public final class ThreadStormRule implements AlertRule {
       explanation =
           "The target starts "
               + Rates.format(rate)
-              + " threads/s. Its creator sites are unknown: the target has no JFR stream"
-              + " (JDK 15 or older, or JFR off), so only the JMX started-thread count is seen.";
+              + " threads/s. "
+              + unknownCreators(latest.details().target().jfrState());
       action =
           "Take a thread dump (jcmd <pid> Thread.print) a few times and look for short-lived"
-              + " threads, or run the target on JDK 16+ so the daemon can name the creator.";
+              + " threads. The daemon names the creator once it receives JFR events from the"
+              + " target: 'jfr' in /api/v1/targets says why it does not.";
       return new Finding("", summary, explanation, action, evidence);
     }
     List<Map<String, Object>> sites = new ArrayList<>();
@@ -265,6 +276,20 @@ public final class ThreadStormRule implements AlertRule {
               + " with a bounded pool.";
     }
     return new Finding("", summary, explanation, action, evidence);
+  }
+
+  /**
+   * Why the creator sites are unknown, with the JFR stream's own reason ({@code jfrState}; null in
+   * recordings made before it was sampled): only what is known, never a guessed cause.
+   */
+  static String unknownCreators(String jfrState) {
+    String why =
+        jfrState == null || jfrState.isBlank()
+            ? "why was not recorded"
+            : jfrState.equals("not started") ? "the JFR stream is starting" : jfrState;
+    return "Its creator sites are unknown: the daemon has no JFR stream of the target ("
+        + why
+        + "), so only the JMX started-thread count is seen.";
   }
 
   private static double round(double value) {

@@ -3,6 +3,8 @@ package io.jvmsentinel.daemon.alert.rules;
 import io.jvmsentinel.daemon.alert.AlertRule;
 import io.jvmsentinel.daemon.alert.Finding;
 import io.jvmsentinel.daemon.alert.RuleContext;
+import io.jvmsentinel.daemon.alert.RuleInput;
+import io.jvmsentinel.daemon.alert.RuleInput.Signal;
 import io.jvmsentinel.daemon.alert.RuleThreshold;
 import io.jvmsentinel.daemon.alert.Severity;
 import io.jvmsentinel.daemon.alert.SignalSample;
@@ -49,6 +51,14 @@ public final class TlsHandshakeStormRule implements AlertRule {
   @Override
   public boolean needsJfr() {
     return true;
+  }
+
+  /** Handshakes (JFR) over the window. */
+  @Override
+  public List<RuleInput> inputs(Map<String, Double> thresholds) {
+    double window = thresholds.get(WINDOW);
+    return List.of(
+        RuleInput.every(Signal.TLS_HANDSHAKES, Rates.seconds(window / 2), Rates.window(window)));
   }
 
   @Override
