@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Whether each rule can judge a target with the data the target really delivers, and if not, why,
@@ -50,9 +51,29 @@ public final class RuleCoverage {
    * @param pollInterval how often the JMX values are polled in full
    * @param detectionPollInterval how often detection's JMX values are read while the target has no
    *     JFR events (the fast detection poll, or the poll interval when that is off)
+   * @param missingEvents JFR event types the target's JVM does not have (jdk.Deoptimization before
+   *     JDK 14): a signal only they carry comes from JMX, or not at all
    */
   public record Sources(
-      boolean jfrEvents, String jfrState, Duration pollInterval, Duration detectionPollInterval) {}
+      boolean jfrEvents,
+      String jfrState,
+      Duration pollInterval,
+      Duration detectionPollInterval,
+      Set<String> missingEvents) {
+    public Sources {
+      missingEvents = Set.copyOf(missingEvents);
+    }
+
+    public Sources(
+        boolean jfrEvents, String jfrState, Duration pollInterval, Duration detectionPollInterval) {
+      this(jfrEvents, jfrState, pollInterval, detectionPollInterval, Set.of());
+    }
+
+    /** Whether JFR events carry {@code signal} from this target. */
+    boolean jfrCarries(RuleInput.Signal signal) {
+      return jfrEvents && signal.jfr() != null && !missingEvents.containsAll(signal.events());
+    }
+  }
 
   /** Rule id to whether it is judged on {@code target} and from what, or why not; rule order. */
   public Map<String, String> judgements(String target, Sources sources) {
@@ -73,12 +94,14 @@ public final class RuleCoverage {
     List<String> from = new ArrayList<>();
     for (RuleInput input : rule.inputs(settings.thresholds(rule, target))) {
       RuleInput.Signal signal = input.signal();
-      boolean jfr = sources.jfrEvents() && signal.jfr() != null;
+      boolean jfr = sources.jfrCarries(signal);
       if (!jfr && signal.jfrOnly()) {
         return "not judged: needs JFR "
             + signal.readings()
             + "; this target has none ("
-            + (sources.jfrState() == null ? "JFR state unknown" : sources.jfrState())
+            + (sources.jfrEvents()
+                ? "its JVM has no " + String.join(" or ", signal.events())
+                : sources.jfrState() == null ? "JFR state unknown" : sources.jfrState())
             + ")";
       }
       Duration arrives = jfr ? null : jmxCadence(signal, sources);

@@ -1,6 +1,7 @@
 package io.jvmsentinel.daemon.alert;
 
 import java.time.Duration;
+import java.util.List;
 
 /**
  * One input a rule judges, and how often it needs a fresh reading of it to judge at all: a rule
@@ -24,12 +25,15 @@ public record RuleInput(Signal signal, Duration every, String because) {
         "thread counts",
         "JFR jdk.ThreadStart events",
         "JMX TotalStartedThreadCount",
-        JmxRead.DETECTION_POLL),
+        JmxRead.DETECTION_POLL,
+        "jdk.ThreadStart"),
     BLOCKED_THREADS(
         "thread states",
         "JFR jdk.JavaMonitorEnter and jdk.ThreadPark events",
         "JMX thread states (BLOCKED)",
-        JmxRead.DETECTION_POLL),
+        JmxRead.DETECTION_POLL,
+        "jdk.JavaMonitorEnter",
+        "jdk.ThreadPark"),
     CODE_HEAPS("code cache readings", null, "JMX code cache memory pools", JmxRead.DETECTION_POLL),
     CODE_CACHE_STATE(
         "JIT compilation states",
@@ -40,12 +44,16 @@ public record RuleInput(Signal signal, Duration every, String because) {
         "compiler CPU readings",
         "JFR jdk.ThreadCPULoad events",
         "JMX DiagnosticCommand threadPrint",
-        JmxRead.FULL_POLL),
+        JmxRead.FULL_POLL,
+        "jdk.ThreadCPULoad"),
     GC_PAUSES("GC pauses", null, "JMX GC notifications", JmxRead.PUSHED),
     CONNECTION("connection states", null, "the JMX connection", JmxRead.PUSHED),
-    RECOMPILATIONS("compilation events", "JFR jdk.Compilation events", null, null),
-    DEOPTIMIZATIONS("deoptimization events", "JFR jdk.Deoptimization events", null, null),
-    TLS_HANDSHAKES("TLS handshake events", "JFR jdk.TLSHandshake events", null, null);
+    RECOMPILATIONS(
+        "compilation events", "JFR jdk.Compilation events", null, null, "jdk.Compilation"),
+    DEOPTIMIZATIONS(
+        "deoptimization events", "JFR jdk.Deoptimization events", null, null, "jdk.Deoptimization"),
+    TLS_HANDSHAKES(
+        "TLS handshake events", "JFR jdk.TLSHandshake events", null, null, "jdk.TLSHandshake");
 
     /** How the daemon reads a signal's JMX source. */
     enum JmxRead {
@@ -61,12 +69,19 @@ public record RuleInput(Signal signal, Duration every, String because) {
     private final String jfr;
     private final String jmx;
     private final JmxRead jmxRead;
+    private final List<String> events;
 
-    Signal(String readings, String jfr, String jmx, JmxRead jmxRead) {
+    Signal(String readings, String jfr, String jmx, JmxRead jmxRead, String... events) {
       this.readings = readings;
       this.jfr = jfr;
       this.jmx = jmx;
       this.jmxRead = jmxRead;
+      this.events = List.of(events);
+    }
+
+    /** The JFR event types that carry it (empty when only JMX does). */
+    List<String> events() {
+      return events;
     }
 
     /** What arrives, in the plural: "thread counts arrive every 10 s". */

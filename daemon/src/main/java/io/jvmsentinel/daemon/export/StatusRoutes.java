@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
@@ -120,7 +121,8 @@ public final class StatusRoutes {
                 target.stream().streaming(),
                 target.stream().state(),
                 session.pollInterval(),
-                session.detectionSignalInterval())));
+                session.detectionSignalInterval(),
+                Set.copyOf(target.stream().missingEvents()))));
     map.put("connectAttempts", status.connectAttempts());
     JvmIdentity identity = status.identity();
     if (identity != null) {

@@ -6,6 +6,7 @@ import io.jvmsentinel.daemon.alert.rules.Rules;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -191,5 +192,25 @@ class RuleCoverageTest {
     assertThat(RuleCoverage.seconds(Duration.ofMillis(2500))).isEqualTo("2.5 s");
     assertThat(RuleCoverage.seconds(Duration.ofMillis(500))).isEqualTo("0.5 s");
     assertThat(RuleCoverage.seconds(Duration.ofMillis(1250))).isEqualTo("1.25 s");
+  }
+
+  @Test
+  void aJdk11ChunkFeedJudgesTheJfrRulesButNotDeoptimizationStormWhoseEventItLacks() {
+    RuleCoverage.Sources jdk11Chunks =
+        new RuleCoverage.Sources(
+            true,
+            "reading the recording in chunks every 2s (Java 11 has no remote streaming)",
+            TEN,
+            ONE,
+            Set.of("jdk.Deoptimization", "jdk.JITRestart"));
+
+    Map<String, String> judged = judged(jdk11Chunks);
+
+    assertThat(judged.get("DeoptimizationStorm"))
+        .isEqualTo(
+            "not judged: needs JFR deoptimization events; this target has none (its JVM has no"
+                + " jdk.Deoptimization)");
+    assertThat(judged.get("CodeCacheChurn")).startsWith("judged from JFR jdk.Compilation events");
+    assertThat(judged.get("ThreadStorm")).isEqualTo("judged from JFR jdk.ThreadStart events");
   }
 }
