@@ -31,7 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
 class JmxOnlyDetectionIT {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String NO_MBEAN =
-      "the target has no FlightRecorder MBean, so only JMX metrics are collected";
+      "the target has no FlightRecorder MBean (a JDK 8 before 8u262, or a JVM without JFR), so only"
+          + " JMX metrics are collected";
   private static final List<String> JFR_ONLY =
       List.of("CodeCacheChurn", "DeoptimizationStorm", "TlsHandshakeStorm");
 
