@@ -21,7 +21,7 @@ final class IdleScenario implements Scenario {
 
   @Override
   public String description() {
-    return "does nothing, stays alive; --threads N parks N threads (default 0)";
+    return "does nothing, stays alive; --threads N parks N threads (none without it)";
   }
 
   @Override
