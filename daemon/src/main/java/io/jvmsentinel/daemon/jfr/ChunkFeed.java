@@ -42,7 +42,9 @@ import org.slf4j.LoggerFactory;
  * use ({@link ChunkHeader}), and a chunk the parser rejects is skipped and logged, never fatal.
  * Measured on a JDK 11 target (2 s period, 150 thread starts/s): the copy takes 15 to 25 ms, the
  * read 60 to 100 ms, about 130 KB a read, and the chunk rotation a JFRCheckpoint safepoint of 0.1
- * to 1 ms. Reads, parsing and hand-out run on this feed's own thread, so handlers see one thread.
+ * to 1 ms. Reads and parsing run on one thread of this feed, hand-out on another: a read of several
+ * hundred ms on a loaded machine must not hold back the events already due (that made the rate the
+ * rules saw stall, then jump). Handlers are only ever called from the hand-out thread.
  */
 final class ChunkFeed implements EventFeed {
   private static final Logger log = LoggerFactory.getLogger(ChunkFeed.class);
@@ -75,6 +77,7 @@ final class ChunkFeed implements EventFeed {
   private final Deque<Long> readChunks = new ArrayDeque<>();
   private final Deque<Kept> kept = new ArrayDeque<>();
   private final ScheduledExecutorService thread;
+  private final ScheduledExecutorService handOut;
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile Runnable onFlush = () -> {};
   private volatile Duration keepAge = Duration.ZERO;
@@ -110,13 +113,17 @@ final class ChunkFeed implements EventFeed {
     this.directory = directory;
     this.period = period;
     this.maxReadBytes = maxReadBytes;
-    this.thread =
-        Executors.newSingleThreadScheduledExecutor(
-            runnable -> {
-              Thread t = new Thread(runnable, "jfr-chunks-" + target);
-              t.setDaemon(true);
-              return t;
-            });
+    this.thread = daemonThread("jfr-chunks-" + target);
+    this.handOut = daemonThread("jfr-events-" + target);
+  }
+
+  private static ScheduledExecutorService daemonThread(String name) {
+    return Executors.newSingleThreadScheduledExecutor(
+        runnable -> {
+          Thread t = new Thread(runnable, name);
+          t.setDaemon(true);
+          return t;
+        });
   }
 
   @Override
@@ -166,7 +173,7 @@ final class ChunkFeed implements EventFeed {
         });
     long periodMillis = period.toMillis();
     thread.scheduleWithFixedDelay(this::read, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
-    thread.scheduleAtFixedRate(
+    handOut.scheduleAtFixedRate(
         this::release, RELEASE_EVERY.toMillis(), RELEASE_EVERY.toMillis(), TimeUnit.MILLISECONDS);
   }
 
@@ -312,24 +319,30 @@ final class ChunkFeed implements EventFeed {
     }
   }
 
+  /** Lets the running task finish (at most 5 s), cancels the scheduled ones. */
+  private static void stop(ScheduledExecutorService executor) {
+    executor.shutdown();
+    try {
+      if (!executor.awaitTermination(5, TimeUnit.SECONDS)) {
+        executor.shutdownNow();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      executor.shutdownNow();
+    }
+  }
+
   /** Idempotent, like a stream's close. */
   @Override
   public void close() {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
-    // What was read is handed out before the feed goes: a storm pause must not lose the storm's
-    // last seconds.
-    thread.execute(() -> deliver(pacer.drain()));
-    thread.shutdown();
-    try {
-      if (!thread.awaitTermination(5, TimeUnit.SECONDS)) {
-        thread.shutdownNow();
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      thread.shutdownNow();
-    }
+    // No more reads; what was read is handed out before the feed goes: a storm pause must not
+    // lose the storm's last seconds.
+    stop(thread);
+    handOut.execute(() -> deliver(pacer.drain()));
+    stop(handOut);
     try {
       recorder.close(recordingId);
     } catch (IOException | RuntimeException e) {

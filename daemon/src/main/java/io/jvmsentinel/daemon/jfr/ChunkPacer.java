@@ -17,7 +17,8 @@ import java.util.PriorityQueue;
  * <p>Times on the target are only compared with each other (offsets within a chunk), never with the
  * daemon's clock, so a skewed target clock cannot stall or rush the hand-out. Pure: the caller
  * passes the daemon's monotonic time. Bounded: beyond {@code maxPending} events, the oldest are
- * handed out at once (bursty, but nothing is lost or held without bound).
+ * handed out at once (bursty, but nothing is lost or held without bound). Thread-safe: a feed adds
+ * from its reading thread and releases from its hand-out thread.
  */
 final class ChunkPacer<E> {
   /** An event of a chunk and when it ended on the target. */
@@ -40,7 +41,8 @@ final class ChunkPacer<E> {
    * Adds the events of a chunk read at {@code readNanos} that covered {@code chunkStart} for {@code
    * chunkDuration} on the target; an event outside that span is clamped to its edge.
    */
-  void add(long readNanos, Instant chunkStart, Duration chunkDuration, List<Timed<E>> events) {
+  synchronized void add(
+      long readNanos, Instant chunkStart, Duration chunkDuration, List<Timed<E>> events) {
     long span = Math.max(0, chunkDuration.toNanos());
     long from =
         handedOutUntil == Long.MIN_VALUE || handedOutUntil - readNanos < 0
@@ -57,7 +59,7 @@ final class ChunkPacer<E> {
   }
 
   /** The events due at {@code nowNanos}, and the oldest beyond the bound, in order. */
-  List<E> release(long nowNanos) {
+  synchronized List<E> release(long nowNanos) {
     List<E> due = new ArrayList<>();
     while (!pending.isEmpty()
         && (pending.peek().atNanos() - nowNanos <= 0 || pending.size() > maxPending)) {
@@ -67,7 +69,7 @@ final class ChunkPacer<E> {
   }
 
   /** Everything still held, in order (when the feed closes, nothing read is dropped). */
-  List<E> drain() {
+  synchronized List<E> drain() {
     List<E> all = new ArrayList<>();
     while (!pending.isEmpty()) {
       all.add(pending.poll().event());
@@ -75,7 +77,7 @@ final class ChunkPacer<E> {
     return all;
   }
 
-  int pending() {
+  synchronized int pending() {
     return pending.size();
   }
 }
