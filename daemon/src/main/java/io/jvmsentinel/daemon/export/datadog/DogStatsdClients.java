@@ -8,6 +8,7 @@ import io.jvmsentinel.daemon.config.DogStatsdAddress;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import java.nio.channels.AsynchronousCloseException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -55,8 +56,12 @@ public final class DogStatsdClients {
     return SentinelMetric.SENTINEL_DOGSTATSD_ERRORS.counter(registry, Tags.of("reason", reason));
   }
 
-  /** Counts every failure; logs the first, then at most one a minute with the count between. */
-  private static final class CountingErrorHandler implements StatsDClientErrorHandler {
+  /**
+   * Counts every failure to deliver; logs the first, then at most one a minute with the count
+   * between. A write cut short by the client's own {@code stop()} (it interrupts its sender when
+   * not blocking) is the daemon shutting down, not the agent failing, so it is not counted.
+   */
+  static final class CountingErrorHandler implements StatsDClientErrorHandler {
     private final DogStatsdAddress address;
     private final Counter errors;
     private final AtomicLong lastLogged =
@@ -70,6 +75,10 @@ public final class DogStatsdClients {
 
     @Override
     public void handle(Exception e) {
+      if (e instanceof AsynchronousCloseException) { // ClosedByInterruptException included
+        log.debug("DogStatsD: a send was cut short by the client stopping: {}", e.toString());
+        return;
+      }
       errors.increment();
       long now = System.nanoTime();
       long last = lastLogged.get();

@@ -9,9 +9,12 @@ import io.jvmsentinel.daemon.config.DogStatsdAddress;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.channels.AsynchronousCloseException;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -77,7 +80,7 @@ class AgentDownTest {
     assertThatNoException()
         .isThrownBy(() -> assertThat(publishAndNotify(address)).isLessThan(QUICK));
     // UDP is fire-and-forget: an unconnected socket hears nothing of the closed port, so there is
-    // no failure to count, even once everything queued went out (stop flushes the client).
+    // no failure to count. Stopping interrupts a send under way; that is not a failure either.
     client.stop();
     client = null;
     assertThat(sendErrors()).isZero();
@@ -88,6 +91,21 @@ class AgentDownTest {
                 .counter()
                 .count())
         .isZero();
+  }
+
+  @Test
+  void aSendCutShortByStoppingIsNotAFailureButARealOneIs() {
+    Counter sendErrors = registry.counter("send.errors");
+    var handler =
+        new DogStatsdClients.CountingErrorHandler(
+            DogStatsdAddress.parse("udp://127.0.0.1:8125"), sendErrors);
+
+    handler.handle(new ClosedByInterruptException());
+    handler.handle(new AsynchronousCloseException());
+    assertThat(sendErrors.count()).isZero();
+
+    handler.handle(new IOException("No such file or directory"));
+    assertThat(sendErrors.count()).isEqualTo(1.0);
   }
 
   @Test
