@@ -19,6 +19,10 @@ public record ActiveAlert(
     Finding finding,
     String snapshot) {
 
+  public AlertKey alertKey() {
+    return new AlertKey(ruleId, target, key);
+  }
+
   /** Where an alert is in its life. */
   public enum State {
     PENDING,

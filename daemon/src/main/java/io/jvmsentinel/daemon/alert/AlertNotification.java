@@ -13,7 +13,7 @@ import java.util.Optional;
  * @param ruleId the rule's stable id, e.g. {@code ThreadStorm}
  * @param target the target's configured name
  * @param key what within the target the alert is about (a code heap segment, a TLS peer), or ""
- * @param status FIRING or RESOLVED
+ * @param status FIRING, UPDATED or RESOLVED
  * @param startedAt when the alert started firing
  * @param at when this notification was produced (for RESOLVED: when it resolved)
  * @param summary one line, e.g. "Thread storm on orders: 212 thread starts/s"
@@ -43,9 +43,14 @@ public record AlertNotification(
     Optional<String> page,
     Map<String, String> targetTags) {
 
-  /** FIRING when the alert starts, RESOLVED when its condition has cleared. */
+  /**
+   * FIRING when the alert starts, UPDATED when a firing alert's evidence changed what it names as
+   * the cause (same alert, same dedup key: sinks revise it, they do not page again), RESOLVED when
+   * its condition has cleared.
+   */
   public enum Status {
     FIRING,
+    UPDATED,
     RESOLVED
   }
 
@@ -128,6 +133,6 @@ public record AlertNotification(
 
   /** Stable identity of the alert: the same rule, target and key give the same key, always. */
   public String dedupKey() {
-    return "jvm-sentinel/" + ruleId + "/" + target + (key.isEmpty() ? "" : "/" + key);
+    return new AlertKey(ruleId, target, key).dedupKey();
   }
 }

@@ -11,11 +11,26 @@ import java.util.Map;
  * @param explanation what is going on and, when known, why
  * @param action what to do
  * @param evidence JSON-friendly details: rates, sites, stacks, occupancy history
+ * @param cause what the rule names as the cause, stable while the evidence is (the creator site, a
+ *     known cause's id; never a rate), or "" while it cannot say: a firing alert whose cause
+ *     changes is updated in every sink, so a first guess does not stay the page's text
  */
 public record Finding(
-    String key, String summary, String explanation, String action, Map<String, Object> evidence) {
+    String key,
+    String summary,
+    String explanation,
+    String action,
+    Map<String, Object> evidence,
+    String cause) {
   public Finding {
     // Insertion order is the order people read the evidence in; unknown values stay as nulls.
     evidence = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(evidence));
+    cause = cause == null ? "" : cause;
+  }
+
+  /** A finding that names no cause (yet). */
+  public Finding(
+      String key, String summary, String explanation, String action, Map<String, Object> evidence) {
+    this(key, summary, explanation, action, evidence, "");
   }
 }

@@ -17,6 +17,8 @@ import java.util.Objects;
  * @param snapshot the JFR evidence snapshot path, or null
  * @param targetTags the target's tags, so a resolve sent for a target gone after a restart still
  *     carries them; empty in files written before they were kept
+ * @param cause the cause the sinks were last told ({@link Finding#cause}), so a restarted daemon
+ *     sends an update only when the evidence changed; "" in files written before it was kept
  */
 public record FiringAlertRecord(
     String ruleId,
@@ -26,7 +28,8 @@ public record FiringAlertRecord(
     Instant startedAt,
     String summary,
     String snapshot,
-    Map<String, String> targetTags) {
+    Map<String, String> targetTags,
+    String cause) {
   public FiringAlertRecord {
     Objects.requireNonNull(ruleId, "ruleId");
     Objects.requireNonNull(target, "target");
@@ -34,14 +37,15 @@ public record FiringAlertRecord(
     Objects.requireNonNull(severity, "severity");
     Objects.requireNonNull(startedAt, "startedAt");
     summary = summary == null ? "" : summary;
+    cause = cause == null ? "" : cause;
     targetTags =
         targetTags == null
             ? Map.of()
             : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(targetTags));
   }
 
-  /** The engine's id of the alert: rule, target and key. */
-  public String id() {
-    return ruleId + "|" + target + "|" + key;
+  /** The alert this record continues. */
+  public AlertKey alertKey() {
+    return new AlertKey(ruleId, target, key);
   }
 }

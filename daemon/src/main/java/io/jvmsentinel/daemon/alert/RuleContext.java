@@ -5,19 +5,31 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * What a rule sees when it evaluates one target: the signal history, its thresholds (defaults with
- * this target's overrides applied), the keys it is already firing for (to apply resolve thresholds:
- * hysteresis) and whether the target is still warming up. The history is all a rule reads: its
- * samples carry the per-tick tables (creator sites, deoptimised and recompiled methods) and the
- * target's facts, so a rule is a function of its inputs and a recorded timeline replays exactly.
+ * What a rule sees when it evaluates one target: the signal history (a snapshot that cannot change
+ * while the rule reads it), its thresholds (defaults with this target's overrides applied), the
+ * keys it is already firing for (to apply resolve thresholds: hysteresis) and whether the target is
+ * still warming up. The history is all a rule reads: its samples carry the per-tick tables (creator
+ * sites, deoptimised and recompiled methods) and the target's facts, so a rule is a function of its
+ * inputs and a recorded timeline replays exactly.
  */
 public record RuleContext(
     String target,
-    SignalHistory history,
+    SignalWindow history,
     Map<String, Double> thresholds,
     Set<String> firingKeys,
     boolean warmingUp,
     Instant now) {
+
+  /** A context over the history as it is now. */
+  public RuleContext(
+      String target,
+      SignalHistory history,
+      Map<String, Double> thresholds,
+      Set<String> firingKeys,
+      boolean warmingUp,
+      Instant now) {
+    this(target, history.snapshot(), thresholds, firingKeys, warmingUp, now);
+  }
 
   public double threshold(String name) {
     Double value = thresholds.get(name);

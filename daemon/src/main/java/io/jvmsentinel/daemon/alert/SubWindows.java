@@ -20,7 +20,7 @@ public final class SubWindows {
 
   /** How many of the last {@code window}'s {@link #PARTS} sub-windows satisfy the condition. */
   public static int holding(
-      SignalHistory history, Duration window, Predicate<List<SignalSample>> condition) {
+      SignalWindow history, Duration window, Predicate<List<SignalSample>> condition) {
     return holding(of(history, window, PARTS), condition);
   }
 
@@ -34,7 +34,7 @@ public final class SubWindows {
    * with the last sample before it, so an increase across the boundary counts in the slice it
    * happened in. A slice the history does not reach is empty.
    */
-  public static List<List<SignalSample>> of(SignalHistory history, Duration window, int parts) {
+  public static List<List<SignalSample>> of(SignalWindow history, Duration window, int parts) {
     List<SignalSample> samples = history.window(window.plus(window.dividedBy(parts)));
     List<List<SignalSample>> slices = new ArrayList<>();
     if (samples.isEmpty()) {
@@ -90,7 +90,7 @@ public final class SubWindows {
     }
     double seconds =
         Duration.between(used.get(0).at(), used.get(used.size() - 1).at()).toMillis() / 1000.0;
-    return seconds <= 0 ? Double.NaN : SignalHistory.increase(used, value) / seconds;
+    return seconds <= 0 ? Double.NaN : SignalWindow.increase(used, value) / seconds;
   }
 
   /** Mean of a gauge over one slice, NaN when it has no value there. */

@@ -10,7 +10,7 @@ import java.time.Duration;
 public record WarmUp(Duration minimum, Duration maximum) {
   public static final WarmUp DEFAULT = new WarmUp(Duration.ofMinutes(3), Duration.ofMinutes(10));
 
-  public boolean warmingUp(SignalHistory history) {
+  public boolean warmingUp(SignalWindow history) {
     var latest = history.latest();
     if (latest.isEmpty() || Double.isNaN(latest.get().uptimeSeconds())) {
       return true;
@@ -25,7 +25,7 @@ public record WarmUp(Duration minimum, Duration maximum) {
     return compileRateFalling(history);
   }
 
-  private static boolean compileRateFalling(SignalHistory history) {
+  private static boolean compileRateFalling(SignalWindow history) {
     Duration minute = Duration.ofMinutes(1);
     double recent = history.rate(minute, SignalSample::compileMillis);
     double before =

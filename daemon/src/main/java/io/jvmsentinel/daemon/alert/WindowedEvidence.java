@@ -50,8 +50,8 @@ public final class WindowedEvidence {
               names(total.names),
               names(total.parents)));
     }
-    long starts = Math.round(SignalHistory.increase(samples, SignalSample::threadStarts));
-    long shortLived = Math.round(SignalHistory.increase(samples, SignalSample::shortLivedThreads));
+    long starts = Math.round(SignalWindow.increase(samples, SignalSample::threadStarts));
+    long shortLived = Math.round(SignalWindow.increase(samples, SignalSample::shortLivedThreads));
     return new ThreadStartReport(Math.max(starts, attributed), attributed, shortLived, report);
   }
 

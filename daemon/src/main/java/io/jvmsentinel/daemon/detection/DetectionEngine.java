@@ -1,6 +1,8 @@
 package io.jvmsentinel.daemon.detection;
 
 import io.jvmsentinel.daemon.alert.ActiveAlert;
+import io.jvmsentinel.daemon.alert.AlertKey;
+import io.jvmsentinel.daemon.alert.AlertLifecycle;
 import io.jvmsentinel.daemon.alert.AlertListener;
 import io.jvmsentinel.daemon.alert.AlertNotification;
 import io.jvmsentinel.daemon.alert.AlertRule;
@@ -12,9 +14,9 @@ import io.jvmsentinel.daemon.alert.RuleSettings;
 import io.jvmsentinel.daemon.alert.SignalHistory;
 import io.jvmsentinel.daemon.alert.SignalRecorder;
 import io.jvmsentinel.daemon.alert.SignalSample;
+import io.jvmsentinel.daemon.alert.SignalWindow;
 import io.jvmsentinel.daemon.alert.WarmUp;
 import io.jvmsentinel.daemon.catalog.SentinelMetric;
-import io.jvmsentinel.daemon.watch.WatchedTarget;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.file.Path;
@@ -22,53 +24,44 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.Comparator;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Runs every rule over every target every few seconds, and turns findings into alerts.
  *
- * <p>Implementation notes. Each tick samples each target's signals into its history, then lets each
- * rule report the keys whose condition holds. An alert per (rule, target, key) moves from pending
- * to firing once its condition has held for the rule's {@code pendingFor}, and resolves once the
- * condition has stayed clear for {@code clearFor}; rules apply lower resolve thresholds to keys
- * that are firing (hysteresis), so a rate hovering at a threshold does not flap. Firing and
- * resolved alerts go to the listener, which queues delivery: the tick never blocks on a sink. All
- * state is confined to the engine's thread; {@link #active()} returns a copy.
+ * <p>Implementation notes. Each tick reads every target's signals from its {@link SignalSource}
+ * into the target's history, then lets each rule report, over a snapshot of that history, the keys
+ * whose condition holds. The {@link AlertLifecycle} turns those findings into transitions (fired,
+ * updated, continued, resolved); this engine takes the evidence snapshot of a firing alert, logs
+ * each transition, and hands it to the listener, which queues delivery: the tick never blocks on a
+ * sink. All state is confined to the engine's thread; {@link #active()} returns a copy.
  *
  * <p>Firing alerts are kept in an {@link AlertStateFile}. A restarted daemon takes those back as
- * firing, of unknown condition: if the condition holds again the alert simply continues (same dedup
- * key, no second page); if it stays clear through the restore grace (the rules need some history
- * before they can tell) and then the rule's {@code clearFor}, the resolve is sent. Alerts of a rule
- * no longer configured are resolved at the first tick. Alerts of a target not (yet) watched wait
- * for it through the restore grace, since discovery finds targets after the start; a target that
- * does not come back by then has its alerts resolved.
+ * firing, of unknown condition (see {@link AlertLifecycle}). Alerts of a rule no longer configured
+ * are resolved at the first tick. Alerts of a target not (yet) watched wait for it through the
+ * restore grace, since discovery finds targets after the start; a target that does not come back by
+ * then has its alerts resolved.
  */
 public final class DetectionEngine implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(DetectionEngine.class);
   private static final Duration HISTORY = Duration.ofMinutes(15);
 
-  private final Supplier<List<WatchedTarget>> targets;
+  private final SignalSource source;
   private final MeterRegistry registry;
   // The meters this engine registered per target, removed with the target.
   private final Map<String, List<Meter>> targetMeters = new HashMap<>();
   // The instance tracked per name: a target restarted under the same name is a new one.
-  private final Map<String, WatchedTarget> trackedTargets = new HashMap<>();
+  private final Map<String, Object> trackedInstances = new HashMap<>();
   private final List<AlertRule> rules;
   private final RuleSettings settings;
   private final AlertListener listener;
@@ -79,6 +72,7 @@ public final class DetectionEngine implements AutoCloseable {
   private final AlertStateFile stateFile;
   private final Duration restoreGrace;
   private final SignalRecorder recorder;
+  private final AlertLifecycle lifecycle = new AlertLifecycle();
   private final List<FiringAlertRecord> orphans = new ArrayList<>();
   // Restored alerts whose target is not watched (yet): discovery may bring it back.
   private final List<FiringAlertRecord> awaitingTarget = new ArrayList<>();
@@ -88,30 +82,16 @@ public final class DetectionEngine implements AutoCloseable {
   private boolean stateChanged;
   private final Map<String, SignalHistory> histories = new ConcurrentHashMap<>();
   private final Map<String, Boolean> warmingUp = new ConcurrentHashMap<>();
-  private final Map<String, Tracked> alerts = new LinkedHashMap<>();
   private final Map<String, Integer> firingCounts = new ConcurrentHashMap<>();
   private volatile List<ActiveAlert> published = List.of();
   private final ScheduledExecutorService thread;
 
-  private static final class Tracked {
-    ActiveAlert alert;
-    Instant clearSince;
-    // Taken back from the state file and not yet seen holding by this daemon.
-    boolean restored;
-    // Until when a restored alert may not resolve; null: the engine's restore grace.
-    Instant restoredUntil;
-
-    Tracked(ActiveAlert alert) {
-      this.alert = alert;
-    }
-  }
-
   /**
-   * @param targets the targets now; each tick reads it, starts tracking new targets and resolves
-   *     the alerts of removed ones
+   * @param source the targets now with their signals; each tick reads it, starts tracking new
+   *     targets and resolves the alerts of removed ones
    */
   public DetectionEngine(
-      Supplier<List<WatchedTarget>> targets,
+      SignalSource source,
       List<AlertRule> rules,
       RuleSettings settings,
       AlertListener listener,
@@ -123,7 +103,7 @@ public final class DetectionEngine implements AutoCloseable {
       AlertStateFile stateFile,
       Duration restoreGrace,
       SignalRecorder recorder) {
-    this.targets = targets;
+    this.source = source;
     this.registry = registry;
     this.rules = List.copyOf(rules);
     this.settings = settings;
@@ -135,7 +115,6 @@ public final class DetectionEngine implements AutoCloseable {
     this.stateFile = stateFile;
     this.restoreGrace = restoreGrace;
     this.recorder = recorder;
-    targets.get().forEach(this::track);
     restore(stateFile.load());
     this.thread =
         Executors.newSingleThreadScheduledExecutor(
@@ -147,37 +126,33 @@ public final class DetectionEngine implements AutoCloseable {
   }
 
   /** Starts the history, warm-up state and alert gauges of a target this engine has not seen. */
-  private void track(WatchedTarget target) {
+  private void track(TargetSignals target) {
     String name = target.name();
     histories.putIfAbsent(name, new SignalHistory(HISTORY));
     warmingUp.putIfAbsent(name, true);
     List<Meter> meters = new ArrayList<>();
     meters.add(
         SentinelMetric.SENTINEL_TARGET_WARMING_UP.gauge(
-            registry,
-            target.session().tags(),
-            warmingUp,
-            states -> states.getOrDefault(name, true) ? 1 : 0));
+            registry, target.tags(), warmingUp, states -> states.getOrDefault(name, true) ? 1 : 0));
     for (AlertRule rule : rules) {
       String counter = counterKey(rule.id(), name);
       firingCounts.put(counter, 0);
       meters.add(
           SentinelMetric.SENTINEL_ALERT_ACTIVE.gauge(
               registry,
-              target.session().tags().and("alert", rule.id(), "severity", rule.severity().tag()),
+              target.tags().and("alert", rule.id(), "severity", rule.severity().tag()),
               firingCounts,
               counts -> counts.getOrDefault(counter, 0)));
     }
     targetMeters.put(name, meters);
-    trackedTargets.put(name, target);
+    trackedInstances.put(name, target.instance());
     targetTags.put(name, tagsOf(target));
   }
 
   /** The target's tags that have a value, without its name (that is the alert's target). */
-  private static Map<String, String> tagsOf(WatchedTarget target) {
+  private static Map<String, String> tagsOf(TargetSignals target) {
     Map<String, String> tags = new LinkedHashMap<>();
     target
-        .session()
         .tags()
         .forEach(
             tag -> {
@@ -193,35 +168,25 @@ public final class DetectionEngine implements AutoCloseable {
    * condition cleared, and nobody should stay paged for it), its history and gauges go.
    */
   private void forget(String target, Instant now) {
-    for (Map.Entry<String, Tracked> entry : List.copyOf(alerts.entrySet())) {
-      ActiveAlert alert = entry.getValue().alert;
-      if (!alert.target().equals(target)) {
-        continue;
-      }
-      alerts.remove(entry.getKey());
-      if (alert.state() == ActiveAlert.State.FIRING) {
-        resolveUnseen(
-            alert, "the target was removed", now, targetTags.getOrDefault(target, Map.of()));
-      }
-    }
+    deliver(lifecycle.endTarget(target, "the target was removed"), now);
     histories.remove(target);
     warmingUp.remove(target);
     firingCounts.keySet().removeIf(key -> key.endsWith("|" + target));
     targetMeters.getOrDefault(target, List.of()).forEach(registry::remove);
     targetMeters.remove(target);
-    trackedTargets.remove(target);
+    trackedInstances.remove(target);
     targetTags.remove(target);
   }
 
-  /** Takes back the alerts a previous daemon left firing. */
+  /**
+   * Takes back the alerts a previous daemon left firing; they wait for their target's first tick.
+   */
   private void restore(List<FiringAlertRecord> records) {
     for (FiringAlertRecord record : records) {
       if (rules.stream().noneMatch(rule -> rule.id().equals(record.ruleId()))) {
         orphans.add(record);
-      } else if (!histories.containsKey(record.target())) {
-        awaitingTarget.add(record);
       } else {
-        adopt(record, null);
+        awaitingTarget.add(record);
       }
     }
     if (!records.isEmpty()) {
@@ -233,56 +198,22 @@ public final class DetectionEngine implements AutoCloseable {
     }
   }
 
-  /** Continues a restored alert of a tracked target, held from resolving until {@code until}. */
-  private void adopt(FiringAlertRecord record, Instant until) {
-    Tracked tracked = new Tracked(restoredAlert(record));
-    tracked.restored = true;
-    tracked.restoredUntil = until;
-    alerts.put(record.id(), tracked);
-  }
-
-  private static ActiveAlert restoredAlert(FiringAlertRecord record) {
-    return new ActiveAlert(
-        record.ruleId(),
-        record.target(),
-        record.key(),
-        record.severity(),
-        ActiveAlert.State.FIRING,
-        record.startedAt(),
-        record.startedAt(),
-        restoredFinding(record),
-        record.snapshot());
-  }
-
   /**
-   * Restored alerts whose target is watched now continue (with a fresh grace: its rules have no
-   * history yet); once the restore grace is over, those whose target never came back resolve.
+   * Restored alerts whose target is watched now continue (held from resolving through the restore
+   * grace: its rules have no history yet); once the restore grace is over, those whose target never
+   * came back resolve.
    */
   private void adoptOrResolveAwaiting(Instant now) {
     for (FiringAlertRecord record : List.copyOf(awaitingTarget)) {
-      if (trackedTargets.containsKey(record.target())) {
+      if (trackedInstances.containsKey(record.target())) {
         awaitingTarget.remove(record);
-        adopt(record, now.plus(restoreGrace));
+        lifecycle.restore(record, now.plus(restoreGrace));
         stateChanged = true;
       } else if (!now.isBefore(restoreGraceEnds)) {
         awaitingTarget.remove(record);
-        resolveUnseen(
-            restoredAlert(record),
-            "the target did not come back after the daemon restart",
-            now,
-            record.targetTags());
+        resolveRestored(record, "the target did not come back after the daemon restart", now);
       }
     }
-  }
-
-  private static Finding restoredFinding(FiringAlertRecord record) {
-    return new Finding(
-        record.key(),
-        record.summary(),
-        "Restored from the alert state file after a daemon restart; the condition was not"
-            + " observed again.",
-        "",
-        Map.of("restored", true));
   }
 
   public void start() {
@@ -308,44 +239,44 @@ public final class DetectionEngine implements AutoCloseable {
     Instant now = clock.instant();
     if (restoreGraceEnds == null) {
       restoreGraceEnds = now.plus(restoreGrace);
+      lifecycle.restoreGraceEndsAt(restoreGraceEnds);
       resolveOrphans(now);
     }
-    List<WatchedTarget> current = targets.get();
-    Set<WatchedTarget> live = Collections.newSetFromMap(new IdentityHashMap<>());
-    live.addAll(current);
-    for (Map.Entry<String, WatchedTarget> known : List.copyOf(trackedTargets.entrySet())) {
-      if (!live.contains(known.getValue())) {
+    List<TargetSignals> current = source.read(now);
+    Map<String, Object> live = new HashMap<>();
+    current.forEach(target -> live.put(target.name(), target.instance()));
+    for (Map.Entry<String, Object> known : List.copyOf(trackedInstances.entrySet())) {
+      // A target restarted under the same name is a new one: forget the old, track the new.
+      if (live.get(known.getKey()) != known.getValue()) {
         forget(known.getKey(), now);
       }
     }
-    for (WatchedTarget target : current) {
-      if (!trackedTargets.containsKey(target.name())) {
+    for (TargetSignals target : current) {
+      if (!trackedInstances.containsKey(target.name())) {
         track(target);
       }
     }
     adoptOrResolveAwaiting(now);
-    for (WatchedTarget target : current) {
-      observe(target.name(), SignalSampler.sample(target, now));
+    for (TargetSignals target : current) {
+      observe(target.name(), target.sample());
     }
-    publish();
+    published = lifecycle.alerts();
     if (stateChanged) {
       stateChanged = false;
       stateFile.save(firingRecords());
     }
   }
 
-  /**
-   * Adds one sample of a target to its history and runs every rule over it: what a tick does per
-   * target, and what a replay of a recorded timeline calls directly (rules read only the history).
-   */
-  void observe(String target, SignalSample sample) {
+  /** Adds one sample of a target to its history and runs every rule over it. */
+  private void observe(String target, SignalSample sample) {
     SignalHistory history = histories.computeIfAbsent(target, t -> new SignalHistory(HISTORY));
     history.add(sample);
     recorder.record(target, sample);
-    boolean warming = warmUp.warmingUp(history);
+    SignalWindow window = history.snapshot();
+    boolean warming = warmUp.warmingUp(window);
     warmingUp.put(target, warming);
     for (AlertRule rule : rules) {
-      evaluate(rule, target, history, warming, sample.at());
+      evaluate(rule, target, window, warming, sample.at());
     }
   }
 
@@ -362,66 +293,60 @@ public final class DetectionEngine implements AutoCloseable {
   /** Resolves restored alerts whose rule this daemon no longer has. */
   private void resolveOrphans(Instant now) {
     for (FiringAlertRecord orphan : orphans) {
-      resolveUnseen(
-          restoredAlert(orphan), "the rule is no longer configured", now, orphan.targetTags());
+      resolveRestored(orphan, "the rule is no longer configured", now);
     }
     orphans.clear();
   }
 
-  /** Sends the resolve of a firing alert whose rule can no longer evaluate it, saying why. */
-  private void resolveUnseen(ActiveAlert alert, String why, Instant now, Map<String, String> tags) {
+  /** Sends the resolve of a restored alert that no rule can evaluate any more, saying why. */
+  private void resolveRestored(FiringAlertRecord record, String why, Instant now) {
+    ActiveAlert alert =
+        new ActiveAlert(
+            record.ruleId(),
+            record.target(),
+            record.key(),
+            record.severity(),
+            ActiveAlert.State.FIRING,
+            record.startedAt(),
+            record.startedAt(),
+            AlertLifecycle.restoredFinding(record),
+            record.snapshot());
     log.info(
         "ALERT {} resolved on {}{}: {}",
-        alert.ruleId(),
-        alert.target(),
-        keySuffix(alert.key()),
+        record.ruleId(),
+        record.target(),
+        record.alertKey().keySuffix(),
         why);
     listener.notify(
         notification(
-            alert.ruleId(),
             "alerts/runbooks/" + alert.ruleId() + ".md",
             alert,
             AlertNotification.Status.RESOLVED,
             now,
-            tags));
+            record.targetTags()));
     stateChanged = true;
   }
 
   /** The firing alerts, and the restored ones still waiting for their target, for the file. */
   private List<FiringAlertRecord> firingRecords() {
     List<FiringAlertRecord> records = new ArrayList<>(awaitingTarget);
-    alerts.values().stream()
-        .map(tracked -> tracked.alert)
-        .filter(alert -> alert.state() == ActiveAlert.State.FIRING)
-        .map(
-            alert ->
-                new FiringAlertRecord(
-                    alert.ruleId(),
-                    alert.target(),
-                    alert.key(),
-                    alert.severity(),
-                    alert.since(),
-                    alert.finding().summary(),
-                    alert.snapshot(),
-                    targetTags.getOrDefault(alert.target(), Map.of())))
-        .forEach(records::add);
+    records.addAll(lifecycle.firingRecords(targetTags));
     return records;
   }
 
   private void evaluate(
-      AlertRule rule, String target, SignalHistory history, boolean warming, Instant now) {
+      AlertRule rule, String target, SignalWindow history, boolean warming, Instant sampledAt) {
     if (heldDuringStormPause(rule, history)) {
       return;
     }
-    String prefix = rule.id() + "|" + target + "|";
-    Set<String> firing =
-        alerts.entrySet().stream()
-            .filter(e -> e.getKey().startsWith(prefix))
-            .filter(e -> e.getValue().alert.state() == ActiveAlert.State.FIRING)
-            .map(e -> e.getValue().alert.key())
-            .collect(Collectors.toSet());
     RuleContext context =
-        new RuleContext(target, history, settings.thresholds(rule, target), firing, warming, now);
+        new RuleContext(
+            target,
+            history,
+            settings.thresholds(rule, target),
+            lifecycle.firingKeys(rule.id(), target),
+            warming,
+            sampledAt);
     List<Finding> findings;
     try {
       findings = rule.evaluate(context);
@@ -429,140 +354,90 @@ public final class DetectionEngine implements AutoCloseable {
       log.warn("rule {} failed on target {}: {}", rule.id(), target, e.toString(), e);
       return;
     }
-    Map<String, Finding> byKey = new HashMap<>();
-    findings.forEach(finding -> byKey.put(finding.key(), finding));
-    for (Finding finding : findings) {
-      holds(rule, target, finding, now);
-    }
-    for (Map.Entry<String, Tracked> entry : List.copyOf(alerts.entrySet())) {
-      ActiveAlert alert = entry.getValue().alert;
-      if (entry.getKey().startsWith(prefix) && !byKey.containsKey(alert.key())) {
-        clear(rule, entry.getKey(), entry.getValue(), now);
-      }
-    }
-    firingCounts.put(
-        counterKey(rule.id(), target),
-        (int)
-            alerts.entrySet().stream()
-                .filter(e -> e.getKey().startsWith(prefix))
-                .filter(e -> e.getValue().alert.state() == ActiveAlert.State.FIRING)
-                .count());
+    deliver(
+        lifecycle.evaluate(AlertLifecycle.RuleTiming.of(rule), target, findings, sampledAt),
+        sampledAt);
+    firingCounts.put(counterKey(rule.id(), target), lifecycle.firingCount(rule.id(), target));
   }
 
   /**
    * A rule that needs JFR is not evaluated while the daemon has paused the stream for a heavy
    * thread storm: no data then is not a resolve, and an alert firing at the pause picks up after.
    */
-  static boolean heldDuringStormPause(AlertRule rule, SignalHistory history) {
+  static boolean heldDuringStormPause(AlertRule rule, SignalWindow history) {
     return rule.needsJfr() && history.latest().map(SignalSample::jfrStormPaused).orElse(false);
   }
 
-  private void holds(AlertRule rule, String target, Finding finding, Instant now) {
-    String id = rule.id() + "|" + target + "|" + finding.key();
-    Tracked tracked = alerts.get(id);
-    if (tracked == null) {
-      tracked =
-          new Tracked(
-              new ActiveAlert(
-                  rule.id(),
-                  target,
-                  finding.key(),
-                  rule.severity(),
-                  ActiveAlert.State.PENDING,
-                  now,
-                  now,
-                  finding,
-                  null));
-      alerts.put(id, tracked);
-    }
-    tracked.clearSince = null;
-    boolean continuedAfterRestart = tracked.restored;
-    if (tracked.restored) {
-      tracked.restored = false;
-      log.info(
-          "ALERT {} still firing on {}{} after the daemon restart: continues, no new page",
-          rule.id(),
-          target,
-          keySuffix(finding.key()));
-    }
-    ActiveAlert alert = tracked.alert;
-    if (alert.state() == ActiveAlert.State.PENDING
-        && !now.isBefore(alert.since().plus(rule.pendingFor()))) {
-      Optional<String> snapshot = snapshots.take(target, rule.id(), now);
-      tracked.alert =
-          new ActiveAlert(
-              rule.id(),
-              target,
-              finding.key(),
-              rule.severity(),
-              ActiveAlert.State.FIRING,
-              now,
-              now,
-              finding,
-              snapshot.orElse(null));
-      log.warn(
-          "ALERT {} firing on {}{}: {}",
-          rule.id(),
-          target,
-          keySuffix(finding.key()),
-          finding.summary());
-      listener.notify(notification(rule, tracked.alert, AlertNotification.Status.FIRING, now));
-      stateChanged = true;
-    } else {
-      tracked.alert =
-          new ActiveAlert(
-              alert.ruleId(),
-              target,
-              alert.key(),
-              alert.severity(),
-              alert.state(),
-              alert.since(),
-              now,
-              finding,
-              alert.snapshot());
-      if (continuedAfterRestart) {
-        listener.continued(notification(rule, tracked.alert, AlertNotification.Status.FIRING, now));
+  /** Logs each transition and hands it to the listener; a firing alert gets its snapshot first. */
+  private void deliver(List<AlertLifecycle.Transition> transitions, Instant now) {
+    for (AlertLifecycle.Transition transition : transitions) {
+      ActiveAlert alert = transition.alert();
+      AlertKey key = alert.alertKey();
+      String runbook = runbookOf(alert.ruleId());
+      switch (transition.change()) {
+        case FIRED -> {
+          Optional<String> snapshot = snapshots.take(key.target(), key.ruleId(), alert.since());
+          if (snapshot.isPresent()) {
+            alert = lifecycle.attachSnapshot(key, snapshot.get());
+          }
+          log.warn(
+              "ALERT {} firing on {}{}: {}",
+              key.ruleId(),
+              key.target(),
+              key.keySuffix(),
+              alert.finding().summary());
+          listener.notify(notification(runbook, alert, AlertNotification.Status.FIRING, now));
+        }
+        case UPDATED -> {
+          log.warn(
+              "ALERT {} updated on {}{}: {}",
+              key.ruleId(),
+              key.target(),
+              key.keySuffix(),
+              alert.finding().summary());
+          listener.notify(notification(runbook, alert, AlertNotification.Status.UPDATED, now));
+        }
+        case CONTINUED -> {
+          log.info(
+              "ALERT {} still firing on {}{} after the daemon restart: continues, no new page",
+              key.ruleId(),
+              key.target(),
+              key.keySuffix());
+          listener.continued(notification(runbook, alert, AlertNotification.Status.FIRING, now));
+        }
+        case RESOLVED -> {
+          if (transition.why().isEmpty()) {
+            log.info("ALERT {} resolved on {}{}", key.ruleId(), key.target(), key.keySuffix());
+          } else {
+            log.info(
+                "ALERT {} resolved on {}{}: {}",
+                key.ruleId(),
+                key.target(),
+                key.keySuffix(),
+                transition.why());
+          }
+          listener.notify(notification(runbook, alert, AlertNotification.Status.RESOLVED, now));
+        }
       }
+      stateChanged = true;
     }
   }
 
-  private void clear(AlertRule rule, String id, Tracked tracked, Instant now) {
-    if (tracked.alert.state() == ActiveAlert.State.PENDING) {
-      alerts.remove(id);
-      return;
-    }
-    Instant graceEnds = tracked.restoredUntil != null ? tracked.restoredUntil : restoreGraceEnds;
-    if (tracked.restored && now.isBefore(graceEnds)) {
-      return; // Too early to tell: the rule may not have enough history yet.
-    }
-    if (tracked.clearSince == null) {
-      tracked.clearSince = now;
-    }
-    if (!now.isBefore(tracked.clearSince.plus(rule.clearFor()))) {
-      alerts.remove(id);
-      log.info(
-          "ALERT {} resolved on {}{}",
-          rule.id(),
-          tracked.alert.target(),
-          keySuffix(tracked.alert.key()));
-      listener.notify(notification(rule, tracked.alert, AlertNotification.Status.RESOLVED, now));
-      stateChanged = true;
-    }
+  private String runbookOf(String ruleId) {
+    return rules.stream()
+        .filter(rule -> rule.id().equals(ruleId))
+        .findFirst()
+        .map(AlertRule::runbook)
+        .orElse("alerts/runbooks/" + ruleId + ".md");
   }
 
   private AlertNotification notification(
-      AlertRule rule, ActiveAlert alert, AlertNotification.Status status, Instant now) {
+      String runbook, ActiveAlert alert, AlertNotification.Status status, Instant now) {
     return notification(
-        rule.id(),
-        rule.runbook(),
-        alert,
-        status,
-        now,
-        targetTags.getOrDefault(alert.target(), Map.of()));
+        runbook, alert, status, now, targetTags.getOrDefault(alert.target(), Map.of()));
   }
 
   private static AlertNotification notification(
-      String ruleId,
       String runbook,
       ActiveAlert alert,
       AlertNotification.Status status,
@@ -570,7 +445,7 @@ public final class DetectionEngine implements AutoCloseable {
       Map<String, String> tags) {
     Finding finding = alert.finding();
     return new AlertNotification(
-            ruleId,
+            alert.ruleId(),
             alert.target(),
             alert.key(),
             alert.severity(),
@@ -588,22 +463,8 @@ public final class DetectionEngine implements AutoCloseable {
         .withTargetTags(tags);
   }
 
-  private void publish() {
-    List<ActiveAlert> list = new ArrayList<>();
-    alerts.values().forEach(tracked -> list.add(tracked.alert));
-    list.sort(
-        Comparator.comparing((ActiveAlert a) -> a.state() == ActiveAlert.State.FIRING ? 0 : 1)
-            .thenComparing(ActiveAlert::ruleId)
-            .thenComparing(ActiveAlert::target));
-    published = List.copyOf(list);
-  }
-
   private static String counterKey(String rule, String target) {
     return rule + "|" + target;
-  }
-
-  private static String keySuffix(String key) {
-    return key.isEmpty() ? "" : " [" + key + "]";
   }
 
   @Override

@@ -19,6 +19,7 @@ import io.jvmsentinel.daemon.config.TargetAddress;
 import io.jvmsentinel.daemon.config.TargetConfig;
 import io.jvmsentinel.daemon.detection.DetectionEngine;
 import io.jvmsentinel.daemon.detection.EvidenceSnapshots;
+import io.jvmsentinel.daemon.detection.SignalSource;
 import io.jvmsentinel.daemon.discovery.KubernetesDiscovery;
 import io.jvmsentinel.daemon.discovery.LocalDiscovery;
 import io.jvmsentinel.daemon.export.AlertsRoute;
@@ -157,7 +158,7 @@ public final class SentinelDaemon implements AutoCloseable {
     RecentAlerts recentAlerts = new RecentAlerts(notifications);
     DetectionEngine detection =
         new DetectionEngine(
-            targets::list,
+            SignalSource.watching(targets::list),
             // Disabled detection still samples: windowed reports read the signal history.
             detectionConfig.enabled() ? Rules.all() : List.of(),
             ruleSettings,

@@ -14,8 +14,8 @@ import io.jvmsentinel.daemon.alert.RuleSettings;
 import io.jvmsentinel.daemon.alert.RuleThreshold;
 import io.jvmsentinel.daemon.alert.Samples;
 import io.jvmsentinel.daemon.alert.Severity;
-import io.jvmsentinel.daemon.alert.SignalHistory;
 import io.jvmsentinel.daemon.alert.SignalRecorder;
+import io.jvmsentinel.daemon.alert.SignalWindow;
 import io.jvmsentinel.daemon.alert.UnstartedTarget;
 import io.jvmsentinel.daemon.alert.WarmUp;
 import io.jvmsentinel.daemon.testing.MutableClock;
@@ -117,7 +117,7 @@ class DetectionEngineTest {
       AlertStateFile stateFile,
       Duration restoreGrace) {
     return new DetectionEngine(
-        targets,
+        SignalSource.watching(targets),
         List.of(rule),
         RuleSettings.DEFAULTS,
         listener,
@@ -217,9 +217,11 @@ class DetectionEngineTest {
 
   @Test
   void rulesThatNeedJfrHoldWhileTheStreamIsPausedForAStorm() {
-    SignalHistory streaming = Samples.history(20, (s, t) -> s.threadStarts(100.0 * t));
-    SignalHistory paused = Samples.history(20, (s, t) -> s.stormPaused().threadStarts(100.0 * t));
-    SignalHistory jmxOnly = Samples.history(20, (s, t) -> s.jmxOnly().threadStarts(100.0 * t));
+    SignalWindow streaming = Samples.history(20, (s, t) -> s.threadStarts(100.0 * t)).snapshot();
+    SignalWindow paused =
+        Samples.history(20, (s, t) -> s.stormPaused().threadStarts(100.0 * t)).snapshot();
+    SignalWindow jmxOnly =
+        Samples.history(20, (s, t) -> s.jmxOnly().threadStarts(100.0 * t)).snapshot();
     AlertRule deopt = new io.jvmsentinel.daemon.alert.rules.DeoptimizationStormRule();
     AlertRule threads = new io.jvmsentinel.daemon.alert.rules.ThreadStormRule();
 

@@ -7,10 +7,11 @@ import io.jvmsentinel.daemon.alert.SignalRecorder;
 import io.jvmsentinel.daemon.alert.SignalSample;
 import io.jvmsentinel.daemon.alert.WarmUp;
 import io.jvmsentinel.daemon.alert.rules.Rules;
+import io.jvmsentinel.daemon.testing.MutableClock;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -19,12 +20,15 @@ import java.util.List;
 /**
  * Runs the production rules and alert life cycle over a recorded signal timeline, at the recorded 1
  * s cadence, in milliseconds: what the daemon would have paged, and when. Rules read only the
- * samples, so a replay is exact.
+ * samples, so a replay is exact. The engine reads the timeline through its {@link SignalSource},
+ * tick by tick on a clock set to each sample's time, as it reads live targets.
  */
 final class Replay {
+  static final String TARGET = "replay";
+
   private Replay() {}
 
-  /** One page: an alert firing or resolving, seconds after the recording began. */
+  /** One page: an alert firing, updated or resolving, seconds after the recording began. */
   record Page(String rule, AlertNotification.Status status, double atSecond, String summary) {
     @Override
     public String toString() {
@@ -38,24 +42,81 @@ final class Replay {
 
   static List<Page> run(List<SignalSample> samples, WarmUp warmUp) {
     List<AlertNotification> sent = new ArrayList<>();
+    runEngine(samples, warmUp, AlertStateFile.none(), Duration.ZERO, sent);
+    return pages(samples, sent);
+  }
+
+  /**
+   * The same timeline with the daemon restarted: the first daemon sees the samples up to {@code
+   * stopAfter} from the start and keeps its firing alerts in {@code stateFile}; none runs for
+   * {@code downFor}; a second one takes the alerts back (restore grace {@code restoreGrace}) and
+   * sees the rest. The pages of both, in order.
+   */
+  static List<Page> runWithRestart(
+      List<SignalSample> samples,
+      WarmUp warmUp,
+      Duration stopAfter,
+      Duration downFor,
+      Path stateFile,
+      Duration restoreGrace) {
+    Instant start = samples.isEmpty() ? Instant.EPOCH : samples.get(0).at();
+    Instant stop = start.plus(stopAfter);
+    Instant back = stop.plus(downFor);
+    List<AlertNotification> sent = new ArrayList<>();
+    AlertStateFile state = AlertStateFile.at(stateFile);
+    runEngine(
+        samples.stream().filter(s -> s.at().isBefore(stop)).toList(),
+        warmUp,
+        state,
+        restoreGrace,
+        sent);
+    runEngine(
+        samples.stream().filter(s -> !s.at().isBefore(back)).toList(),
+        warmUp,
+        state,
+        restoreGrace,
+        sent);
+    return pages(samples, sent);
+  }
+
+  private static void runEngine(
+      List<SignalSample> samples,
+      WarmUp warmUp,
+      AlertStateFile stateFile,
+      Duration restoreGrace,
+      List<AlertNotification> sent) {
+    if (samples.isEmpty()) {
+      return;
+    }
+    MutableClock clock = new MutableClock(samples.get(0).at());
+    // One life of the target across the timeline (a daemon restart does not restart the target).
+    Object instance = new Object();
+    SignalSample[] current = new SignalSample[1];
+    SignalSource source =
+        now -> List.of(new TargetSignals(TARGET, instance, Tags.empty(), current[0]));
     try (DetectionEngine engine =
         new DetectionEngine(
-            List::of,
+            source,
             Rules.all(),
             RuleSettings.DEFAULTS,
             sent::add,
             EvidenceSnapshots.disabled(),
             new SimpleMeterRegistry(),
-            Clock.systemUTC(),
+            clock,
             Duration.ofSeconds(1),
             warmUp,
-            AlertStateFile.none(),
-            Duration.ZERO,
+            stateFile,
+            restoreGrace,
             SignalRecorder.none())) {
       for (SignalSample sample : samples) {
-        engine.observe("replay", sample);
+        clock.set(sample.at());
+        current[0] = sample;
+        engine.tick();
       }
     }
+  }
+
+  private static List<Page> pages(List<SignalSample> samples, List<AlertNotification> sent) {
     Instant start = samples.isEmpty() ? Instant.EPOCH : samples.get(0).at();
     return sent.stream()
         .map(

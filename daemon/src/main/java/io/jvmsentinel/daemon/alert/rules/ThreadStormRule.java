@@ -8,8 +8,8 @@ import io.jvmsentinel.daemon.alert.RuleInput;
 import io.jvmsentinel.daemon.alert.RuleInput.Signal;
 import io.jvmsentinel.daemon.alert.RuleThreshold;
 import io.jvmsentinel.daemon.alert.Severity;
-import io.jvmsentinel.daemon.alert.SignalHistory;
 import io.jvmsentinel.daemon.alert.SignalSample;
+import io.jvmsentinel.daemon.alert.SignalWindow;
 import io.jvmsentinel.daemon.alert.WindowedEvidence;
 import java.time.Duration;
 import java.time.Instant;
@@ -148,7 +148,7 @@ public final class ThreadStormRule implements AlertRule {
    * coming at {@code level}/2 or more, bridging quiet spells of up to {@link #QUIET_GAP}; at least
    * the rule's window. A storm that ended a minute ago is not part of the next one.
    */
-  static List<SignalSample> stormWindow(SignalHistory history, Duration window, double level) {
+  static List<SignalSample> stormWindow(SignalWindow history, Duration window, double level) {
     List<SignalSample> all = history.all();
     if (all.isEmpty()) {
       return all;
