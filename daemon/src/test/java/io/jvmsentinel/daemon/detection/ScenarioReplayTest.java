@@ -15,9 +15,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -252,14 +255,39 @@ class ScenarioReplayTest {
                     + (scenario.tolerated().isEmpty()
                         ? ""
                         : " (may: " + scenario.tolerated() + ")"),
-            raisedRules.isEmpty() ? "none" : String.join(", ", raisedRules),
+            raisedRules.isEmpty() ? "none" : String.join(", ", raisedRules) + updates(pages),
             String.join("; ", cells)));
+    // An update replaces what the page said: it must name the incident's cause as well.
+    for (Replay.Page update :
+        pages.stream().filter(p -> p.status() == AlertNotification.Status.UPDATED).toList()) {
+      scenario.expected().stream()
+          .filter(expected -> expected.rule().equals(update.rule()))
+          .forEach(
+              expected ->
+                  assertThat(update.summary())
+                      .as("update %s; pages: %s", update, pages)
+                      .contains(expected.cause()));
+    }
     List<Replay.Page> judged =
         firing.stream().filter(p -> !scenario.tolerated().contains(p.rule())).toList();
     assertThat(judged)
         .as("each expected firing once, in order, nothing else; pages: %s", pages)
         .extracting(Replay.Page::rule)
         .containsExactlyElementsOf(scenario.expected().stream().map(Expected::rule).toList());
+  }
+
+  /** " (updated: ThreadStorm x1)", or nothing. */
+  private static String updates(List<Replay.Page> pages) {
+    Map<String, Long> updated =
+        pages.stream()
+            .filter(p -> p.status() == AlertNotification.Status.UPDATED)
+            .collect(Collectors.groupingBy(Replay.Page::rule, TreeMap::new, Collectors.counting()));
+    if (updated.isEmpty()) {
+      return "";
+    }
+    List<String> parts = new ArrayList<>();
+    updated.forEach((rule, count) -> parts.add(rule + " x" + count));
+    return " (updated: " + String.join(", ", parts) + ")";
   }
 
   @AfterAll

@@ -87,7 +87,8 @@ public final class Notifications implements AlertListener, AutoCloseable {
 
   /** Queues the notification for every sink. Never blocks; a full sink drops it (counted). */
   public synchronized void submit(AlertNotification notification) {
-    if (notification.status() == AlertNotification.Status.FIRING) {
+    // An update replaces what is resent while firing: the sinks must not fall back to the old text.
+    if (notification.status() != AlertNotification.Status.RESOLVED) {
       firing.put(notification.dedupKey(), notification);
     } else {
       firing.remove(notification.dedupKey());

@@ -68,6 +68,11 @@ public final class PagerDutyNotifier implements Notifier {
       ObjectNode tags = details.putObject("target_tags");
       n.targetTags().forEach(tags::put);
     }
+    if (n.status() == AlertNotification.Status.UPDATED) {
+      // The same dedup key: PagerDuty adds it to the open incident's alert, it does not page again.
+      details.put(
+          "jvm_sentinel_update", "the evidence changed since the alert fired at " + n.startedAt());
+    }
     payload.set("custom_details", details);
     if (!n.runbook().isEmpty()) {
       event.withArray("links").addObject().put("href", n.runbook()).put("text", "Runbook");

@@ -49,11 +49,15 @@ public final class SlackNotifier implements Notifier {
 
   static ObjectNode body(AlertNotification n) {
     boolean resolved = n.status() == AlertNotification.Status.RESOLVED;
-    String label = resolved ? "RESOLVED" : n.severity().name();
+    boolean updated = n.status() == AlertNotification.Status.UPDATED;
+    // A webhook cannot edit the message it posted: an update is a follow-up that says so.
+    String label = resolved ? "RESOLVED" : updated ? "UPDATED" : n.severity().name();
     String emoji =
         resolved
             ? ":white_check_mark:"
-            : n.severity() == Severity.CRITICAL ? ":rotating_light:" : ":warning:";
+            : updated
+                ? ":arrows_counterclockwise:"
+                : n.severity() == Severity.CRITICAL ? ":rotating_light:" : ":warning:";
     ObjectNode message = NODES.objectNode();
     message.put("text", emoji + " [" + label + "] " + n.summary());
     ArrayNode blocks = message.putArray("blocks");
@@ -69,6 +73,15 @@ public final class SlackNotifier implements Notifier {
                   + n.startedAt()
                   + ")."));
     } else {
+      if (updated) {
+        blocks.add(
+            section(
+                "Updated at "
+                    + n.at()
+                    + ": the evidence changed since this alert fired at "
+                    + n.startedAt()
+                    + ". This replaces what was said before."));
+      }
       if (!n.explanation().isEmpty()) {
         blocks.add(section(escape(n.explanation())));
       }

@@ -234,7 +234,9 @@ public final class LockContentionRule implements AlertRule {
       summary += " (" + cause.get().title() + ")";
       explanation = cause.get().explanation();
     }
-    return new Finding("", summary, explanation, action, evidence);
+    String named =
+        cause.map(KnownCause::id).orElse(lockClass.equals("an unknown lock") ? "" : lockClass);
+    return new Finding("", summary, explanation, action, evidence, named);
   }
 
   /** The latest thread dump of the window that names a holder of {@code lockClass} (or any). */

@@ -275,7 +275,9 @@ public final class ThreadStormRule implements AlertRule {
               + "/thread-starts?window=5m and .collapsed) and replace per-task thread creation"
               + " with a bounded pool.";
     }
-    return new Finding("", summary, explanation, action, evidence);
+    // What the sinks are told the cause is: an update follows when it becomes known or changes.
+    String named = cause != null ? cause.id() : top != null ? top.site() : "";
+    return new Finding("", summary, explanation, action, evidence, named);
   }
 
   /**

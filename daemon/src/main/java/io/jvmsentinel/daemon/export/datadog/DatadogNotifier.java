@@ -118,6 +118,13 @@ public final class DatadogNotifier implements Notifier {
     List<String> head = new ArrayList<>();
     if (n.status() == AlertNotification.Status.RESOLVED) {
       head.add("Resolved at " + n.at() + " (firing since " + n.startedAt() + ").");
+    } else if (n.status() == AlertNotification.Status.UPDATED) {
+      head.add(
+          "Updated at "
+              + n.at()
+              + ": the evidence changed since this alert fired at "
+              + n.startedAt()
+              + ".");
     }
     if (!n.explanation().isEmpty()) {
       head.add(n.explanation());

@@ -3,6 +3,7 @@ package io.jvmsentinel.daemon.alert.notify;
 import static io.jvmsentinel.daemon.alert.notify.TestNotifications.firing;
 import static io.jvmsentinel.daemon.alert.notify.TestNotifications.json;
 import static io.jvmsentinel.daemon.alert.notify.TestNotifications.resolved;
+import static io.jvmsentinel.daemon.alert.notify.TestNotifications.updated;
 import static io.jvmsentinel.daemon.alert.notify.TestNotifications.warningWithKey;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -53,6 +54,15 @@ class PayloadsTest {
     }
 
     @Test
+    void updatedSaysSoUnderTheSameDedupKey() {
+      var line = json(JsonLogNotifier.line(updated()));
+      assertThat(line.get("status").asText()).isEqualTo("updated");
+      assertThat(line.get("dedupKey").asText()).isEqualTo("jvm-sentinel/ThreadStorm/orders");
+      assertThat(line.get("startedAt").asText()).isEqualTo("2024-05-01T10:00:00Z");
+      assertThat(line.get("summary").asText()).endsWith("97% from Worker.spawn");
+    }
+
+    @Test
     void evidenceKeysAreSortedSoEqualNotificationsLogEqualLines() {
       assertThat(JsonLogNotifier.line(firing()))
           .contains("\"evidence\":{\"startsPerSecond\":212,\"topSite\":");
@@ -92,6 +102,21 @@ class PayloadsTest {
 
   @Nested
   class Slack {
+    @Test
+    void updatedIsAFollowUpThatSaysItReplacesWhatWasSaid() {
+      var body = SlackNotifier.body(updated());
+      assertThat(body.get("text").asText())
+          .isEqualTo(
+              ":arrows_counterclockwise: [UPDATED] Thread storm on orders: 212 thread starts/s,"
+                  + " 97% from Worker.spawn");
+      assertThat(body.get("blocks").get(1).get("text").get("text").asText())
+          .isEqualTo(
+              "Updated at 2024-05-01T10:00:09Z: the evidence changed since this alert fired at"
+                  + " 2024-05-01T10:00:00Z. This replaces what was said before.");
+      assertThat(body.get("blocks").get(2).get("text").get("text").asText())
+          .isEqualTo("The busiest creator is Worker.spawn.");
+    }
+
     @Test
     void firingExplainsWhatToDoWithEvidenceAndRunbook() {
       assertThat(SlackNotifier.body(firing()))
@@ -179,6 +204,16 @@ class PayloadsTest {
     }
 
     @Test
+    void updatedTriggersTheSameDedupKeyAgainWithTheNewTextAndSaysWhy() {
+      var body = PagerDutyNotifier.body(updated(), key);
+      assertThat(body.get("event_action").asText()).isEqualTo("trigger");
+      assertThat(body.get("dedup_key").asText()).isEqualTo("jvm-sentinel/ThreadStorm/orders");
+      assertThat(body.get("payload").get("summary").asText()).endsWith("97% from Worker.spawn");
+      assertThat(body.get("payload").get("custom_details").get("jvm_sentinel_update").asText())
+          .isEqualTo("the evidence changed since the alert fired at 2024-05-01T10:00:00Z");
+    }
+
+    @Test
     void resolvedResolvesTheSameDedupKey() {
       assertThat(PagerDutyNotifier.body(resolved(), key))
           .isEqualTo(
@@ -193,6 +228,19 @@ class PayloadsTest {
   @Nested
   class Alertmanager {
     final Instant sentAt = Instant.parse("2024-05-01T10:30:00Z");
+
+    @Test
+    void updatedIsPostedAgainWithTheSameLabelsAndTheNewAnnotations() {
+      var first = AlertmanagerNotifier.body(firing(), sentAt).get(0);
+      var update = AlertmanagerNotifier.body(updated(), sentAt).get(0);
+      assertThat(update.get("labels")).isEqualTo(first.get("labels"));
+      assertThat(update.get("startsAt")).isEqualTo(first.get("startsAt"));
+      assertThat(update.get("endsAt")).isEqualTo(first.get("endsAt"));
+      assertThat(update.get("annotations").get("summary").asText())
+          .endsWith("97% from Worker.spawn");
+      assertThat(update.get("annotations").get("description").asText())
+          .isEqualTo("The busiest creator is Worker.spawn.");
+    }
 
     @Test
     void firingEndsFourResendIntervalsAfterItWasSent() {

@@ -85,6 +85,27 @@ final class TestNotifications {
         f.snapshot());
   }
 
+  static final Instant UPDATED_AT = Instant.parse("2024-05-01T10:00:09Z");
+
+  /** {@link #firing()} nine seconds later, now naming its creator site. */
+  static AlertNotification updated() {
+    AlertNotification f = firing();
+    return new AlertNotification(
+        f.ruleId(),
+        f.target(),
+        f.key(),
+        f.severity(),
+        AlertNotification.Status.UPDATED,
+        f.startedAt(),
+        UPDATED_AT,
+        "Thread storm on orders: 212 thread starts/s, 97% from Worker.spawn",
+        "The busiest creator is Worker.spawn.",
+        f.action(),
+        f.runbook(),
+        f.evidence(),
+        f.snapshot());
+  }
+
   static JsonNode json(String text) {
     try {
       return NotificationJson.MAPPER.readTree(text);

@@ -167,6 +167,35 @@ class DatadogNotifierTest {
   }
 
   @Test
+  void anUpdateSaysSoFirstAndKeepsTheAlertsSeverityAndAggregationKey() {
+    AlertNotification f = firing(Severity.CRITICAL, "", Map.of());
+    AlertNotification updated =
+        new AlertNotification(
+            f.ruleId(),
+            f.target(),
+            f.key(),
+            f.severity(),
+            AlertNotification.Status.UPDATED,
+            f.startedAt(),
+            f.startedAt().plusSeconds(9),
+            f.summary() + ", 97% from Worker.spawn",
+            "The busiest creator is Worker.spawn.",
+            f.action(),
+            f.runbook(),
+            f.evidence(),
+            f.snapshot());
+
+    assertThat(DatadogNotifier.text(updated, 4000))
+        .startsWith(
+            "Updated at 2024-05-01T10:00:09Z: the evidence changed since this alert fired at"
+                + " 2024-05-01T10:00:00Z.\n\nThe busiest creator is Worker.spawn.");
+    assertThat(DatadogNotifier.alertType(updated))
+        .isEqualTo(com.timgroup.statsd.Event.AlertType.ERROR);
+    assertThat(DatadogNotifier.event(updated, new String[0], 8000).getAggregationKey())
+        .isEqualTo("jvm-sentinel/ThreadStorm/orders");
+  }
+
+  @Test
   void theTargetsTagsTagTheEventAndTheServiceCheckButNeverReplaceTheAlertsOwn() throws Exception {
     Sink sink = sink("udp");
     Map<String, String> targetTags = new java.util.LinkedHashMap<>();
