@@ -28,6 +28,13 @@ import org.slf4j.LoggerFactory;
  * every finding exactly: recorded lab scenarios are the detection tests' fixtures, and a user's
  * recording reproduces a false or missed alert.
  *
+ * <p>The format is versioned: each time the daemon opens a recording it writes a header line,
+ * {@code {"format":"jvm-sentinel-signals","version":N}}, that applies to the lines after it (a file
+ * appended to by daemons of two versions says so where it changes). Lines before any header are
+ * version 1 (recordings made before the header existed; the same fields as version 2). A sample
+ * with a field this daemon does not know is refused, never read as a default: a renamed field would
+ * otherwise read as 0 and replay as a different timeline.
+ *
  * <p>Confined to the detection thread. A write failure is logged once and stops recording for that
  * target; detection carries on.
  */
@@ -37,7 +44,15 @@ public final class SignalRecorder implements AutoCloseable {
       new ObjectMapper()
           .registerModule(new JavaTimeModule())
           .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
-          .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+          .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+  /** The version this daemon writes, and the newest it reads. */
+  public static final int VERSION = 2;
+
+  static final String FORMAT = "jvm-sentinel-signals";
+
+  /** The line that starts each stretch of a recording written by one daemon. */
+  record Header(String format, int version) {}
 
   private final Optional<Path> directory;
   private final Map<String, Writer> writers = new HashMap<>();
@@ -77,8 +92,12 @@ public final class SignalRecorder implements AutoCloseable {
     try {
       Files.createDirectories(file.getParent());
       log.info("recording the signals of {} to {}", target, file);
-      return Files.newBufferedWriter(
-          file, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+      Writer writer =
+          Files.newBufferedWriter(
+              file, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+      writer.write(JSON.writeValueAsString(new Header(FORMAT, VERSION)));
+      writer.write('\n');
+      return writer;
     } catch (IOException e) {
       log.warn("cannot record the signals of {} to {}: {}", target, file, e.toString());
       return NOT_WRITING;
@@ -104,6 +123,10 @@ public final class SignalRecorder implements AutoCloseable {
         if (line.isBlank()) {
           continue;
         }
+        if (line.startsWith("{\"format\"")) {
+          checkHeader(file, number, line);
+          continue;
+        }
         try {
           samples.add(JSON.readValue(line, SignalSample.class));
         } catch (IOException e) {
@@ -112,6 +135,30 @@ public final class SignalRecorder implements AutoCloseable {
         }
       }
       return samples;
+    }
+  }
+
+  private static void checkHeader(Path file, int number, String line) throws IOException {
+    Header header;
+    try {
+      header = JSON.readValue(line, Header.class);
+    } catch (IOException e) {
+      throw new IOException(file + ":" + number + ": not a recording header: " + e.getMessage(), e);
+    }
+    if (!FORMAT.equals(header.format())) {
+      throw new IOException(
+          file + ":" + number + ": not a signal recording (format '" + header.format() + "')");
+    }
+    if (header.version() < 1 || header.version() > VERSION) {
+      throw new IOException(
+          file
+              + ":"
+              + number
+              + ": recorded in format version "
+              + header.version()
+              + "; this daemon reads versions 1 to "
+              + VERSION
+              + " (read it with the daemon that wrote it, or a newer one)");
     }
   }
 

@@ -68,4 +68,49 @@ class SignalRecorderTest {
         .isInstanceOf(IOException.class)
         .hasMessageContaining("bad.signals.jsonl:");
   }
+
+  @Test
+  void eachStretchOfARecordingStartsWithItsFormatVersion() throws IOException {
+    SignalSample sample = new Samples().threadStarts(1).build();
+    for (int run = 0; run < 2; run++) { // two daemon runs append to the same file
+      try (SignalRecorder recorder = SignalRecorder.to(dir)) {
+        recorder.record("orders", sample);
+      }
+    }
+    List<String> lines = Files.readAllLines(dir.resolve("orders.signals.jsonl"));
+    String header =
+        "{\"format\":\"jvm-sentinel-signals\",\"version\":" + SignalRecorder.VERSION + "}";
+    assertThat(lines).hasSize(4);
+    assertThat(lines.get(0)).isEqualTo(header);
+    assertThat(lines.get(2)).isEqualTo(header);
+    assertThat(SignalRecorder.read(dir.resolve("orders.signals.jsonl")))
+        .containsExactly(sample, sample);
+  }
+
+  @Test
+  void aRenamedFieldIsRefusedNotReadAsZero() throws IOException {
+    SignalSample sample = new Samples().threadStarts(120).build();
+    String line =
+        SignalRecorder.JSON
+            .writeValueAsString(sample)
+            .replace("\"threadStarts\"", "\"threadsStarted\"");
+    Path file = dir.resolve("renamed.signals.jsonl");
+    Files.writeString(file, line + "\n");
+
+    assertThatThrownBy(() -> SignalRecorder.read(file))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("renamed.signals.jsonl:1: not a signal sample")
+        .hasMessageContaining("threadsStarted");
+  }
+
+  @Test
+  void aRecordingFromANewerFormatSaysWhichVersionsThisDaemonReads() throws IOException {
+    Path file = dir.resolve("future.signals.jsonl");
+    Files.writeString(file, "{\"format\":\"jvm-sentinel-signals\",\"version\":99}\n");
+
+    assertThatThrownBy(() -> SignalRecorder.read(file))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("future.signals.jsonl:1: recorded in format version 99")
+        .hasMessageContaining("reads versions 1 to " + SignalRecorder.VERSION);
+  }
 }
