@@ -4,13 +4,16 @@
 # NAME.onsets beside this script.
 #   record.sh NAME SECONDS "JVM FLAGS" SCENARIO [LAB ARGS...]
 # e.g. record.sh tls-30rps-jdk17 60 "" tls-listener-storm --rate 30 --delay 10s
-# JAVA (default: java on PATH) runs the lab; the daemon runs on the same java.
+# JAVA (default: java on PATH) runs the lab; DAEMON_JAVA (default: JAVA) runs the daemon, which
+# needs JDK 17+; POLL_INTERVAL (default 2s) is the target's pollInterval.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../../../../.." && pwd)"
 name=$1 seconds=$2 flags=$3 scenario=$4
 shift 4
 java=${JAVA:-java}
+daemon_java=${DAEMON_JAVA:-$java}
+poll=${POLL_INTERVAL:-2s}
 jar="$root/daemon/target/jvm-sentinel.jar"
 work=$(mktemp -d)
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
@@ -32,9 +35,9 @@ detection:
 targets:
   - name: lab
     jmx: 127.0.0.1:$port
-    pollInterval: 2s
+    pollInterval: $poll
 YAML
-"$java" -jar "$jar" run --config "$work/sentinel.yaml" > "$work/daemon.log" 2>&1 &
+"$daemon_java" -jar "$jar" run --config "$work/sentinel.yaml" > "$work/daemon.log" 2>&1 &
 daemon=$!
 sleep "$seconds"
 kill "$daemon" "$lab" 2>/dev/null || true

@@ -29,7 +29,12 @@ final class Replay {
   private Replay() {}
 
   /** One page: an alert firing, updated or resolving, seconds after the recording began. */
-  record Page(String rule, AlertNotification.Status status, double atSecond, String summary) {
+  record Page(
+      String rule,
+      AlertNotification.Status status,
+      double atSecond,
+      String summary,
+      String explanation) {
     @Override
     public String toString() {
       return String.format("%6.0fs %s %s: %s", atSecond, status, rule, summary);
@@ -125,7 +130,8 @@ final class Replay {
                     n.ruleId(),
                     n.status(),
                     Duration.between(start, n.at()).toMillis() / 1000.0,
-                    n.summary()))
+                    n.summary(),
+                    n.explanation()))
         .toList();
   }
 }

@@ -203,7 +203,12 @@ class ScenarioReplayTest {
         new Scenario("healthy-jdk11", WarmUp.DEFAULT, List.of()),
         new Scenario("pool-start-jdk11", WarmUp.DEFAULT, List.of()),
         new Scenario("feature-after-warmup-jdk11", WarmUp.DEFAULT, List.of()),
-        new Scenario("gc-at-startup-jdk11", WarmUp.DEFAULT, List.of(), Set.of("GcOverhead")));
+        new Scenario("gc-at-startup-jdk11", WarmUp.DEFAULT, List.of(), Set.of("GcOverhead")),
+        // No FlightRecorder MBean: the JMX count polled every second, no creator to name.
+        new Scenario(
+            "thread-per-request-jmx-only-jdk11",
+            WarmUp.DEFAULT,
+            List.of(Expected.of("ThreadStorm", "phase=storm", 10, "thread starts/s"))));
   }
 
   @ParameterizedTest

@@ -1,0 +1,200 @@
+package io.jvmsentinel.daemon.detection;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jvmsentinel.collectors.jfr.threads.SiteStarts;
+import io.jvmsentinel.daemon.alert.AlertNotification.Status;
+import io.jvmsentinel.daemon.alert.SignalRecorder;
+import io.jvmsentinel.daemon.alert.SignalSample;
+import io.jvmsentinel.daemon.alert.WarmUp;
+import io.jvmsentinel.daemon.config.AlertsConfig;
+import io.jvmsentinel.daemon.testing.Jdks;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * An alert's life on recorded timelines, beyond firing: a daemon restart in the middle of a firing
+ * alert, an alert raised before the JFR stream was up and updated once its events name the cause,
+ * and a target without JFR at all.
+ */
+class AlertLifeReplayTest {
+  private static final Path FIXTURES = Jdks.repoRoot().resolve("daemon/src/test/resources/replay");
+  private static final String LOGGER = "from io.jvmsentinel.lab.ThreadPerEventLogger.log";
+
+  @TempDir Path dir;
+
+  static List<SignalSample> fixture(String name) throws IOException {
+    return SignalRecorder.read(FIXTURES.resolve(name + ".signals.jsonl.gz"));
+  }
+
+  static Instant onset(String fixture, String marker) throws IOException {
+    Pattern at = Pattern.compile("at=(\\d+)");
+    for (String line : Files.readAllLines(FIXTURES.resolve(fixture + ".onsets"))) {
+      Matcher m = at.matcher(line);
+      if (line.contains(marker) && m.find()) {
+        return Instant.ofEpochMilli(Long.parseLong(m.group(1)));
+      }
+    }
+    throw new AssertionError("no onset " + marker + " in " + fixture);
+  }
+
+  static List<Replay.Page> with(List<Replay.Page> pages, String rule, Status status) {
+    return pages.stream().filter(p -> p.rule().equals(rule) && p.status() == status).toList();
+  }
+
+  static double seconds(Instant from, Instant to) {
+    return Duration.between(from, to).toMillis() / 1000.0;
+  }
+
+  @Test
+  void aDaemonRestartDuringAFiringAlertNeitherPagesAgainNorLosesItsResolve() throws IOException {
+    List<SignalSample> samples = fixture("storm-after-storm-jdk17");
+    List<Replay.Page> baseline = Replay.run(samples, WarmUp.DEFAULT);
+    Replay.Page fired = with(baseline, "ThreadStorm", Status.FIRING).get(0);
+
+    // Stopped 15 s into the first storm's alert, back 10 s later with the state file.
+    List<Replay.Page> restarted =
+        Replay.runWithRestart(
+            samples,
+            WarmUp.DEFAULT,
+            Duration.ofMillis((long) (fired.atSecond() * 1000) + 15_000),
+            Duration.ofSeconds(10),
+            dir.resolve("alerts.json"),
+            AlertsConfig.DEFAULT_RESTORE_GRACE);
+
+    assertThat(restarted.stream().filter(p -> p.status() == Status.FIRING).map(Replay.Page::rule))
+        .as("no second page for the alert that was firing; pages: %s", restarted)
+        .containsExactlyElementsOf(
+            baseline.stream()
+                .filter(p -> p.status() == Status.FIRING)
+                .map(Replay.Page::rule)
+                .toList());
+    List<Replay.Page> resolves = with(restarted, "ThreadStorm", Status.RESOLVED);
+    List<Replay.Page> baselineResolves = with(baseline, "ThreadStorm", Status.RESOLVED);
+    assertThat(resolves).hasSameSizeAs(baselineResolves);
+    // The restarted daemon saw the storm hold again, so the resolve follows the storm's end, not
+    // the restore grace.
+    assertThat(resolves.get(0).atSecond())
+        .isCloseTo(baselineResolves.get(0).atSecond(), org.assertj.core.data.Offset.offset(10.0));
+    assertThat(resolves.get(0).atSecond())
+        .isLessThan(with(restarted, "ThreadStorm", Status.FIRING).get(1).atSecond());
+  }
+
+  @Test
+  void anAlertRaisedBeforeTheStreamIsUpIsUpdatedWithTheCreatorOnceItsEventsArrive()
+      throws IOException {
+    String name = "storm-after-storm-jdk17";
+    Instant storm = onset(name, "phase=logger-storm");
+    // The daemon connected as the storm began; its JFR stream came up 8 s later (a slow start on a
+    // busy target): until then it sees only the JMX count, a different counter, and no creators.
+    Instant streamUp = storm.plusSeconds(8);
+    List<SignalSample> samples =
+        fixture(name).stream()
+            .map(s -> s.at().isBefore(streamUp) ? beforeTheStream(s) : s)
+            .toList();
+    Instant start = samples.get(0).at();
+
+    List<Replay.Page> pages = Replay.run(samples, WarmUp.DEFAULT);
+
+    Replay.Page fired = with(pages, "ThreadStorm", Status.FIRING).get(0);
+    assertThat(fired.atSecond()).isLessThan(seconds(start, streamUp));
+    assertThat(fired.summary()).doesNotContain(" from ");
+    assertThat(fired.explanation())
+        .contains("creator sites are unknown")
+        .contains("the JFR stream is starting");
+    List<Replay.Page> updates = with(pages, "ThreadStorm", Status.UPDATED);
+    assertThat(updates).as("pages: %s", pages).isNotEmpty();
+    Replay.Page update = updates.get(0);
+    assertThat(update.summary()).contains(LOGGER);
+    assertThat(update.explanation()).doesNotContain("JFR stream");
+    assertThat(update.atSecond() - seconds(start, streamUp))
+        .as("update after the stream's first events")
+        .isBetween(0.0, 15.0);
+    assertThat(updates).as("told once").hasSize(1);
+    // The rest of the alert's life is unchanged: one resolve, then the next storm's own page.
+    assertThat(pages.stream().map(p -> p.rule() + " " + p.status()))
+        .containsExactly(
+            "ThreadStorm FIRING",
+            "ThreadStorm UPDATED",
+            "ThreadStorm RESOLVED",
+            "ThreadStorm FIRING",
+            "ThreadStorm RESOLVED");
+  }
+
+  @Test
+  void aTargetWithoutJfrPagesOnItsJmxCountAndSaysWhyItCannotNameTheCreator() throws IOException {
+    String name = "thread-per-request-jmx-only-jdk11";
+    List<SignalSample> samples = fixture(name);
+    Instant start = samples.get(0).at();
+
+    List<Replay.Page> pages = Replay.run(samples, WarmUp.DEFAULT);
+
+    assertThat(pages)
+        .as("pages: %s", pages)
+        .singleElement()
+        .satisfies(
+            page -> {
+              assertThat(page.rule()).isEqualTo("ThreadStorm");
+              assertThat(page.status()).isEqualTo(Status.FIRING);
+              assertThat(page.atSecond() - seconds(start, onset(name, "phase=storm")))
+                  .isBetween(0.0, 10.0);
+              assertThat(page.explanation()).contains("the target has no FlightRecorder MBean");
+            });
+  }
+
+  /** A sample as the daemon takes it before its stream is up: JMX's count, no JFR tables. */
+  static SignalSample beforeTheStream(SignalSample s) {
+    SignalSample.Details d = s.details();
+    SignalSample.Target t = d.target();
+    SignalSample.Details jmxOnly =
+        new SignalSample.Details(
+            new SignalSample.Target(
+                t.address(),
+                t.since(),
+                t.lastError(),
+                t.connectAttempts(),
+                t.javaVersion(),
+                t.vmOptions(),
+                "not started"),
+            SiteStarts.Interval.EMPTY,
+            List.of(),
+            List.of(),
+            List.of(),
+            d.compilerCpu(),
+            d.gcPauses(),
+            d.contention());
+    return new SignalSample(
+        s.at(),
+        s.up(),
+        s.downSeconds(),
+        s.uptimeSeconds(),
+        false,
+        false,
+        // TotalStartedThreadCount counts from the JVM's start: another counter than the stream's.
+        s.threadStarts() + 1000,
+        Double.NaN,
+        s.codeHeaps(),
+        s.compilationEnabled(),
+        s.codeCacheFullEvents(),
+        Double.NaN,
+        Double.NaN,
+        Double.NaN,
+        s.compileMillis(),
+        Double.NaN,
+        Double.NaN,
+        s.codeCacheGcs(),
+        s.gcPauseSeconds(),
+        java.util.Map.of(),
+        Double.NaN,
+        s.compilerCpuSeconds(),
+        jmxOnly);
+  }
+}
