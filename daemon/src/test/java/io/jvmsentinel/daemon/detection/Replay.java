@@ -1,5 +1,6 @@
 package io.jvmsentinel.daemon.detection;
 
+import io.jvmsentinel.daemon.alert.AlertListener;
 import io.jvmsentinel.daemon.alert.AlertNotification;
 import io.jvmsentinel.daemon.alert.AlertStateFile;
 import io.jvmsentinel.daemon.alert.RuleSettings;
@@ -12,6 +13,7 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -100,25 +102,36 @@ final class Replay {
     SignalSource source =
         now -> List.of(new TargetSignals(TARGET, instance, Tags.empty(), current[0]));
     try (DetectionEngine engine =
-        new DetectionEngine(
-            source,
-            Rules.all(),
-            RuleSettings.DEFAULTS,
-            sent::add,
-            EvidenceSnapshots.disabled(),
-            new SimpleMeterRegistry(),
-            clock,
-            Duration.ofSeconds(1),
-            warmUp,
-            stateFile,
-            restoreGrace,
-            SignalRecorder.none())) {
+        engine(source, clock, warmUp, stateFile, restoreGrace, sent::add)) {
       for (SignalSample sample : samples) {
         clock.set(sample.at());
         current[0] = sample;
         engine.tick();
       }
     }
+  }
+
+  /** The production rules at their defaults, ticked by the caller on {@code clock}. */
+  static DetectionEngine engine(
+      SignalSource source,
+      Clock clock,
+      WarmUp warmUp,
+      AlertStateFile stateFile,
+      Duration restoreGrace,
+      AlertListener listener) {
+    return new DetectionEngine(
+        source,
+        Rules.all(),
+        RuleSettings.DEFAULTS,
+        listener,
+        EvidenceSnapshots.disabled(),
+        new SimpleMeterRegistry(),
+        clock,
+        Duration.ofSeconds(1),
+        warmUp,
+        stateFile,
+        restoreGrace,
+        SignalRecorder.none());
   }
 
   private static List<Page> pages(List<SignalSample> samples, List<AlertNotification> sent) {

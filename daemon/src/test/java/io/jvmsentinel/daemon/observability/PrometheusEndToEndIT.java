@@ -5,13 +5,13 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.jvmsentinel.daemon.alert.notify.AlertmanagerIT;
 import io.jvmsentinel.daemon.config.CliOverrides;
 import io.jvmsentinel.daemon.config.ConfigLoader;
 import io.jvmsentinel.daemon.lab.LabProcess;
 import io.jvmsentinel.daemon.lab.LabSpec;
 import io.jvmsentinel.daemon.lab.LoopbackPorts;
 import io.jvmsentinel.daemon.runtime.SentinelDaemon;
+import io.jvmsentinel.daemon.testing.AlertmanagerProcess;
 import io.jvmsentinel.daemon.testing.Jdks;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -56,10 +56,11 @@ class PrometheusEndToEndIT {
       try (SentinelDaemon daemon =
           SentinelDaemon.start(
               new ConfigLoader().load(Optional.of(daemonConfig), CliOverrides.NONE))) {
-        Path amConfig = Files.writeString(dir.resolve("alertmanager.yml"), AlertmanagerIT.CONFIG);
+        Path amConfig =
+            Files.writeString(dir.resolve("alertmanager.yml"), AlertmanagerProcess.CONFIG);
         alertmanager =
             new ProcessBuilder(
-                    AlertmanagerIT.binary().toString(),
+                    AlertmanagerProcess.binary().toString(),
                     "--config.file=" + amConfig,
                     "--storage.path=" + dir.resolve("am-data"),
                     "--web.listen-address=127.0.0.1:" + alertmanagerPort,

@@ -6,117 +6,46 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.jvmsentinel.daemon.alert.AlertNotification;
 import io.jvmsentinel.daemon.alert.Severity;
-import io.jvmsentinel.daemon.lab.LoopbackPorts;
-import java.io.File;
+import io.jvmsentinel.daemon.testing.AlertmanagerProcess;
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Stream;
-import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@link AlertmanagerNotifier} against a real Prometheus Alertmanager (the Debian package {@code
- * prometheus-alertmanager}, installed by {@code .ci/install-test-deps}), on a free loopback port,
- * without clustering.
+ * {@link AlertmanagerNotifier} against a real Prometheus Alertmanager ({@link
+ * AlertmanagerProcess}).
  */
 public class AlertmanagerIT {
-  public static final String INSTALL =
-      "run .ci/install-test-deps, or: apt-get install --no-install-recommends"
-          + " prometheus-alertmanager";
-  public static final String CONFIG =
-      """
-      route:
-        receiver: nowhere
-      receivers:
-        - name: nowhere
-      """;
-
   @TempDir Path dir;
-  final HttpClient http = HttpClient.newHttpClient();
-  Process alertmanager;
+  AlertmanagerProcess alertmanager;
   URI base;
 
   @BeforeEach
   void startAlertmanager() throws IOException {
-    Path binary = binary();
-    Path config = Files.writeString(dir.resolve("alertmanager.yml"), CONFIG);
-    int port = LoopbackPorts.freePort();
-    base = URI.create("http://127.0.0.1:" + port);
-    alertmanager =
-        new ProcessBuilder(
-                binary.toString(),
-                "--config.file=" + config,
-                "--storage.path=" + dir.resolve("data"),
-                "--web.listen-address=127.0.0.1:" + port,
-                "--cluster.listen-address=")
-            .redirectErrorStream(true)
-            .redirectOutput(dir.resolve("alertmanager.log").toFile())
-            .start();
-    await("Alertmanager ready at " + base + "/-/ready (log: " + dir + "/alertmanager.log)")
-        .atMost(Duration.ofSeconds(30))
-        .ignoreExceptions()
-        .until(() -> alertmanager.isAlive() && get("/-/ready").statusCode() == 200);
+    alertmanager = AlertmanagerProcess.start(dir);
+    base = alertmanager.base();
   }
 
   @AfterEach
-  void stopAlertmanager() throws InterruptedException {
+  void stopAlertmanager() {
     if (alertmanager != null) {
-      alertmanager.destroy();
-      alertmanager.waitFor(10, java.util.concurrent.TimeUnit.SECONDS);
-      alertmanager.destroyForcibly();
+      alertmanager.close();
     }
   }
 
-  /** On PATH or in /usr/bin, under the Debian name or upstream's; never skipped when missing. */
-  public static Path binary() {
-    List<Path> dirs = new ArrayList<>();
-    String path = System.getenv().getOrDefault("PATH", "");
-    for (String entry : path.split(File.pathSeparator)) {
-      if (!entry.isEmpty()) {
-        dirs.add(Path.of(entry));
-      }
-    }
-    dirs.add(Path.of("/usr/bin"));
-    return dirs.stream()
-        .flatMap(d -> Stream.of(d.resolve("prometheus-alertmanager"), d.resolve("alertmanager")))
-        .filter(Files::isExecutable)
-        .findFirst()
-        .orElseThrow(
-            () ->
-                new AssertionError(
-                    "Prometheus Alertmanager not found (prometheus-alertmanager or alertmanager on"
-                        + " PATH or in /usr/bin); "
-                        + INSTALL));
-  }
-
-  HttpResponse<String> get(String path) throws IOException, InterruptedException {
-    return http.send(
-        HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(5)).build(),
-        HttpResponse.BodyHandlers.ofString());
-  }
-
-  /** The alerts Alertmanager reports (it leaves out resolved ones) with alertname {@code rule}. */
   List<JsonNode> alerts(String rule) throws Exception {
-    JsonNode all = TestNotifications.json(get("/api/v2/alerts").body());
-    return StreamSupport.stream(all.spliterator(), false)
-        .filter(a -> a.path("labels").path("alertname").asText().equals(rule))
-        .toList();
+    return alertmanager.alerts(rule);
   }
 
   @Test

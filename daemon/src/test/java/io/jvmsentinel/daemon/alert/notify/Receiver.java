@@ -21,9 +21,10 @@ import java.util.concurrent.TimeUnit;
  * A local HTTP receiver on 127.0.0.1 and a free port that records every request and answers as
  * scripted: a queue of responses, then 200.
  */
-final class Receiver implements AutoCloseable {
+public final class Receiver implements AutoCloseable {
   /** One recorded request. */
-  record Request(String method, String path, Headers headers, JsonNode body, int answeredWith) {}
+  public record Request(
+      String method, String path, Headers headers, JsonNode body, int answeredWith) {}
 
   /** What to answer; {@link #HANG} holds the request until the receiver closes. */
   record Answer(int status, String location) {
@@ -34,19 +35,19 @@ final class Receiver implements AutoCloseable {
     }
   }
 
-  final List<Request> requests = new CopyOnWriteArrayList<>();
+  public final List<Request> requests = new CopyOnWriteArrayList<>();
   final Queue<Answer> script = new ConcurrentLinkedQueue<>();
   private final CountDownLatch closing = new CountDownLatch(1);
   private final HttpServer server;
 
-  Receiver() throws IOException {
+  public Receiver() throws IOException {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     server.setExecutor(Executors.newCachedThreadPool());
     server.createContext("/", this::handle);
     server.start();
   }
 
-  URI url(String path) {
+  public URI url(String path) {
     return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + path);
   }
 
