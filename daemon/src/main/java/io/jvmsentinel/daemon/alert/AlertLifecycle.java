@@ -143,17 +143,7 @@ public final class AlertLifecycle {
    * @param heldUntil until when it may not resolve; null: the restore grace
    */
   public void restore(FiringAlertRecord record, Instant heldUntil) {
-    ActiveAlert alert =
-        new ActiveAlert(
-            record.ruleId(),
-            record.target(),
-            record.key(),
-            record.severity(),
-            ActiveAlert.State.FIRING,
-            record.startedAt(),
-            record.startedAt(),
-            restoredFinding(record),
-            record.snapshot());
+    ActiveAlert alert = restoredAlert(record);
     alerts.put(
         record.alertKey(),
         new Tracked(
@@ -167,8 +157,22 @@ public final class AlertLifecycle {
             null));
   }
 
+  /** A firing alert as the state file kept it, with {@link #restoredFinding}. */
+  public static ActiveAlert restoredAlert(FiringAlertRecord record) {
+    return new ActiveAlert(
+        record.ruleId(),
+        record.target(),
+        record.key(),
+        record.severity(),
+        ActiveAlert.State.FIRING,
+        record.startedAt(),
+        record.startedAt(),
+        restoredFinding(record),
+        record.snapshot());
+  }
+
   /** The finding of a restored alert until its rule speaks again. */
-  public static Finding restoredFinding(FiringAlertRecord record) {
+  static Finding restoredFinding(FiringAlertRecord record) {
     return new Finding(
         record.key(),
         record.summary(),

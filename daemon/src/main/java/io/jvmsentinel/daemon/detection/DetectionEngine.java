@@ -300,17 +300,7 @@ public final class DetectionEngine implements AutoCloseable {
 
   /** Sends the resolve of a restored alert that no rule can evaluate any more, saying why. */
   private void resolveRestored(FiringAlertRecord record, String why, Instant now) {
-    ActiveAlert alert =
-        new ActiveAlert(
-            record.ruleId(),
-            record.target(),
-            record.key(),
-            record.severity(),
-            ActiveAlert.State.FIRING,
-            record.startedAt(),
-            record.startedAt(),
-            AlertLifecycle.restoredFinding(record),
-            record.snapshot());
+    ActiveAlert alert = AlertLifecycle.restoredAlert(record);
     log.info(
         "ALERT {} resolved on {}{}: {}",
         record.ruleId(),
