@@ -19,12 +19,15 @@ import io.jvmsentinel.lab.Scenarios;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.UsageMessageSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -35,8 +38,7 @@ import picocli.CommandLine.Parameters;
     versionProvider = VersionProvider.class,
     description = {
       "Start the bundled lab JVM as a target on a free loopback port, watch it and serve its"
-          + " metrics, with a live view in the terminal. Ctrl-C stops both.",
-      "Scenarios: ${COMPLETION-CANDIDATES}"
+          + " metrics, with a live view in the terminal. Ctrl-C stops both."
     })
 public final class DemoCommand implements Callable<Integer> {
   @Parameters(
@@ -45,7 +47,7 @@ public final class DemoCommand implements Callable<Integer> {
       defaultValue = "mixed",
       paramLabel = "SCENARIO",
       completionCandidates = ScenarioNames.class,
-      description = "What the lab JVM does (default: ${DEFAULT-VALUE}).")
+      description = "What the lab JVM does (default: ${DEFAULT-VALUE}); see Scenarios below.")
   String scenario;
 
   @Option(
@@ -76,7 +78,26 @@ public final class DemoCommand implements Callable<Integer> {
       description = "Seconds between live-view lines (default ${DEFAULT-VALUE}).")
   int viewIntervalSeconds;
 
-  /** The lab's scenario names, for help and validation. */
+  private static final String SCENARIOS_SECTION = "scenarios";
+
+  /**
+   * Lists the lab's scenarios, with what each does, in {@code demo}'s help, after the options.
+   * picocli expands {@code ${COMPLETION-CANDIDATES}} only in option and parameter descriptions: in
+   * the command's description it printed "null".
+   */
+  public static void describeScenarios(CommandLine demo) {
+    demo.getHelpSectionMap()
+        .put(
+            SCENARIOS_SECTION,
+            help ->
+                help.createHeading("%nScenarios:%n")
+                    + help.createTextTable(Scenarios.descriptions()));
+    List<String> sections = new ArrayList<>(demo.getHelpSectionKeys());
+    sections.add(sections.indexOf(UsageMessageSpec.SECTION_KEY_FOOTER_HEADING), SCENARIOS_SECTION);
+    demo.setHelpSectionKeys(sections);
+  }
+
+  /** The lab's scenario names, for completion. */
   static final class ScenarioNames implements Iterable<String> {
     @Override
     public java.util.Iterator<String> iterator() {
