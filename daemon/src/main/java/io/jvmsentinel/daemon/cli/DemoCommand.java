@@ -167,9 +167,8 @@ public final class DemoCommand implements Callable<Integer> {
     if (labJavaHome != null) {
       spec.javaHome(labJavaHome);
     }
-    // The terminal shows each alert readably (AlertConsole); the JSON line per alert is for logs.
-    ((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger("io.jvmsentinel.alerts"))
-        .setLevel(ch.qos.logback.classic.Level.WARN);
+    // The terminal shows each alert readably (AlertConsole); the alert log lines are for logs.
+    AlertConsole.muteAlertLogLines();
     System.out.println("Starting the lab JVM (scenario " + scenario + ")...");
     LabProcess lab = spec.build().startReady(Duration.ofSeconds(60));
     SentinelDaemon daemon;

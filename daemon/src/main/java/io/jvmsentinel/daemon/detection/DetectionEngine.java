@@ -370,12 +370,7 @@ public final class DetectionEngine implements AutoCloseable {
 
   /** Sends the resolve of a firing alert whose rule can no longer evaluate it, saying why. */
   private void resolveUnseen(ActiveAlert alert, String why, Instant now, Map<String, String> tags) {
-    log.info(
-        "ALERT {} resolved on {}{}: {}",
-        alert.ruleId(),
-        alert.target(),
-        keySuffix(alert.key()),
-        why);
+    AlertTransitionLog.resolved(alert.ruleId(), alert.target(), alert.key(), why);
     listener.notify(
         notification(
             alert.ruleId(),
@@ -479,11 +474,7 @@ public final class DetectionEngine implements AutoCloseable {
     boolean continuedAfterRestart = tracked.restored;
     if (tracked.restored) {
       tracked.restored = false;
-      log.info(
-          "ALERT {} still firing on {}{} after the daemon restart: continues, no new page",
-          rule.id(),
-          target,
-          keySuffix(finding.key()));
+      AlertTransitionLog.continuedAfterRestart(rule.id(), target, finding.key());
     }
     ActiveAlert alert = tracked.alert;
     if (alert.state() == ActiveAlert.State.PENDING
@@ -500,12 +491,7 @@ public final class DetectionEngine implements AutoCloseable {
               now,
               finding,
               snapshot.orElse(null));
-      log.warn(
-          "ALERT {} firing on {}{}: {}",
-          rule.id(),
-          target,
-          keySuffix(finding.key()),
-          finding.summary());
+      AlertTransitionLog.firing(rule.id(), target, finding.key(), finding.summary());
       listener.notify(notification(rule, tracked.alert, AlertNotification.Status.FIRING, now));
       stateChanged = true;
     } else {
@@ -540,11 +526,7 @@ public final class DetectionEngine implements AutoCloseable {
     }
     if (!now.isBefore(tracked.clearSince.plus(rule.clearFor()))) {
       alerts.remove(id);
-      log.info(
-          "ALERT {} resolved on {}{}",
-          rule.id(),
-          tracked.alert.target(),
-          keySuffix(tracked.alert.key()));
+      AlertTransitionLog.resolved(rule.id(), tracked.alert.target(), tracked.alert.key());
       listener.notify(notification(rule, tracked.alert, AlertNotification.Status.RESOLVED, now));
       stateChanged = true;
     }
@@ -600,10 +582,6 @@ public final class DetectionEngine implements AutoCloseable {
 
   private static String counterKey(String rule, String target) {
     return rule + "|" + target;
-  }
-
-  private static String keySuffix(String key) {
-    return key.isEmpty() ? "" : " [" + key + "]";
   }
 
   @Override
