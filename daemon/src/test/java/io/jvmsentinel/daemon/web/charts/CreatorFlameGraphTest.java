@@ -13,6 +13,7 @@ class CreatorFlameGraphTest {
       String site, long count, List<String> stack, String threadName) {
     return new ThreadStartReport.Site(
         site,
+        false,
         count,
         0,
         0,
@@ -28,6 +29,7 @@ class CreatorFlameGraphTest {
         new ThreadStartReport(
             120,
             100,
+            0,
             100,
             List.of(
                 site(
@@ -61,6 +63,7 @@ class CreatorFlameGraphTest {
         new ThreadStartReport(
             5,
             5,
+            0,
             0,
             List.of(
                 site(
