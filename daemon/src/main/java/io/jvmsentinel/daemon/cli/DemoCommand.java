@@ -20,6 +20,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -89,12 +90,17 @@ public final class DemoCommand implements Callable<Integer> {
     demo.getHelpSectionMap()
         .put(
             SCENARIOS_SECTION,
-            help ->
-                help.createHeading("%nScenarios:%n")
-                    + help.createTextTable(Scenarios.descriptions()));
+            help -> help.createHeading("%nScenarios:%n") + help.createTextTable(scenarios()));
     List<String> sections = new ArrayList<>(demo.getHelpSectionKeys());
     sections.add(sections.indexOf(UsageMessageSpec.SECTION_KEY_FOOTER_HEADING), SCENARIOS_SECTION);
     demo.setHelpSectionKeys(sections);
+  }
+
+  /** Each scenario's description, '%' escaped: picocli formats table cells (as for printf). */
+  private static Map<String, String> scenarios() {
+    Map<String, String> escaped = new LinkedHashMap<>();
+    Scenarios.descriptions().forEach((name, text) -> escaped.put(name, text.replace("%", "%%")));
+    return escaped;
   }
 
   /** The lab's scenario names, for completion. */
