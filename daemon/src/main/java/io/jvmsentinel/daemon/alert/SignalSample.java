@@ -22,6 +22,10 @@ import java.util.Map;
  * @param jfrStormPaused whether the daemon closed the stream itself during a heavy thread storm
  *     (JFR-only rules then hold their state instead of resolving for lack of data)
  * @param threadStarts thread starts: from JFR while streaming, else the JMX total
+ * @param ownThreadStarts of the JFR thread starts, those the monitoring itself caused (the JDK
+ *     serving the daemon's JMX connection and JFR stream), told by their stacks: only starts with a
+ *     stack can be told, so at start rates where stacks are sampled it counts fewer; 0 in
+ *     recordings made before it existed
  * @param shortLivedThreads threads that ended within 1 s of starting (JFR)
  * @param codeHeaps code cache segments with use and maximum (JMX memory pools)
  * @param compilationEnabled 1 while the JIT compiles, 0 when it stopped (code cache full), NaN
@@ -50,6 +54,7 @@ public record SignalSample(
     boolean jfr,
     boolean jfrStormPaused,
     double threadStarts,
+    double ownThreadStarts,
     double shortLivedThreads,
     List<CodeHeap> codeHeaps,
     double compilationEnabled,

@@ -1,10 +1,14 @@
 package io.jvmsentinel.daemon.cli;
 
+import ch.qos.logback.classic.Level;
 import io.jvmsentinel.daemon.alert.ActiveAlert;
+import io.jvmsentinel.daemon.alert.notify.JsonLogNotifier;
+import io.jvmsentinel.daemon.detection.AlertTransitionLog;
 import io.jvmsentinel.daemon.detection.DetectionEngine;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.slf4j.LoggerFactory;
 
 /**
  * Prints alerts as they fire and resolve, with the evidence an on-call engineer reads first: the
@@ -16,6 +20,16 @@ final class AlertConsole {
 
   AlertConsole(DetectionEngine engine) {
     this.engine = engine;
+  }
+
+  /**
+   * Leaves the terminal's alert lines to this view: the daemon's log line per transition and the
+   * JSON line per notification go to the same terminal (stderr), so each alert would show twice.
+   */
+  static void muteAlertLogLines() {
+    for (String logger : List.of(AlertTransitionLog.LOGGER, JsonLogNotifier.LOGGER)) {
+      ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(logger)).setLevel(Level.OFF);
+    }
   }
 
   void printChanges() {

@@ -60,6 +60,7 @@ final class SignalSampler {
         streaming,
         target.stream().stormPaused(),
         streaming ? jfr.threadStarts().totalStarts() : jmxStarts,
+        jfr.threadStarts().ownStarts(),
         streaming ? jfr.threadLifetimes().shortLivedCount() : Double.NaN,
         codeHeaps(pollers.memory()),
         enabled,

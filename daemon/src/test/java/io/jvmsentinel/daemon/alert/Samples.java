@@ -22,6 +22,7 @@ public final class Samples {
   private boolean jfr = true;
   private boolean stormPaused = false;
   private double threadStarts = 0;
+  private double ownThreadStarts = 0;
   private double shortLived = 0;
   private List<SignalSample.CodeHeap> heaps =
       List.of(new SignalSample.CodeHeap("CodeHeap 'non-profiled nmethods'", 10e6, 120e6));
@@ -70,6 +71,12 @@ public final class Samples {
 
   public Samples threadStarts(double value) {
     threadStarts = value;
+    return this;
+  }
+
+  /** Of the thread starts so far, those the monitoring itself caused (cumulative). */
+  public Samples ownThreadStarts(double value) {
+    ownThreadStarts = value;
     return this;
   }
 
@@ -166,13 +173,15 @@ public final class Samples {
   /** Thread starts by creator site in this tick. */
   public Samples creators(SiteStarts... sites) {
     long attributed = 0;
+    long own = 0;
     for (SiteStarts site : sites) {
       attributed += site.count();
+      own += site.own() ? site.count() : 0;
     }
     details =
         new SignalSample.Details(
             details.target(),
-            new SiteStarts.Interval(attributed, List.of(sites)),
+            new SiteStarts.Interval(attributed, own, List.of(sites)),
             details.deoptimizedMethods(),
             details.recompiledMethods(),
             details.codeCacheFulls(),
@@ -208,8 +217,14 @@ public final class Samples {
 
   /** A creator site that started {@code count} threads named {@code threadName} in a tick. */
   public static SiteStarts site(String site, long count, String threadName) {
+    return site(site, false, count, threadName);
+  }
+
+  /** The same, the monitoring's own starts ({@code own}) or the application's. */
+  public static SiteStarts site(String site, boolean own, long count, String threadName) {
     return new SiteStarts(
         site,
+        own,
         count,
         List.of(new ThreadStartReport.NameCount(threadName, count)),
         List.of(new ThreadStartReport.NameCount("main", count)),
@@ -226,6 +241,7 @@ public final class Samples {
         jfr,
         stormPaused,
         threadStarts,
+        ownThreadStarts,
         shortLived,
         heaps,
         compilationEnabled,

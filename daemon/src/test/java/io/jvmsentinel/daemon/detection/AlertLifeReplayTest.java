@@ -180,6 +180,7 @@ class AlertLifeReplayTest {
         false,
         // TotalStartedThreadCount counts from the JVM's start: another counter than the stream's.
         s.threadStarts() + 1000,
+        0,
         Double.NaN,
         s.codeHeaps(),
         s.compilationEnabled(),
@@ -196,5 +197,34 @@ class AlertLifeReplayTest {
         Double.NaN,
         s.compilerCpuSeconds(),
         jmxOnly);
+  }
+
+  /** The sample {@code shift} later. */
+  static SignalSample shifted(SignalSample s, Duration shift) {
+    return new SignalSample(
+        s.at().plus(shift),
+        s.up(),
+        s.downSeconds(),
+        s.uptimeSeconds(),
+        s.jfr(),
+        s.jfrStormPaused(),
+        s.threadStarts(),
+        s.ownThreadStarts(),
+        s.shortLivedThreads(),
+        s.codeHeaps(),
+        s.compilationEnabled(),
+        s.codeCacheFullEvents(),
+        s.compilations(),
+        s.deoptimizations(),
+        s.madeNotEntrant(),
+        s.compileMillis(),
+        s.compilerCpuShare(),
+        s.sweeperReclaimed(),
+        s.codeCacheGcs(),
+        s.gcPauseSeconds(),
+        s.tlsPeers(),
+        s.recompilations(),
+        s.compilerCpuSeconds(),
+        s.details());
   }
 }

@@ -25,6 +25,7 @@ class TargetSeriesTest {
         false,
         starts,
         0,
+        0,
         List.of(new SignalSample.CodeHeap("CodeHeap 'profiled nmethods'", used, 100)),
         compilationEnabled,
         fulls,

@@ -1,0 +1,82 @@
+package io.jvmsentinel.daemon.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ch.qos.logback.classic.Logger;
+import io.jvmsentinel.daemon.alert.Samples;
+import io.jvmsentinel.daemon.alert.UnstartedTarget;
+import io.jvmsentinel.daemon.alert.notify.JsonLogNotifier;
+import io.jvmsentinel.daemon.detection.AlertTransitionLog;
+import io.jvmsentinel.daemon.detection.DetectionEngine;
+import io.jvmsentinel.daemon.detection.ScriptedDetection;
+import io.jvmsentinel.daemon.testing.MutableClock;
+import io.jvmsentinel.daemon.watch.WatchedTarget;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
+
+/** The demo's terminal: stdout (the alert view) and stderr (the log) together. */
+class AlertConsoleTest {
+  @TempDir Path tmp;
+  private final PrintStream stdout = System.out;
+  private final PrintStream stderr = System.err;
+
+  @AfterEach
+  void restore() {
+    System.setOut(stdout);
+    System.setErr(stderr);
+    for (String logger : List.of(AlertTransitionLog.LOGGER, JsonLogNotifier.LOGGER)) {
+      ((Logger) LoggerFactory.getLogger(logger)).setLevel(null);
+    }
+  }
+
+  @Test
+  void eachAlertFiresAndResolvesOnceInTheTerminal() {
+    ByteArrayOutputStream terminal = new ByteArrayOutputStream();
+    PrintStream both = new PrintStream(terminal, true, StandardCharsets.UTF_8);
+    System.setOut(both);
+    System.setErr(both);
+    AlertConsole.muteAlertLogLines();
+    MutableClock clock = new MutableClock(Samples.T0);
+    ScriptedDetection.ScriptedRule rule = new ScriptedDetection.ScriptedRule();
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    WatchedTarget target = UnstartedTarget.create("orders", registry, tmp);
+    DetectionEngine engine =
+        ScriptedDetection.engine(() -> List.of(target), rule, n -> {}, registry, clock);
+    AlertConsole console = new AlertConsole(engine);
+    try {
+      rule.keys = List.of("disk");
+      ticks(engine, clock, 4); // pending for 4 s, then firing
+      console.printChanges();
+      rule.keys = List.of();
+      ticks(engine, clock, 5); // clear for 6 s, then resolved
+      console.printChanges();
+    } finally {
+      engine.close();
+      target.close();
+    }
+
+    List<String> lines = terminal.toString(StandardCharsets.UTF_8).lines().toList();
+    assertThat(lines).filteredOn(line -> line.contains("Scripted")).hasSize(2);
+    assertThat(lines)
+        .filteredOn(line -> line.toLowerCase().contains("resolved"))
+        .singleElement()
+        .asString()
+        .startsWith("  RESOLVED Scripted: trouble with disk");
+  }
+
+  private static void ticks(DetectionEngine engine, MutableClock clock, int ticks) {
+    for (int i = 0; i < ticks; i++) {
+      engine.tick();
+      clock.advance(Duration.ofSeconds(2));
+    }
+  }
+}
