@@ -203,7 +203,7 @@ public final class DemoCommand implements Callable<Integer> {
                 },
                 "demo-shutdown"));
     LiveView view = new LiveView(daemon.registry(), daemon.sessions().get(0));
-    AlertConsole alerts = new AlertConsole(daemon.detection());
+    AlertConsole alerts = new AlertConsole(daemon::recentAlerts);
     while (!stopped.await(viewIntervalSeconds, java.util.concurrent.TimeUnit.SECONDS)) {
       if (!lab.isAlive()) {
         System.out.println("The lab JVM exited; stopping.");

@@ -3,7 +3,9 @@ package io.jvmsentinel.daemon.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Logger;
+import io.jvmsentinel.daemon.alert.AlertNotification;
 import io.jvmsentinel.daemon.alert.Samples;
+import io.jvmsentinel.daemon.alert.Severity;
 import io.jvmsentinel.daemon.alert.UnstartedTarget;
 import io.jvmsentinel.daemon.alert.notify.JsonLogNotifier;
 import io.jvmsentinel.daemon.detection.AlertTransitionLog;
@@ -11,6 +13,7 @@ import io.jvmsentinel.daemon.detection.DetectionEngine;
 import io.jvmsentinel.daemon.detection.ScriptedDetection;
 import io.jvmsentinel.daemon.testing.MutableClock;
 import io.jvmsentinel.daemon.watch.WatchedTarget;
+import io.jvmsentinel.daemon.web.RecentAlerts;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -18,6 +21,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -49,9 +54,10 @@ class AlertConsoleTest {
     ScriptedDetection.ScriptedRule rule = new ScriptedDetection.ScriptedRule();
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     WatchedTarget target = UnstartedTarget.create("orders", registry, tmp);
+    RecentAlerts recent = new RecentAlerts(n -> {});
     DetectionEngine engine =
-        ScriptedDetection.engine(() -> List.of(target), rule, n -> {}, registry, clock);
-    AlertConsole console = new AlertConsole(engine);
+        ScriptedDetection.engine(() -> List.of(target), rule, recent, registry, clock);
+    AlertConsole console = new AlertConsole(recent::all);
     try {
       rule.keys = List.of("disk");
       ticks(engine, clock, 4); // pending for 4 s, then firing
@@ -71,6 +77,47 @@ class AlertConsoleTest {
         .singleElement()
         .asString()
         .startsWith("  RESOLVED Scripted: trouble with disk");
+  }
+
+  @Test
+  void anUpdateIsShownOnceWithItsNewText() {
+    ByteArrayOutputStream terminal = new ByteArrayOutputStream();
+    System.setOut(new PrintStream(terminal, true, StandardCharsets.UTF_8));
+    RecentAlerts recent = new RecentAlerts(n -> {});
+    AlertConsole console = new AlertConsole(recent::all);
+
+    recent.notify(notification(AlertNotification.Status.FIRING, "212 thread starts/s", 0));
+    console.printChanges();
+    recent.notify(
+        notification(
+            AlertNotification.Status.UPDATED, "212 thread starts/s, 97% from Worker.spawn", 9));
+    console.printChanges();
+    console.printChanges();
+
+    List<String> lines = terminal.toString(StandardCharsets.UTF_8).lines().toList();
+    assertThat(lines)
+        .filteredOn(line -> line.contains("ThreadStorm"))
+        .containsExactly(
+            "  ALERT WARNING ThreadStorm: 212 thread starts/s",
+            "  UPDATED ThreadStorm: 212 thread starts/s, 97% from Worker.spawn");
+  }
+
+  private static AlertNotification notification(
+      AlertNotification.Status status, String summary, int second) {
+    return new AlertNotification(
+        "ThreadStorm",
+        "orders",
+        "",
+        Severity.WARNING,
+        status,
+        Samples.T0,
+        Samples.T0.plusSeconds(second),
+        summary,
+        "why",
+        "do",
+        "",
+        Map.of(),
+        Optional.empty());
   }
 
   private static void ticks(DetectionEngine engine, MutableClock clock, int ticks) {
