@@ -2,6 +2,7 @@ package io.jvmsentinel.daemon.alert;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jvmsentinel.collectors.jfr.threads.SiteStarts;
 import io.jvmsentinel.daemon.alert.rules.ThreadStormRule;
 import io.jvmsentinel.daemon.watch.WatchedTarget;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -210,17 +211,9 @@ class ThreadStormRuleTest {
   @Test
   void theMonitoringsOwnStartsAreNeverTheCauseEvenWhenTheyAreTheBusiestSite() {
     String dispatch = "com.example.Dispatcher.dispatch";
-    // 100 starts/s: per 2 s tick, 120 the daemon's own RMI connections (a reconnect loop, say)
-    // and 80 of the application's dispatcher.
-    SignalHistory history =
-        Samples.history(
-            20,
-            (s, t) ->
-                s.threadStarts(100.0 * t)
-                    .ownThreadStarts(60.0 * t)
-                    .creators(
-                        Samples.site(ACCEPT_LOOP, true, 120, "RMI TCP Connection(idle)"),
-                        Samples.site(dispatch, 80, "request-#")));
+    // 100 starts/s: 60 the daemon's own RMI connections (a reconnect loop, say), 40 of the
+    // application's dispatcher.
+    SignalHistory history = withOwnStarts(100, 60, dispatch, "request-#");
 
     assertThat(rule.evaluate(context(history, Set.of(), false)))
         .singleElement()
@@ -248,15 +241,7 @@ class ThreadStormRuleTest {
   void aKnownCauseIsMatchedAmongTheApplicationsStartsOnly() {
     // 30 starts/s, below the generic floor: 18 of them the monitoring's own, 12 of the TLS
     // listener (JDK-8246039). Counted with the own starts the cause has 40%, not most.
-    SignalHistory history =
-        Samples.history(
-            20,
-            (s, t) ->
-                s.threadStarts(30.0 * t)
-                    .ownThreadStarts(18.0 * t)
-                    .creators(
-                        Samples.site(ACCEPT_LOOP, true, 36, "RMI TCP Connection(idle)"),
-                        Samples.site(TLS, 24, "HandshakeCompletedNotify-Thread")));
+    SignalHistory history = withOwnStarts(30, 18, TLS, "HandshakeCompletedNotify-Thread");
 
     assertThat(rule.evaluate(context(history, Set.of(), false)))
         .singleElement()
@@ -271,28 +256,14 @@ class ThreadStormRuleTest {
   void theMonitoringsOwnStartsDoNotLiftAKnownCauseOverItsFloor() {
     // 6 starts/s in all, above the known cause's floor of 5; the application's TLS listener
     // starts 4 of them.
-    SignalHistory history =
-        Samples.history(
-            20,
-            (s, t) ->
-                s.threadStarts(6.0 * t)
-                    .ownThreadStarts(2.0 * t)
-                    .creators(
-                        Samples.site(ACCEPT_LOOP, true, 4, "RMI TCP Connection(idle)"),
-                        Samples.site(TLS, 8, "HandshakeCompletedNotify-Thread")));
+    SignalHistory history = withOwnStarts(6, 2, TLS, "HandshakeCompletedNotify-Thread");
 
     assertThat(rule.evaluate(context(history, Set.of(), false))).isEmpty();
   }
 
   @Test
   void aStormOfTheMonitoringsOwnStartsNamesNoCreatorAndSaysWhose() {
-    SignalHistory history =
-        Samples.history(
-            20,
-            (s, t) ->
-                s.threadStarts(100.0 * t)
-                    .ownThreadStarts(100.0 * t)
-                    .creators(Samples.site(ACCEPT_LOOP, true, 200, "RMI TCP Connection(idle)")));
+    SignalHistory history = withOwnStarts(100, 100, null, null);
 
     assertThat(rule.evaluate(context(history, Set.of(), false)))
         .singleElement()
@@ -360,6 +331,28 @@ class ThreadStormRuleTest {
           new Samples().at(Samples.T0.plusSeconds(t)).jmxOnly().threadStarts(150.0 * read).build());
     }
     return history;
+  }
+
+  /**
+   * 20 s of {@code perSecond} thread starts: {@code ownPerSecond} of them the daemon's own RMI
+   * connections, the rest (if any) from the application's {@code site}.
+   */
+  private static SignalHistory withOwnStarts(
+      double perSecond, double ownPerSecond, String site, String threadName) {
+    // Samples are 2 s apart: each tick's table holds two seconds of starts.
+    long own = Math.round(2 * ownPerSecond);
+    long application = Math.round(2 * (perSecond - ownPerSecond));
+    SiteStarts ownSite = Samples.site(ACCEPT_LOOP, true, own, "RMI TCP Connection(idle)");
+    return Samples.history(
+        20,
+        (s, t) -> {
+          s.threadStarts(perSecond * t).ownThreadStarts(ownPerSecond * t);
+          if (application > 0) {
+            s.creators(ownSite, Samples.site(site, application, threadName));
+          } else {
+            s.creators(ownSite);
+          }
+        });
   }
 
   private RuleContext context(SignalHistory history, Set<String> firing, boolean warming) {

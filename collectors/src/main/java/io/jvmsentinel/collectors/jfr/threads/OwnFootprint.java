@@ -6,9 +6,11 @@ import java.util.List;
 /**
  * Recognises the thread starts the monitoring itself causes in the target: the JDK serving a remote
  * management client (the daemon's JMX connection and the JFR stream over it) or starting its
- * management agent. Measured (JDK 11, 17, 25): {@code RMI TCP Connection} threads started by the
- * RMI accept loop for each new connection, {@code JMX server connection timeout} per JMX client,
- * and JFR's {@code StreamManager} timer per stream opened over the {@code FlightRecorderMXBean}.
+ * management agent. Measured (JDK 11, 17, 21, 25): {@code RMI TCP Connection} threads started by
+ * the RMI accept loop for each new connection, {@code JMX server connection timeout} per JMX
+ * client, {@code RMI Scheduler} for a client's lease, JFR's {@code StreamManager} timer when the
+ * first stream is opened over the {@code FlightRecorderMXBean}, and on JDK 25 the {@code JFR
+ * Recording Scheduler} of the recording's lease.
  *
  * <p>A start is the monitoring's own when every frame from the top of its stack down to the frame
  * where the JDK serves a remote client ({@link #SERVING}) is the JDK's own code: no application
@@ -19,8 +21,9 @@ import java.util.List;
  * Connection}, or its classes {@code sun.rmi...}, and stay the application.
  *
  * <p>The cost: an application's own RMI service accepting connections, or another JMX client (a
- * console), runs the same JDK code and is counted as the monitoring's too; a start without a stack
- * ({@code JFR Recording Scheduler} on JDK 17) cannot be told and stays the application's.
+ * console), runs the same JDK code and is counted as the monitoring's too; a start without a stack,
+ * or started on a helper thread no client call runs on ({@code JFR Recording Scheduler} on JDK 17
+ * and 21), cannot be told and stays the application's.
  */
 final class OwnFootprint {
   /** A frame where the JDK serves a remote client: a class, and its method (null: any). */
@@ -34,7 +37,8 @@ final class OwnFootprint {
   /**
    * An RMI call being dispatched, the RMI connection handler and accept loop (server side only: a
    * client's calls never run these), and the management agent started by an attach or a {@code
-   * -Dcom.sun.management} flag (JDK 9+, and JDK 8's).
+   * -Dcom.sun.management} flag ({@code jdk.internal.agent} from JDK 9, {@code sun.management} in
+   * JDK 8, which was not measured).
    */
   private static final List<Serving> SERVING =
       List.of(
