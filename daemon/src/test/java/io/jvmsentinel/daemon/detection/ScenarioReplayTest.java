@@ -37,15 +37,33 @@ class ScenarioReplayTest {
   private static final Path FIXTURES = Jdks.repoRoot().resolve("daemon/src/test/resources/replay");
   private static final WarmUp DEMO = new WarmUp(Duration.ofMinutes(1), Duration.ofMinutes(2));
   private static final List<String> ROWS = new ArrayList<>();
+  private static final Pattern AT = Pattern.compile("at=(\\d+)");
 
-  /** An alert a scenario must raise: after the n-th onset line containing {@code onset}. */
-  record Expected(String rule, String onset, int occurrence, Duration bound, String cause) {
+  /**
+   * An alert a scenario must raise: after the n-th onset line containing {@code onset}; and, when
+   * {@code end} is set, resolved within {@code resolveBound} of the first onset line containing
+   * {@code end} after that (the incident's cause stopped).
+   */
+  record Expected(
+      String rule,
+      String onset,
+      int occurrence,
+      Duration bound,
+      String cause,
+      String end,
+      Duration resolveBound) {
     static Expected of(String rule, String onset, int bound, String cause) {
-      return new Expected(rule, onset, 1, Duration.ofSeconds(bound), cause);
+      return new Expected(rule, onset, 1, Duration.ofSeconds(bound), cause, null, null);
     }
 
     Expected again(int occurrence) {
-      return new Expected(rule, onset, occurrence, bound, cause);
+      return new Expected(rule, onset, occurrence, bound, cause, end, resolveBound);
+    }
+
+    /** Resolved within {@code seconds} of the next onset line containing {@code endMarker}. */
+    Expected resolvedWithin(int seconds, String endMarker) {
+      return new Expected(
+          rule, onset, occurrence, bound, cause, endMarker, Duration.ofSeconds(seconds));
     }
   }
 
@@ -71,24 +89,29 @@ class ScenarioReplayTest {
             DEMO,
             List.of(
                 Expected.of(
-                    "ThreadStorm",
-                    "name=thread-per-request",
-                    // Recorded at load average 20 on 2 cores (JFR delivery 3-5 s late); the live
-                    // ITs hold the 10 s bound.
-                    15,
-                    "io.jvmsentinel.lab.RequestDispatcher.dispatch"),
+                        "ThreadStorm",
+                        "name=thread-per-request",
+                        // Recorded at load average 20 on 2 cores (JFR delivery 3-5 s late); the
+                        // live ITs hold the 10 s bound.
+                        15,
+                        "io.jvmsentinel.lab.RequestDispatcher.dispatch")
+                    .resolvedWithin(30, "phase=quiet"),
                 Expected.of(
-                    "ThreadStorm",
-                    "name=tls-listener-storm",
-                    15,
-                    "TransportContext.finishHandshake (TLS handshake listener thread per"
-                        + " connection (JDK-8246039))"),
-                Expected.of("GcOverhead", "name=gc-pressure", 60, "of time in GC pauses"),
+                        "ThreadStorm",
+                        "name=tls-listener-storm",
+                        15,
+                        "TransportContext.finishHandshake (TLS handshake listener thread per"
+                            + " connection (JDK-8246039))")
+                    .resolvedWithin(30, "phase=quiet"),
+                Expected.of("GcOverhead", "name=gc-pressure", 60, "of time in GC pauses")
+                    .resolvedWithin(30, "phase=quiet"),
+                // Issue 26: inside the incident's own 30 s phase, and over with it.
                 Expected.of(
-                    "DeoptimizationStorm",
-                    "name=deopt-storm",
-                    90,
-                    "io.jvmsentinel.lab.DeoptTemplate"))),
+                        "DeoptimizationStorm",
+                        "name=deopt-storm",
+                        20,
+                        "io.jvmsentinel.lab.DeoptTemplate")
+                    .resolvedWithin(30, "phase=quiet"))),
         new Scenario(
             "tls-30rps-jdk17",
             WarmUp.DEFAULT,
@@ -104,16 +127,18 @@ class ScenarioReplayTest {
             WarmUp.DEFAULT,
             List.of(
                 Expected.of(
-                    "ThreadStorm",
-                    "phase=logger-storm",
-                    10,
-                    "from io.jvmsentinel.lab.ThreadPerEventLogger.log"),
+                        "ThreadStorm",
+                        "phase=logger-storm",
+                        10,
+                        "from io.jvmsentinel.lab.ThreadPerEventLogger.log")
+                    .resolvedWithin(30, "phase=gap"),
                 Expected.of(
-                    "ThreadStorm",
-                    " phase=storm ",
-                    10,
-                    "from sun.security.ssl.TransportContext.finishHandshake (TLS handshake listener"
-                        + " thread per connection (JDK-8246039))"))),
+                        "ThreadStorm",
+                        " phase=storm ",
+                        10,
+                        "from sun.security.ssl.TransportContext.finishHandshake (TLS handshake"
+                            + " listener thread per connection (JDK-8246039))")
+                    .resolvedWithin(30, "phase=quiet"))),
         new Scenario(
             "churn-from-boot-8m-jdk17",
             WarmUp.DEFAULT,
@@ -153,44 +178,50 @@ class ScenarioReplayTest {
             WarmUp.DEFAULT,
             List.of(
                 Expected.of(
-                    "ThreadStorm",
-                    "name=thread-per-request",
-                    15,
-                    "io.jvmsentinel.lab.RequestDispatcher.dispatch"),
+                        "ThreadStorm",
+                        "name=thread-per-request",
+                        15,
+                        "io.jvmsentinel.lab.RequestDispatcher.dispatch")
+                    .resolvedWithin(30, "phase=quiet"),
                 Expected.of(
-                    "ThreadStorm",
-                    "name=tls-listener-storm",
-                    15,
-                    "TransportContext.finishHandshake (TLS handshake listener thread per"
-                        + " connection (JDK-8246039))"),
+                        "ThreadStorm",
+                        "name=tls-listener-storm",
+                        15,
+                        "TransportContext.finishHandshake (TLS handshake listener thread per"
+                            + " connection (JDK-8246039))")
+                    .resolvedWithin(30, "phase=quiet"),
                 // No DeoptimizationStorm: JDK 11 has no jdk.Deoptimization event (JDK 14+), so
                 // the deoptimisation storm of this scenario must stay silent, and does.
-                Expected.of("GcOverhead", "name=gc-pressure", 60, "of time in GC pauses"))),
+                Expected.of("GcOverhead", "name=gc-pressure", 60, "of time in GC pauses")
+                    .resolvedWithin(30, "phase=quiet"))),
         new Scenario(
             "tls-30rps-jdk11",
             WarmUp.DEFAULT,
             List.of(
                 Expected.of(
-                    "ThreadStorm",
-                    "phase=storm",
-                    15,
-                    "TransportContext.finishHandshake (TLS handshake listener thread per"
-                        + " connection (JDK-8246039))"))),
+                        "ThreadStorm",
+                        "phase=storm",
+                        15,
+                        "TransportContext.finishHandshake (TLS handshake listener thread per"
+                            + " connection (JDK-8246039))")
+                    .resolvedWithin(30, "phase=linger"))),
         new Scenario(
             "storm-after-storm-jdk11",
             WarmUp.DEFAULT,
             List.of(
                 Expected.of(
-                    "ThreadStorm",
-                    "phase=logger-storm",
-                    15,
-                    "from io.jvmsentinel.lab.ThreadPerEventLogger.log"),
+                        "ThreadStorm",
+                        "phase=logger-storm",
+                        15,
+                        "from io.jvmsentinel.lab.ThreadPerEventLogger.log")
+                    .resolvedWithin(30, "phase=gap"),
                 Expected.of(
-                    "ThreadStorm",
-                    " phase=storm ",
-                    15,
-                    "from sun.security.ssl.TransportContext.finishHandshake (TLS handshake listener"
-                        + " thread per connection (JDK-8246039))"))),
+                        "ThreadStorm",
+                        " phase=storm ",
+                        15,
+                        "from sun.security.ssl.TransportContext.finishHandshake (TLS handshake"
+                            + " listener thread per connection (JDK-8246039))")
+                    .resolvedWithin(30, "phase=quiet"))),
         // On JDK 11 the 8 MB cache really fills and the JIT stops (CodeCacheFull may fire).
         new Scenario(
             "churn-from-boot-8m-jdk11",
@@ -233,7 +264,6 @@ class ScenarioReplayTest {
                   expected.rule(),
                   page.atSecond() - onset,
                   page.summary().contains(expected.cause()) ? "cause named" : "WRONG CAUSE");
-      cells.add(cell);
       assertThat(page)
           .as("%s after '%s'; pages: %s", expected.rule(), expected.onset(), pages)
           .isNotNull();
@@ -241,6 +271,25 @@ class ScenarioReplayTest {
           .as("%s latency from '%s'", expected.rule(), expected.onset())
           .isLessThanOrEqualTo(expected.bound().toSeconds());
       assertThat(page.summary()).contains(expected.cause());
+      if (expected.end() != null) {
+        double end = secondsAfter(start, nextOnsetAt(onsets, expected.end(), start, onset));
+        Replay.Page resolved =
+            pages.stream()
+                .filter(p -> p.status() == AlertNotification.Status.RESOLVED)
+                .filter(p -> p.rule().equals(expected.rule()) && p.atSecond() > page.atSecond())
+                .findFirst()
+                .orElse(null);
+        assertThat(resolved)
+            .as("%s resolved after '%s'; pages: %s", expected.rule(), expected.end(), pages)
+            .isNotNull();
+        assertThat(resolved.atSecond() - end)
+            .as("%s resolve latency from '%s'", expected.rule(), expected.end())
+            .isLessThanOrEqualTo(expected.resolveBound().toSeconds());
+        cell +=
+            String.format(
+                Locale.ROOT, ", resolved %.0f s after it ended", resolved.atSecond() - end);
+      }
+      cells.add(cell);
     }
     ROWS.add(
         String.format(
@@ -275,17 +324,37 @@ class ScenarioReplayTest {
   }
 
   private static Instant onsetAt(List<String> onsets, String marker, int occurrence) {
-    Pattern at = Pattern.compile("at=(\\d+)");
-    int seen = 0;
-    for (String line : onsets) {
-      if (line.contains(marker) && ++seen == occurrence) {
-        Matcher m = at.matcher(line);
-        if (m.find()) {
-          return Instant.ofEpochMilli(Long.parseLong(m.group(1)));
-        }
-      }
+    return onsets.stream()
+        .filter(line -> line.contains(marker))
+        .skip(occurrence - 1L)
+        .findFirst()
+        .map(ScenarioReplayTest::at)
+        .orElseThrow(
+            () ->
+                new IllegalArgumentException("no onset line with '" + marker + "' #" + occurrence));
+  }
+
+  /** The first onset line containing {@code marker} at or after {@code afterSecond}. */
+  private static Instant nextOnsetAt(
+      List<String> onsets, String marker, Instant start, double afterSecond) {
+    return onsets.stream()
+        .filter(line -> line.contains(marker))
+        .map(ScenarioReplayTest::at)
+        .filter(at -> secondsAfter(start, at) >= afterSecond)
+        .findFirst()
+        .orElseThrow(
+            () ->
+                new IllegalArgumentException(
+                    "no onset line with '" + marker + "' after " + afterSecond + " s"));
+  }
+
+  /** When an onset line says it happened ({@code at=} epoch milliseconds). */
+  private static Instant at(String line) {
+    Matcher m = AT.matcher(line);
+    if (!m.find()) {
+      throw new IllegalArgumentException("onset line without at=: " + line);
     }
-    throw new IllegalArgumentException("no onset line with '" + marker + "' #" + occurrence);
+    return Instant.ofEpochMilli(Long.parseLong(m.group(1)));
   }
 
   private static double secondsAfter(Instant start, Instant at) {

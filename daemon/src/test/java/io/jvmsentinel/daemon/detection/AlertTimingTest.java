@@ -1,0 +1,122 @@
+package io.jvmsentinel.daemon.detection;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jvmsentinel.daemon.alert.AlertNotification.Status;
+import io.jvmsentinel.daemon.alert.Samples;
+import io.jvmsentinel.daemon.alert.SignalSample;
+import io.jvmsentinel.daemon.alert.WarmUp;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.IntToDoubleFunction;
+import org.junit.jupiter.api.Test;
+
+/**
+ * When alerts start and end (issue 26), through the production rules and alert life cycle, on
+ * synthetic timelines sampled every second after warm-up: an incident pages while it lasts and
+ * resolves within 30 s of its cause stopping, and a rate hovering at a threshold neither flaps nor
+ * pages twice.
+ */
+class AlertTimingTest {
+  private static final int ONSET = 100;
+  private static final int END = 160;
+
+  @Test
+  void gcOverheadPagesDuringThePressureAndResolvesWithin30SecondsOfItsEnd() {
+    List<Replay.Page> pages =
+        replay(600, t -> t >= ONSET && t < END ? 0.4 : 0.01, AlertTimingTest::gcPauses);
+
+    assertThat(pages)
+        .extracting(Replay.Page::status)
+        .containsExactly(Status.FIRING, Status.RESOLVED);
+    assertThat(pages.get(0).atSecond()).isBetween((double) ONSET, END - 1.0);
+    assertThat(pages.get(1).atSecond()).isBetween((double) END, END + 30.0);
+  }
+
+  @Test
+  void gcOverheadHoveringAtItsThresholdPagesOnceAndStaysFiring() {
+    // 12% and 32% in turns of 20 s: the minute averages 22%, and the latest 10 s spend 16 s of
+    // every 40 below the 20% that pages, never below the 10% a firing alert holds at.
+    List<Replay.Page> pages =
+        replay(900, t -> (t / 20) % 2 == 0 ? 0.12 : 0.32, AlertTimingTest::gcPauses);
+
+    assertThat(pages).extracting(Replay.Page::status).containsExactly(Status.FIRING);
+  }
+
+  @Test
+  void gcOverheadHoveringAtItsResolveThresholdAfterAnIncidentNeverPagesAgain() {
+    // 40% for a minute, then 5% and 15% in turns of 7 s: around the 10% a firing alert holds at.
+    List<Replay.Page> pages =
+        replay(
+            900,
+            t -> t < ONSET ? 0 : t < END ? 0.4 : (t / 7) % 2 == 0 ? 0.05 : 0.15,
+            AlertTimingTest::gcPauses);
+
+    assertThat(pages.stream().filter(p -> p.status() == Status.FIRING)).hasSize(1);
+    assertThat(pages.stream().filter(p -> p.status() == Status.RESOLVED)).hasSizeLessThan(2);
+  }
+
+  @Test
+  void deoptimizationStormPagesWithin20SecondsAndResolvesWithin30SecondsOfItsEnd() {
+    List<Replay.Page> pages =
+        replay(600, t -> t >= ONSET && t < END ? 30 : 0, AlertTimingTest::deoptimizations);
+
+    assertThat(pages)
+        .extracting(Replay.Page::status)
+        .containsExactly(Status.FIRING, Status.RESOLVED);
+    assertThat(pages.get(0).atSecond()).isBetween((double) ONSET, ONSET + 20.0);
+    assertThat(pages.get(1).atSecond()).isBetween((double) END, END + 30.0);
+  }
+
+  @Test
+  void aBurstOfDeoptimizationsIsNotAStorm() {
+    // A new type seen by hot code: 80 methods deoptimised within 3 s, then recompiled.
+    List<Replay.Page> pages =
+        replay(600, t -> t >= ONSET && t < ONSET + 3 ? 80 : 0, AlertTimingTest::deoptimizations);
+
+    assertThat(pages).isEmpty();
+  }
+
+  @Test
+  void deoptimizationsHoveringAtTheRatePageOnceAndStayFiring() {
+    // 8 a second for 24 s, 3 a second for 20 s, over and over: around the 5/s that pages, never
+    // below the 2.5/s a firing alert holds at.
+    List<Replay.Page> pages =
+        replay(
+            900,
+            t -> t < ONSET ? 0 : ((t - ONSET) % 44) < 24 ? 8 : 3,
+            AlertTimingTest::deoptimizations);
+
+    assertThat(pages).extracting(Replay.Page::status).containsExactly(Status.FIRING);
+  }
+
+  private static void gcPauses(Samples sample, double total) {
+    sample.gcPause(total);
+  }
+
+  private static void deoptimizations(Samples sample, double total) {
+    sample.deopts(total, total / 8);
+  }
+
+  /** How a rate of something per second is set, cumulatively, on a sample. */
+  private interface Cumulative {
+    void set(Samples sample, double total);
+  }
+
+  /**
+   * {@code seconds} samples a second apart, past warm-up, where {@code perSecond(t)} is how much of
+   * {@code counter} accrues in second {@code t}.
+   */
+  private static List<Replay.Page> replay(
+      int seconds, IntToDoubleFunction perSecond, Cumulative counter) {
+    List<SignalSample> samples = new ArrayList<>();
+    double total = 0;
+    for (int t = 0; t <= seconds; t++) {
+      Samples sample = new Samples().at(Samples.T0.plusSeconds(t)).uptime(3600 + t);
+      counter.set(sample, total);
+      samples.add(sample.build());
+      total += perSecond.applyAsDouble(t);
+    }
+    return Replay.run(samples, WarmUp.DEFAULT);
+  }
+}
