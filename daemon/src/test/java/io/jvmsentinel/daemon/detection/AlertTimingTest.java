@@ -1,6 +1,7 @@
 package io.jvmsentinel.daemon.detection;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.jvmsentinel.daemon.alert.AlertNotification.Status;
 import io.jvmsentinel.daemon.alert.Samples;
@@ -8,6 +9,7 @@ import io.jvmsentinel.daemon.alert.SignalSample;
 import io.jvmsentinel.daemon.alert.WarmUp;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.IntToDoubleFunction;
 import org.junit.jupiter.api.Test;
 
@@ -90,17 +92,69 @@ class AlertTimingTest {
     assertThat(pages).extracting(Replay.Page::status).containsExactly(Status.FIRING);
   }
 
-  private static void gcPauses(Samples sample, double total) {
+  @Test
+  void tlsHandshakeStormResolvesWithin30SecondsOfItsEnd() {
+    // 20 full handshakes a second with one peer for a minute.
+    List<Replay.Page> pages =
+        replay(
+            400,
+            t -> t >= ONSET && t < END ? 20 : 0,
+            (sample, t, total) ->
+                sample.tls(Map.of("db:5432", new SignalSample.TlsPeer(total, total))));
+
+    assertThat(pages)
+        .extracting(Replay.Page::status)
+        .containsExactly(Status.FIRING, Status.RESOLVED);
+    assertThat(pages.get(1).atSecond()).isBetween((double) END, END + 30.0);
+  }
+
+  @Test
+  void codecacheChurnResolvesWithin30SecondsOfTheRecompilationsEnd() {
+    // The same methods compiled again 100 times a second in a cache 85% full, for 90 s; the cache
+    // stays full afterwards, but nothing is compiled again.
+    List<Replay.Page> pages =
+        replay(
+            400,
+            t -> t >= ONSET && t < ONSET + 90 ? 100 : 0,
+            (sample, t, total) ->
+                sample.heap("CodeCache", 85, 100).recompilations(total).compilations(total));
+
+    assertThat(pages)
+        .extracting(Replay.Page::rule, Replay.Page::status)
+        .containsExactly(
+            tuple("CodeCacheChurn", Status.FIRING), tuple("CodeCacheChurn", Status.RESOLVED));
+    assertThat(pages.get(1).atSecond()).isBetween(ONSET + 90.0, ONSET + 120.0);
+  }
+
+  @Test
+  void compilerCpuHighResolvesWithin30SecondsOfTheCompilersCalmingDown() {
+    // Compiler threads at 60% of the process CPU, 0.6 of a core, for 5 minutes.
+    int end = ONSET + 300;
+    List<Replay.Page> pages =
+        replay(
+            700,
+            t -> t >= ONSET && t < end ? 0.6 : 0.005,
+            (sample, t, total) ->
+                sample.compilerCpuSeconds(total).compilerShare(t >= ONSET && t < end ? 0.6 : 0.01));
+
+    assertThat(pages)
+        .extracting(Replay.Page::rule, Replay.Page::status)
+        .containsExactly(
+            tuple("CompilerCpuHigh", Status.FIRING), tuple("CompilerCpuHigh", Status.RESOLVED));
+    assertThat(pages.get(1).atSecond()).isBetween((double) end, end + 30.0);
+  }
+
+  private static void gcPauses(Samples sample, int second, double total) {
     sample.gcPause(total);
   }
 
-  private static void deoptimizations(Samples sample, double total) {
+  private static void deoptimizations(Samples sample, int second, double total) {
     sample.deopts(total, total / 8);
   }
 
-  /** How a rate of something per second is set, cumulatively, on a sample. */
+  /** Sets a sample of second {@code second}, given the running total of the rate replayed. */
   private interface Cumulative {
-    void set(Samples sample, double total);
+    void set(Samples sample, int second, double total);
   }
 
   /**
@@ -113,7 +167,7 @@ class AlertTimingTest {
     double total = 0;
     for (int t = 0; t <= seconds; t++) {
       Samples sample = new Samples().at(Samples.T0.plusSeconds(t)).uptime(3600 + t);
-      counter.set(sample, total);
+      counter.set(sample, t, total);
       samples.add(sample.build());
       total += perSecond.applyAsDouble(t);
     }

@@ -24,6 +24,10 @@ import java.util.Map;
  * <p>During warm-up the rule fires only on the unambiguous form: the cache near its maximum (or
  * filling up) and being flushed while the same methods are recompiled. That is churn from boot, the
  * way the seed incident began after a JDK upgrade.
+ *
+ * <p>The latest sub-window must show the signature at half the thresholds, to fire (churn that has
+ * stopped is not paged) and to stay firing: the alert resolves once recompiling under pressure
+ * stops, not once it has drained out of the minute.
  */
 public final class CodeCacheChurnRule implements AlertRule {
   static final String WINDOW = "windowSeconds";
@@ -72,7 +76,7 @@ public final class CodeCacheChurnRule implements AlertRule {
 
   @Override
   public Duration clearFor() {
-    return Duration.ofMinutes(2);
+    return Duration.ofSeconds(15);
   }
 
   @Override
@@ -96,18 +100,25 @@ public final class CodeCacheChurnRule implements AlertRule {
       return List.of();
     }
     Duration window = Rates.seconds(context.threshold(WINDOW));
-    double relax = context.firing("") ? 0.5 : 1;
+    boolean firing = context.firing("");
+    double relax = firing ? 0.5 : 1;
     double minRecompiles = context.threshold(MIN_RECOMPILE_RATE) * relax;
     double nearMax = context.threshold(OCCUPANCY) * relax;
     // Warm-up recompiles too: then only a full cache being flushed is unambiguous.
-    boolean strict = context.warmingUp() && !context.firing("");
+    boolean strict = context.warmingUp() && !firing;
     int held =
         SubWindows.holding(
             context.history(),
             window,
             slice ->
                 ChurnSignature.recompilingUnderPressure(slice, strict, minRecompiles, nearMax));
-    if (!SubWindows.sustained(held, context.threshold(SUSTAINED))) {
+    boolean now =
+        ChurnSignature.recompilingUnderPressure(
+            Latest.subWindow(context.history(), window),
+            false,
+            context.threshold(MIN_RECOMPILE_RATE) / 2,
+            context.threshold(OCCUPANCY) / 2);
+    if (!now || !(firing || SubWindows.sustained(held, context.threshold(SUSTAINED)))) {
       return List.of();
     }
     List<SignalSample> samples = context.history().window(window);
