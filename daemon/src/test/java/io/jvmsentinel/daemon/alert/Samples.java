@@ -38,6 +38,8 @@ public final class Samples {
   private Map<String, SignalSample.TlsPeer> tls = Map.of();
   private double recompilations = 0;
   private double compilerCpuSeconds = Double.NaN;
+  private double classesLoaded = Double.NaN;
+  private double classesUnloaded = Double.NaN;
   private SignalSample.Details details = SignalSample.Details.NONE;
 
   public Samples at(Instant value) {
@@ -104,6 +106,12 @@ public final class Samples {
     return this;
   }
 
+  /** Total JIT compilation time (JMX), milliseconds. */
+  public Samples compileMillis(double value) {
+    compileMillis = value;
+    return this;
+  }
+
   public Samples compilerShare(double value) {
     compilerShare = value;
     return this;
@@ -131,6 +139,13 @@ public final class Samples {
 
   public Samples compilerCpuSeconds(double value) {
     compilerCpuSeconds = value;
+    return this;
+  }
+
+  /** Classes loaded and unloaded since the target started. */
+  public Samples classes(double loaded, double unloaded) {
+    classesLoaded = loaded;
+    classesUnloaded = unloaded;
     return this;
   }
 
@@ -241,6 +256,8 @@ public final class Samples {
         tls,
         recompilations,
         compilerCpuSeconds,
+        classesLoaded,
+        classesUnloaded,
         details);
   }
 
