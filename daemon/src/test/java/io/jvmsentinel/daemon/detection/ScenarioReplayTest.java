@@ -161,9 +161,40 @@ class ScenarioReplayTest {
         // GC takes most of the wall time while the service starts (-Xmx64m), then little: a real
         // condition while it lasts, so GcOverhead may fire then (and resolves), nothing else.
         new Scenario("gc-at-startup-jdk17", WarmUp.DEFAULT, List.of(), Set.of("GcOverhead")),
-        // A big feature switched on 4 minutes after start (7x the compilations, all new code),
-        // watched for 3 more minutes: nothing to page.
+        // A big feature switched on 200 s after start (7x the compilations, all new code, its
+        // classes loaded), watched for almost 3 more minutes: nothing to page.
         new Scenario("feature-after-warmup-jdk17", WarmUp.DEFAULT, List.of()),
+        // A healthy service with every signal, class counts included: nothing to page.
+        new Scenario("healthy-jdk17", WarmUp.DEFAULT, List.of()),
+        // The demo under the production warm-up, recorded in the scenario matrix beside eight
+        // other lab JVMs: its deoptimisation storm comes at 5.5 minutes of uptime, after a GC
+        // phase that compiled less than the phase before it; warm-up, once over, must not come
+        // back and hide it.
+        new Scenario(
+            "mixed-matrix-jdk17",
+            WarmUp.DEFAULT,
+            List.of(
+                Expected.of(
+                        "ThreadStorm",
+                        "name=thread-per-request",
+                        10,
+                        "io.jvmsentinel.lab.RequestDispatcher.dispatch")
+                    .resolvedWithin(30, "phase=quiet"),
+                Expected.of(
+                        "ThreadStorm",
+                        "name=tls-listener-storm",
+                        10,
+                        "TransportContext.finishHandshake (TLS handshake listener thread per"
+                            + " connection (JDK-8246039))")
+                    .resolvedWithin(30, "phase=quiet"),
+                Expected.of("GcOverhead", "name=gc-pressure", 60, "of time in GC pauses")
+                    .resolvedWithin(30, "phase=quiet"),
+                Expected.of(
+                        "DeoptimizationStorm",
+                        "name=deopt-storm",
+                        20,
+                        "io.jvmsentinel.lab.DeoptTemplate")
+                    .resolvedWithin(30, "phase=quiet"))),
         new Scenario(
             "codecache-churn-4m-jdk17",
             WarmUp.DEFAULT,
