@@ -162,14 +162,39 @@ class ScenarioReplayTest {
         // condition while it lasts, so GcOverhead may fire then (and resolves), nothing else.
         new Scenario("gc-at-startup-jdk17", WarmUp.DEFAULT, List.of(), Set.of("GcOverhead")),
         // A big feature switched on 200 s after start (7x the compilations, all new code, its
-        // classes loaded), watched for almost 3 more minutes: nothing to page.
+        // classes loaded), watched for almost 3 more minutes: nothing to page, ClassLoaderChurn
+        // included.
         new Scenario("feature-after-warmup-jdk17", WarmUp.DEFAULT, List.of()),
         // A healthy service with every signal, class counts included: nothing to page.
         new Scenario("healthy-jdk17", WarmUp.DEFAULT, List.of()),
+        // Issue 26: the same classes reloaded in new class loaders 10 times a second after
+        // warm-up, in a roomy cache (21% full on 17, 28% on 25), nothing deoptimised: about 180
+        // compilations a second of the same methods. ClassLoaderChurn, and nothing else (JDK 17's
+        // sweeper flushes the unloaded classes' code: CodeCacheChurn used to page for it).
+        new Scenario(
+            "classloader-churn-jdk17",
+            WarmUp.DEFAULT,
+            List.of(
+                Expected.of(
+                    "ClassLoaderChurn",
+                    "phase=reload",
+                    60,
+                    "the same methods compiled again 94.6/s because their class loaders are"
+                        + " dropped and reloaded"))),
+        new Scenario(
+            "classloader-churn-jdk25",
+            WarmUp.DEFAULT,
+            List.of(
+                Expected.of(
+                    "ClassLoaderChurn",
+                    "phase=reload",
+                    60,
+                    "because their class loaders are dropped and reloaded"))),
         // The demo under the production warm-up, recorded in the scenario matrix beside eight
         // other lab JVMs: its deoptimisation storm comes at 5.5 minutes of uptime, after a GC
         // phase that compiled less than the phase before it; warm-up, once over, must not come
-        // back and hide it.
+        // back and hide it. Its copies of DeoptTemplate are reloaded classes too: the storm is
+        // DeoptimizationStorm's, not ClassLoaderChurn's.
         new Scenario(
             "mixed-matrix-jdk17",
             WarmUp.DEFAULT,

@@ -115,6 +115,9 @@ public final class CompilerCpuHighRule implements AlertRule {
                 sustainedShare);
     // High while the same methods are compiled again under code cache pressure: the churn
     // signature, which needs no long wait and counts during warm-up too.
+    boolean reloading =
+        ChurnSignature.reloadingClasses(
+            context.history(), ChurnSignature.WINDOW, ChurnSignature.MIN_CLASS_LOAD_RATE);
     boolean churning =
         SubWindows.sustained(
             SubWindows.holding(
@@ -122,7 +125,8 @@ public final class CompilerCpuHighRule implements AlertRule {
                 ChurnSignature.WINDOW,
                 slice ->
                     busy(slice, limit, minCores)
-                        && ChurnSignature.recompilingUnderPressure(slice, context.warmingUp())),
+                        && ChurnSignature.recompilingUnderPressure(
+                            slice, context.warmingUp(), reloading)),
             sustainedShare);
     if (!firing && !sustained && !churning) {
       return List.of();
