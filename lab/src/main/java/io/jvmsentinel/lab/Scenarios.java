@@ -30,6 +30,7 @@ public final class Scenarios {
     register("storm-after-storm", StormAfterStormScenario::new);
     register("feature-after-warmup", FeatureAfterWarmupScenario::new);
     register("churn-from-boot", ChurnFromBootScenario::new);
+    register("classloader-churn", ClassLoaderChurnScenario::new);
     register("pool-start", PoolStartScenario::new);
     register("gc-at-startup", GcAtStartupScenario::new);
     register("hostile-names", HostileNamesScenario::new);

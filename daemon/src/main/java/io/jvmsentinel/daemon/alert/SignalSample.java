@@ -43,6 +43,12 @@ import java.util.Map;
  *     stream (JFR): the same code compiled again, the signature of churn
  * @param compilerCpuSeconds CPU seconds the C1 and C2 compiler threads used (JFR, or thread dumps
  *     on JMX-only targets); boxed so a recording made before it existed reads as unknown (NaN)
+ * @param classesLoaded classes loaded since the target started (JMX {@code LoadedClassCount} plus
+ *     {@code UnloadedClassCount}); boxed so a recording made before it existed reads as unknown
+ *     (NaN)
+ * @param classesUnloaded classes unloaded since the target started (JMX {@code
+ *     UnloadedClassCount}): a class is unloaded only with its class loader, so a rising count says
+ *     loaders are being dropped; boxed like {@code classesLoaded}
  * @param details what happened in this tick (creator sites, deoptimised and recompiled methods) and
  *     what the target is: the rules build their evidence from these, never from live state
  */
@@ -70,6 +76,8 @@ public record SignalSample(
     Map<String, TlsPeer> tlsPeers,
     double recompilations,
     Double compilerCpuSeconds,
+    Double classesLoaded,
+    Double classesUnloaded,
     Details details) {
 
   /** One code cache segment. */
@@ -217,6 +225,63 @@ public record SignalSample(
     codeHeaps = List.copyOf(codeHeaps);
     tlsPeers = Map.copyOf(tlsPeers);
     compilerCpuSeconds = compilerCpuSeconds == null ? Double.NaN : compilerCpuSeconds;
+    classesLoaded = classesLoaded == null ? Double.NaN : classesLoaded;
+    classesUnloaded = classesUnloaded == null ? Double.NaN : classesUnloaded;
     details = details == null ? Details.NONE : details;
+  }
+
+  /** A sample without the class loading counts (unknown: NaN). */
+  public SignalSample(
+      Instant at,
+      boolean up,
+      double downSeconds,
+      double uptimeSeconds,
+      boolean jfr,
+      boolean jfrStormPaused,
+      double threadStarts,
+      double ownThreadStarts,
+      double shortLivedThreads,
+      List<CodeHeap> codeHeaps,
+      double compilationEnabled,
+      double codeCacheFullEvents,
+      double compilations,
+      double deoptimizations,
+      double madeNotEntrant,
+      double compileMillis,
+      double compilerCpuShare,
+      double sweeperReclaimed,
+      double codeCacheGcs,
+      double gcPauseSeconds,
+      Map<String, TlsPeer> tlsPeers,
+      double recompilations,
+      Double compilerCpuSeconds,
+      Details details) {
+    this(
+        at,
+        up,
+        downSeconds,
+        uptimeSeconds,
+        jfr,
+        jfrStormPaused,
+        threadStarts,
+        ownThreadStarts,
+        shortLivedThreads,
+        codeHeaps,
+        compilationEnabled,
+        codeCacheFullEvents,
+        compilations,
+        deoptimizations,
+        madeNotEntrant,
+        compileMillis,
+        compilerCpuShare,
+        sweeperReclaimed,
+        codeCacheGcs,
+        gcPauseSeconds,
+        tlsPeers,
+        recompilations,
+        compilerCpuSeconds,
+        null,
+        null,
+        details);
   }
 }

@@ -77,6 +77,8 @@ final class SignalSampler {
         streaming ? tlsPeers(jfr.tlsHandshakes().snapshot(TLS_PEERS)) : Map.of(),
         streaming ? jfr.compilations().recompilations() : Double.NaN,
         jfr.compilerCpu().cpuSeconds(CompilerCpu.C1) + jfr.compilerCpu().cpuSeconds(CompilerCpu.C2),
+        pollers.classes().totalLoaded(),
+        pollers.classes().unloaded(),
         details(target, status));
   }
 

@@ -39,6 +39,8 @@ public final class Samples {
   private Map<String, SignalSample.TlsPeer> tls = Map.of();
   private double recompilations = 0;
   private double compilerCpuSeconds = Double.NaN;
+  private double classesLoaded = Double.NaN;
+  private double classesUnloaded = Double.NaN;
   private SignalSample.Details details = SignalSample.Details.NONE;
 
   public Samples at(Instant value) {
@@ -111,6 +113,12 @@ public final class Samples {
     return this;
   }
 
+  /** Total JIT compilation time (JMX), milliseconds. */
+  public Samples compileMillis(double value) {
+    compileMillis = value;
+    return this;
+  }
+
   public Samples compilerShare(double value) {
     compilerShare = value;
     return this;
@@ -138,6 +146,13 @@ public final class Samples {
 
   public Samples compilerCpuSeconds(double value) {
     compilerCpuSeconds = value;
+    return this;
+  }
+
+  /** Classes loaded and unloaded since the target started. */
+  public Samples classes(double loaded, double unloaded) {
+    classesLoaded = loaded;
+    classesUnloaded = unloaded;
     return this;
   }
 
@@ -257,6 +272,8 @@ public final class Samples {
         tls,
         recompilations,
         compilerCpuSeconds,
+        classesLoaded,
+        classesUnloaded,
         details);
   }
 

@@ -81,7 +81,9 @@ public final class LockContentionRule implements AlertRule {
 
   @Override
   public Duration clearFor() {
-    return Duration.ofSeconds(30);
+    // The 12 s window drains within 8 s of the contention's end (fewer than half its sub-windows
+    // then hold): 15 s more of calm resolves it within 30 s, and bridges a pause between bursts.
+    return Duration.ofSeconds(15);
   }
 
   /** Blocked threads in each sub-window (JFR waits, or the JMX BLOCKED count). */

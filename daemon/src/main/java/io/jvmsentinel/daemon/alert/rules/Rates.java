@@ -46,6 +46,11 @@ final class Rates {
     return sum / count;
   }
 
+  /** {@code value} to three decimals for evidence; null (shown as absent) when unknown. */
+  static Double rounded(double value) {
+    return Double.isNaN(value) ? null : Math.round(value * 1000) / 1000.0;
+  }
+
   /** Whether the latest sample says the target is connected (rules about its data need that). */
   static boolean up(RuleContext context) {
     return context.history().latest().map(SignalSample::up).orElse(false);
