@@ -186,10 +186,12 @@ public final class DemoCommand implements Callable<Integer> {
       return ExitCodes.RUNTIME;
     }
     String target = daemon.sessions().get(0).name();
+    // The port bound, which --listen may have left to the system (port 0).
+    String served = new HostPort(listenAddress.host(), daemon.httpPort()).toString();
     System.out.printf(
         "Watching the lab (pid %d, JMX %s) as target '%s'.%n"
             + "Metrics: http://%s/metrics   Targets: http://%s/api/v1/targets   Ctrl-C to stop.%n",
-        lab.pid(), lab.jmxHostPort(), target, listen, listen);
+        lab.pid(), lab.jmxHostPort(), target, served, served);
 
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
