@@ -4,6 +4,8 @@ import ch.qos.logback.classic.Level;
 import io.jvmsentinel.daemon.alert.AlertNotification;
 import io.jvmsentinel.daemon.alert.notify.JsonLogNotifier;
 import io.jvmsentinel.daemon.detection.AlertTransitionLog;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -18,6 +20,8 @@ import org.slf4j.LoggerFactory;
  * alert), each once.
  */
 final class AlertConsole {
+  private static final DateTimeFormatter TIME =
+      DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneOffset.UTC);
   private final Supplier<List<AlertNotification>> recent;
   // The last notification printed per alert: status and time.
   private final Map<String, String> printed = new HashMap<>();
@@ -52,9 +56,16 @@ final class AlertConsole {
         case FIRING -> print("ALERT " + n.severity(), n);
         // An update first seen here is still news of the alert: shown whole either way.
         case UPDATED -> print(before == null ? "ALERT " + n.severity() : "UPDATED", n);
-        case RESOLVED -> System.out.println("  RESOLVED " + n.ruleId() + ": " + resolvedText(n));
+        case RESOLVED ->
+            System.out.println(
+                "  " + clock(n) + " RESOLVED " + n.ruleId() + ": " + resolvedText(n));
       }
     }
+  }
+
+  /** When it happened, as the lab's lines and a watch tell it: HH:mm:ss UTC. */
+  private static String clock(AlertNotification n) {
+    return TIME.format(n.at());
   }
 
   private static String resolvedText(AlertNotification n) {
@@ -64,7 +75,7 @@ final class AlertConsole {
 
   private static void print(String label, AlertNotification n) {
     System.out.println();
-    System.out.println("  " + label + " " + n.ruleId() + ": " + n.summary());
+    System.out.println("  " + clock(n) + " " + label + " " + n.ruleId() + ": " + n.summary());
     System.out.println("    why:  " + n.explanation());
     System.out.println("    do:   " + n.action());
     Map<String, Object> evidence = n.evidence();

@@ -76,7 +76,7 @@ class AlertConsoleTest {
         .filteredOn(line -> line.toLowerCase().contains("resolved"))
         .singleElement()
         .asString()
-        .startsWith("  RESOLVED Scripted: trouble with disk");
+        .matches("  \\d\\d:\\d\\d:\\d\\d RESOLVED Scripted: trouble with disk");
   }
 
   @Test
@@ -98,8 +98,8 @@ class AlertConsoleTest {
     assertThat(lines)
         .filteredOn(line -> line.contains("ThreadStorm"))
         .containsExactly(
-            "  ALERT WARNING ThreadStorm: 212 thread starts/s",
-            "  UPDATED ThreadStorm: 212 thread starts/s, 97% from Worker.spawn");
+            "  10:00:00 ALERT WARNING ThreadStorm: 212 thread starts/s",
+            "  10:00:09 UPDATED ThreadStorm: 212 thread starts/s, 97% from Worker.spawn");
   }
 
   private static AlertNotification notification(
