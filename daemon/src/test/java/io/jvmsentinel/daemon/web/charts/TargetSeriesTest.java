@@ -39,6 +39,8 @@ class TargetSeriesTest {
         Map.of(),
         0,
         Double.NaN,
+        null,
+        null,
         null);
   }
 
