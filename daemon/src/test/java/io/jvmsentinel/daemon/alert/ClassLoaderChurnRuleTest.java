@@ -23,15 +23,30 @@ class ClassLoaderChurnRuleTest {
    * reclaiming the unloaded classes' code (JDK 17), the compilers at a quarter of a core.
    */
   private static SignalHistory reloading(double occupancy, double deoptsPerSecond) {
+    return timeline(180, 182, 10, 10, occupancy, deoptsPerSecond);
+  }
+
+  /**
+   * Two minutes at these rates a second: recompilations, compilations, classes loaded and unloaded,
+   * deoptimisations; the cache at {@code occupancy}, the sweeper reclaiming, the compilers at a
+   * quarter of a core.
+   */
+  private static SignalHistory timeline(
+      double recompiles,
+      double compiles,
+      double loaded,
+      double unloaded,
+      double occupancy,
+      double deopts) {
     return Samples.history(
         120,
         (s, t) ->
-            s.recompilations(180.0 * t)
-                .compilations(182.0 * t)
-                .classes(5_000 + 10.0 * t, 10.0 * t)
+            s.recompilations(recompiles * t)
+                .compilations(compiles * t)
+                .classes(5_000 + loaded * t, unloaded * t)
                 .sweeper(36.0 * t)
                 .heap(CODE_CACHE, occupancy * 100, 100)
-                .deopts(deoptsPerSecond * t, deoptsPerSecond * t / 8)
+                .deopts(deopts * t, deopts * t / 8)
                 .compilerShare(0.3)
                 .compilerCpuSeconds(0.25 * t));
   }
@@ -90,28 +105,14 @@ class ClassLoaderChurnRuleTest {
   @Test
   void aNewFeatureCompiledOnceIsNotClassLoaderChurn() {
     // 200 compilations/s of new code, its classes loaded, a few methods compiled again (CHA).
-    SignalHistory feature =
-        Samples.history(
-            120,
-            (s, t) ->
-                s.recompilations(4.0 * t)
-                    .compilations(200.0 * t)
-                    .classes(5_000 + 30.0 * t, 0)
-                    .heap(CODE_CACHE, 30, 100));
+    SignalHistory feature = timeline(4, 200, 30, 0, 0.3, 0);
 
     assertThat(rule.evaluate(Samples.context(rule, feature, Set.of()))).isEmpty();
   }
 
   @Test
   void recompilingWithoutLoadingClassesIsNotClassLoaderChurn() {
-    SignalHistory history =
-        Samples.history(
-            120,
-            (s, t) ->
-                s.recompilations(180.0 * t)
-                    .compilations(182.0 * t)
-                    .classes(5_000, 0)
-                    .heap(CODE_CACHE, 30, 100));
+    SignalHistory history = timeline(180, 182, 0, 0, 0.3, 0);
 
     assertThat(rule.evaluate(Samples.context(rule, history, Set.of()))).isEmpty();
   }
@@ -133,14 +134,7 @@ class ClassLoaderChurnRuleTest {
 
   @Test
   void loadersThatAreNeverUnloadedAreNamedAsSuch() {
-    SignalHistory leaking =
-        Samples.history(
-            120,
-            (s, t) ->
-                s.recompilations(180.0 * t)
-                    .compilations(182.0 * t)
-                    .classes(5_000 + 10.0 * t, 0)
-                    .heap(CODE_CACHE, 30, 100));
+    SignalHistory leaking = timeline(180, 182, 10, 0, 0.3, 0);
 
     assertThat(rule.evaluate(Samples.context(rule, leaking, Set.of())))
         .singleElement()

@@ -28,11 +28,7 @@ class AlertTimingTest {
     List<Replay.Page> pages =
         replay(600, t -> t >= ONSET && t < END ? 0.4 : 0.01, AlertTimingTest::gcPauses);
 
-    assertThat(pages)
-        .extracting(Replay.Page::status)
-        .containsExactly(Status.FIRING, Status.RESOLVED);
-    assertThat(pages.get(0).atSecond()).isBetween((double) ONSET, END - 1.0);
-    assertThat(pages.get(1).atSecond()).isBetween((double) END, END + 30.0);
+    assertPagedThenResolved(pages, "GcOverhead", END - 1, END);
   }
 
   @Test
@@ -42,7 +38,7 @@ class AlertTimingTest {
     List<Replay.Page> pages =
         replay(900, t -> (t / 20) % 2 == 0 ? 0.12 : 0.32, AlertTimingTest::gcPauses);
 
-    assertThat(pages).extracting(Replay.Page::status).containsExactly(Status.FIRING);
+    assertOnePageThatStays(pages);
   }
 
   @Test
@@ -63,11 +59,7 @@ class AlertTimingTest {
     List<Replay.Page> pages =
         replay(600, t -> t >= ONSET && t < END ? 30 : 0, AlertTimingTest::deoptimizations);
 
-    assertThat(pages)
-        .extracting(Replay.Page::status)
-        .containsExactly(Status.FIRING, Status.RESOLVED);
-    assertThat(pages.get(0).atSecond()).isBetween((double) ONSET, ONSET + 20.0);
-    assertThat(pages.get(1).atSecond()).isBetween((double) END, END + 30.0);
+    assertPagedThenResolved(pages, "DeoptimizationStorm", ONSET + 20, END);
   }
 
   @Test
@@ -89,7 +81,7 @@ class AlertTimingTest {
             t -> t < ONSET ? 0 : ((t - ONSET) % 44) < 24 ? 8 : 3,
             AlertTimingTest::deoptimizations);
 
-    assertThat(pages).extracting(Replay.Page::status).containsExactly(Status.FIRING);
+    assertOnePageThatStays(pages);
   }
 
   @Test
@@ -102,10 +94,7 @@ class AlertTimingTest {
             (sample, t, total) ->
                 sample.tls(Map.of("db:5432", new SignalSample.TlsPeer(total, total))));
 
-    assertThat(pages)
-        .extracting(Replay.Page::status)
-        .containsExactly(Status.FIRING, Status.RESOLVED);
-    assertThat(pages.get(1).atSecond()).isBetween((double) END, END + 30.0);
+    assertPagedThenResolved(pages, "TlsHandshakeStorm", END, END);
   }
 
   @Test
@@ -119,11 +108,7 @@ class AlertTimingTest {
             (sample, t, total) ->
                 sample.heap("CodeCache", 85, 100).recompilations(total).compilations(total));
 
-    assertThat(pages)
-        .extracting(Replay.Page::rule, Replay.Page::status)
-        .containsExactly(
-            tuple("CodeCacheChurn", Status.FIRING), tuple("CodeCacheChurn", Status.RESOLVED));
-    assertThat(pages.get(1).atSecond()).isBetween(ONSET + 90.0, ONSET + 120.0);
+    assertPagedThenResolved(pages, "CodeCacheChurn", ONSET + 90, ONSET + 90);
   }
 
   @Test
@@ -137,11 +122,25 @@ class AlertTimingTest {
             (sample, t, total) ->
                 sample.compilerCpuSeconds(total).compilerShare(t >= ONSET && t < end ? 0.6 : 0.01));
 
+    assertPagedThenResolved(pages, "CompilerCpuHigh", end, end);
+  }
+
+  /**
+   * Exactly one page of {@code rule}, from {@link #ONSET} to {@code firedBy}, and its resolve
+   * within 30 s of {@code end}, when the cause stopped.
+   */
+  private static void assertPagedThenResolved(
+      List<Replay.Page> pages, String rule, int firedBy, int end) {
     assertThat(pages)
         .extracting(Replay.Page::rule, Replay.Page::status)
-        .containsExactly(
-            tuple("CompilerCpuHigh", Status.FIRING), tuple("CompilerCpuHigh", Status.RESOLVED));
+        .containsExactly(tuple(rule, Status.FIRING), tuple(rule, Status.RESOLVED));
+    assertThat(pages.get(0).atSecond()).isBetween((double) ONSET, (double) firedBy);
     assertThat(pages.get(1).atSecond()).isBetween((double) end, end + 30.0);
+  }
+
+  /** One page, never resolved: no flapping. */
+  private static void assertOnePageThatStays(List<Replay.Page> pages) {
+    assertThat(pages).extracting(Replay.Page::status).containsExactly(Status.FIRING);
   }
 
   private static void gcPauses(Samples sample, int second, double total) {

@@ -77,11 +77,6 @@ public final class ClassLoaderChurnRule implements AlertRule {
   }
 
   @Override
-  public Duration clearFor() {
-    return Duration.ofSeconds(15);
-  }
-
-  @Override
   public boolean needsJfr() {
     return true;
   }
@@ -91,12 +86,9 @@ public final class ClassLoaderChurnRule implements AlertRule {
   public List<RuleInput> inputs(Map<String, Double> thresholds) {
     double window = thresholds.get(WINDOW);
     return List.of(
-        RuleInput.every(
-            Signal.RECOMPILATIONS,
-            Rates.seconds(window / SubWindows.PARTS),
-            Rates.window(window) + " in " + SubWindows.PARTS + " sub-windows"),
-        RuleInput.every(Signal.CLASS_LOADING, Rates.seconds(window), Rates.window(window)),
-        RuleInput.every(Signal.CODE_HEAPS, Rates.seconds(window), Rates.window(window)));
+        Rates.everySubWindow(Signal.RECOMPILATIONS, window),
+        Rates.everyWindow(Signal.CLASS_LOADING, window),
+        Rates.everyWindow(Signal.CODE_HEAPS, window));
   }
 
   @Override

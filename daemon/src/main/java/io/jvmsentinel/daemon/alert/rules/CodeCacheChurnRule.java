@@ -75,11 +75,6 @@ public final class CodeCacheChurnRule implements AlertRule {
   }
 
   @Override
-  public Duration clearFor() {
-    return Duration.ofSeconds(15);
-  }
-
-  @Override
   public boolean needsJfr() {
     return true;
   }
@@ -88,10 +83,9 @@ public final class CodeCacheChurnRule implements AlertRule {
   @Override
   public List<RuleInput> inputs(Map<String, Double> thresholds) {
     double window = thresholds.get(WINDOW);
-    String because = Rates.window(window) + " in " + SubWindows.PARTS + " sub-windows";
     return List.of(
-        RuleInput.every(Signal.RECOMPILATIONS, Rates.seconds(window / SubWindows.PARTS), because),
-        RuleInput.every(Signal.CODE_HEAPS, Rates.seconds(window), Rates.window(window)));
+        Rates.everySubWindow(Signal.RECOMPILATIONS, window),
+        Rates.everyWindow(Signal.CODE_HEAPS, window));
   }
 
   @Override

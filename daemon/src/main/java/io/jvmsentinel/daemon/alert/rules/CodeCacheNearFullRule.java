@@ -8,7 +8,6 @@ import io.jvmsentinel.daemon.alert.RuleInput.Signal;
 import io.jvmsentinel.daemon.alert.RuleThreshold;
 import io.jvmsentinel.daemon.alert.Severity;
 import io.jvmsentinel.daemon.alert.SignalSample;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -38,12 +37,6 @@ public final class CodeCacheNearFullRule implements AlertRule {
     return List.of(
         new RuleThreshold(OCCUPANCY, 0.9, "fraction", "Used share of the segment's maximum"),
         new RuleThreshold(RESOLVE, 0.85, "fraction", "A firing alert resolves below this share"));
-  }
-
-  /** The lower resolve threshold is the hysteresis; occupancy is read every poll (10 s). */
-  @Override
-  public Duration clearFor() {
-    return Duration.ofSeconds(15);
   }
 
   /** The latest occupancy: any cadence (a slower one only reports later). */

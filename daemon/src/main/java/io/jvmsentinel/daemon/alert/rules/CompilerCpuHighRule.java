@@ -71,20 +71,11 @@ public final class CompilerCpuHighRule implements AlertRule {
                 + " little has a high share of very little"));
   }
 
-  @Override
-  public Duration clearFor() {
-    return Duration.ofSeconds(15);
-  }
-
   /** Compiler CPU in each sub-window of the long window. */
   @Override
   public List<RuleInput> inputs(Map<String, Double> thresholds) {
     double window = thresholds.get(WINDOW);
-    return List.of(
-        RuleInput.every(
-            Signal.COMPILER_CPU,
-            Rates.seconds(window / SubWindows.PARTS),
-            Rates.window(window) + " in " + SubWindows.PARTS + " sub-windows"));
+    return List.of(Rates.everySubWindow(Signal.COMPILER_CPU, window));
   }
 
   @Override

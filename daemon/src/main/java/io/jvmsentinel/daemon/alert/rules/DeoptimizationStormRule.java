@@ -54,11 +54,6 @@ public final class DeoptimizationStormRule implements AlertRule {
   }
 
   @Override
-  public Duration clearFor() {
-    return Duration.ofSeconds(15);
-  }
-
-  @Override
   public boolean needsJfr() {
     return true;
   }
@@ -67,11 +62,7 @@ public final class DeoptimizationStormRule implements AlertRule {
   @Override
   public List<RuleInput> inputs(Map<String, Double> thresholds) {
     double window = thresholds.get(WINDOW);
-    return List.of(
-        RuleInput.every(
-            Signal.DEOPTIMIZATIONS,
-            Rates.seconds(window / SubWindows.PARTS),
-            Rates.window(window) + " in " + SubWindows.PARTS + " sub-windows"));
+    return List.of(Rates.everySubWindow(Signal.DEOPTIMIZATIONS, window));
   }
 
   @Override

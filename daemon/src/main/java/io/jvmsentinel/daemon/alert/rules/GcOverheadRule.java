@@ -52,11 +52,6 @@ public final class GcOverheadRule implements AlertRule {
                 + " (to fire, and to stay firing)"));
   }
 
-  @Override
-  public Duration clearFor() {
-    return Duration.ofSeconds(15);
-  }
-
   /** GC pauses, pushed as they happen. */
   @Override
   public List<RuleInput> inputs(Map<String, Double> thresholds) {

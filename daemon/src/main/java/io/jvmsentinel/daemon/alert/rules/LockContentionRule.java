@@ -79,22 +79,11 @@ public final class LockContentionRule implements AlertRule {
                 + " request fills one)"));
   }
 
-  @Override
-  public Duration clearFor() {
-    // The 12 s window drains within 8 s of the contention's end (fewer than half its sub-windows
-    // then hold): 15 s more of calm resolves it within 30 s, and bridges a pause between bursts.
-    return Duration.ofSeconds(15);
-  }
-
   /** Blocked threads in each sub-window (JFR waits, or the JMX BLOCKED count). */
   @Override
   public List<RuleInput> inputs(Map<String, Double> thresholds) {
     double window = thresholds.get(WINDOW);
-    return List.of(
-        RuleInput.every(
-            Signal.BLOCKED_THREADS,
-            Rates.seconds(window / SubWindows.PARTS),
-            Rates.window(window) + " in " + SubWindows.PARTS + " sub-windows"));
+    return List.of(Rates.everySubWindow(Signal.BLOCKED_THREADS, window));
   }
 
   @Override

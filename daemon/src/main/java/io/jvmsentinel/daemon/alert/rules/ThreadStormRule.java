@@ -87,11 +87,6 @@ public final class ThreadStormRule implements AlertRule {
                 + " (e.g. JDK-8246039), whatever the baseline"));
   }
 
-  @Override
-  public Duration clearFor() {
-    return Duration.ofSeconds(15);
-  }
-
   /** Thread starts in both halves of the window: a reading at least every half window. */
   @Override
   public List<RuleInput> inputs(Map<String, Double> thresholds) {

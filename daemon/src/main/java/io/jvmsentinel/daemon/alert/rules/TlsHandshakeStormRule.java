@@ -55,11 +55,6 @@ public final class TlsHandshakeStormRule implements AlertRule {
   }
 
   @Override
-  public Duration clearFor() {
-    return Duration.ofSeconds(15);
-  }
-
-  @Override
   public boolean needsJfr() {
     return true;
   }
@@ -68,11 +63,7 @@ public final class TlsHandshakeStormRule implements AlertRule {
   @Override
   public List<RuleInput> inputs(Map<String, Double> thresholds) {
     double window = thresholds.get(WINDOW);
-    return List.of(
-        RuleInput.every(
-            Signal.TLS_HANDSHAKES,
-            Rates.seconds(window / SubWindows.PARTS),
-            Rates.window(window) + " in " + SubWindows.PARTS + " sub-windows"));
+    return List.of(Rates.everySubWindow(Signal.TLS_HANDSHAKES, window));
   }
 
   @Override

@@ -40,6 +40,8 @@ class TargetSeriesTest {
         Map.of(),
         0,
         Double.NaN,
+        null,
+        null,
         null);
   }
 
