@@ -95,6 +95,30 @@ class ClassLoaderChurnRuleTest {
   }
 
   @Test
+  void aSmallCacheSwingingUpToItsMaximumWhileClassesAreReloadedIsCodecacheChurn() {
+    // The lab's incident 4: fresh class copies into a 4 MB cache that the sweeper keeps flushing,
+    // its occupancy between 57% and 76%, at 88% once a minute. Near the maximum at times is a
+    // cache too small:
+    // CodeCacheChurn, whatever the slice (the live suite missed it when each slice was judged
+    // alone, as most slices stay below 80%).
+    SignalHistory history =
+        Samples.history(
+            120,
+            (s, t) ->
+                s.recompilations(170.0 * t)
+                    .compilations(180.0 * t)
+                    .classes(5_000 + 10.0 * t, 10.0 * t)
+                    .sweeper(36.0 * t)
+                    .heap(CODE_CACHE, t % 60 == 0 ? 88 : 57 + t % 20, 100)
+                    .compilerShare(0.3)
+                    .compilerCpuSeconds(0.25 * t));
+    CodeCacheChurnRule churn = new CodeCacheChurnRule();
+
+    assertThat(churn.evaluate(Samples.context(churn, history, Set.of()))).hasSize(1);
+    assertThat(rule.evaluate(Samples.context(rule, history, Set.of()))).isEmpty();
+  }
+
+  @Test
   void codeThrownAwayByDeoptimisationIsNotClassLoaderChurn() {
     // The lab's deoptimisation storm reloads its classes too, and deoptimises 35 of every 70.
     SignalHistory history = reloading(0.2, 90);

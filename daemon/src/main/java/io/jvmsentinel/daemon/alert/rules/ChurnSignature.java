@@ -68,6 +68,23 @@ final class ChurnSignature {
         && history.increase(UNLOADING, SignalSample::classesUnloaded) > 0;
   }
 
+  /**
+   * The cache is too small: it came near its maximum somewhere in the window, or filled. Then
+   * recompiling is CodeCacheChurn's to report even while classes are reloaded (the lab's incident 4
+   * loads fresh class copies into a 4 MB cache that swings between 57% and 88%).
+   */
+  static boolean cacheUnderPressure(SignalWindow history, Duration window) {
+    return SubWindows.maxOccupancy(history.window(window)) >= NEAR_MAX
+        || history.increase(window, SignalSample::codeCacheFullEvents) > 0;
+  }
+
+  /**
+   * Classes reloaded in a cache that stays roomy: its flushing is the unloading's, not pressure.
+   */
+  static boolean reloadingInRoomyCache(SignalWindow history, Duration window, double minLoadRate) {
+    return reloadingClasses(history, window, minLoadRate) && !cacheUnderPressure(history, window);
+  }
+
   /** At least half of what the JIT compiled in the slice it had compiled before. */
   static boolean mostlyRecompiling(List<SignalSample> slice) {
     double recompiles = SubWindows.rate(slice, SignalSample::recompilations, SignalSample::jfr);

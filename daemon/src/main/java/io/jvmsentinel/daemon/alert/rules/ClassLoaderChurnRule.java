@@ -107,7 +107,7 @@ public final class ClassLoaderChurnRule implements AlertRule {
     double recompiles = history.rate(window, SignalSample::recompilations, SignalSample::jfr);
     double deopts = history.rate(window, SignalSample::deoptimizations, SignalSample::jfr);
     double loaded = history.rate(window, SignalSample::classesLoaded);
-    if (underPressure(history, window, samples)
+    if (ChurnSignature.cacheUnderPressure(history, window)
         || deopts >= DEOPTIMIZED * recompiles
         || !(loaded >= context.threshold(MIN_CLASS_LOAD_RATE))) {
       return List.of();
@@ -122,13 +122,6 @@ public final class ClassLoaderChurnRule implements AlertRule {
       return List.of();
     }
     return List.of(ClassLoaderChurnFinding.of(context, window, samples, held));
-  }
-
-  /** The code cache near its maximum or filled: recompiling is then CodeCacheChurn's to report. */
-  private static boolean underPressure(
-      SignalWindow history, Duration window, List<SignalSample> samples) {
-    return SubWindows.maxOccupancy(samples) >= ChurnSignature.NEAR_MAX
-        || history.increase(window, SignalSample::codeCacheFullEvents) > 0;
   }
 
   private static double recompileRate(List<SignalSample> slice) {

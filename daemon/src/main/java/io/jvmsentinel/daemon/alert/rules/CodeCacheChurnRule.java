@@ -101,7 +101,7 @@ public final class CodeCacheChurnRule implements AlertRule {
     // Warm-up recompiles too: then only a full cache being flushed is unambiguous.
     boolean strict = context.warmingUp() && !firing;
     boolean reloading =
-        ChurnSignature.reloadingClasses(
+        ChurnSignature.reloadingInRoomyCache(
             context.history(), window, ChurnSignature.MIN_CLASS_LOAD_RATE);
     int held =
         SubWindows.holding(

@@ -107,7 +107,7 @@ public final class CompilerCpuHighRule implements AlertRule {
     // High while the same methods are compiled again under code cache pressure: the churn
     // signature, which needs no long wait and counts during warm-up too.
     boolean reloading =
-        ChurnSignature.reloadingClasses(
+        ChurnSignature.reloadingInRoomyCache(
             context.history(), ChurnSignature.WINDOW, ChurnSignature.MIN_CLASS_LOAD_RATE);
     boolean churning =
         SubWindows.sustained(
