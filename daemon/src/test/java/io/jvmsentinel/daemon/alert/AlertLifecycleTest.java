@@ -27,6 +27,12 @@ class AlertLifecycleTest {
     return new Finding("", "storm", "why", "do", Map.of(), cause);
   }
 
+  /** A ThreadStorm on orders that a previous daemon left firing since {@code startedAt}. */
+  static FiringAlertRecord restoredStorm(Instant startedAt, String cause) {
+    return new FiringAlertRecord(
+        "ThreadStorm", "orders", "", Severity.WARNING, startedAt, "storm", null, Map.of(), cause);
+  }
+
   /** Evaluates the rule at {@code second} with the findings; the transitions of that step. */
   List<Transition> at(int second, RuleTiming rule, Finding... findings) {
     List<Transition> step =
@@ -139,17 +145,7 @@ class AlertLifecycleTest {
 
   @Test
   void aRestoredAlertContinuesWhenItHoldsAndIsUpdatedWhenItsCauseChanged() {
-    FiringAlertRecord record =
-        new FiringAlertRecord(
-            "ThreadStorm",
-            "orders",
-            "",
-            Severity.WARNING,
-            T0.minusSeconds(60),
-            "storm",
-            null,
-            Map.of(),
-            "A.spawn");
+    FiringAlertRecord record = restoredStorm(T0.minusSeconds(60), "A.spawn");
     lifecycle.restore(record, T0.plusSeconds(60));
     assertThat(changes(at(0, STORM, finding("A.spawn")))).containsExactly(Change.CONTINUED);
     assertThat(lifecycle.alerts().get(0).since()).isEqualTo(T0.minusSeconds(60));
@@ -163,18 +159,7 @@ class AlertLifecycleTest {
 
   @Test
   void aRestoredAlertNotSeenAgainEndsWhenAnotherCauseFollowsWhichPagesAnew() {
-    lifecycle.restore(
-        new FiringAlertRecord(
-            "ThreadStorm",
-            "orders",
-            "",
-            Severity.WARNING,
-            T0.minusSeconds(60),
-            "storm",
-            null,
-            Map.of(),
-            "A.spawn"),
-        T0.plusSeconds(60));
+    lifecycle.restore(restoredStorm(T0.minusSeconds(60), "A.spawn"), T0.plusSeconds(60));
     at(0, STORM);
     List<Transition> step = at(30, STORM, finding("B.spawn"));
 
@@ -187,10 +172,7 @@ class AlertLifecycleTest {
 
   @Test
   void aRestoredAlertIsHeldThroughItsGraceThenResolvesAfterClearFor() {
-    lifecycle.restore(
-        new FiringAlertRecord(
-            "ThreadStorm", "orders", "", Severity.WARNING, T0, "storm", null, Map.of(), ""),
-        T0.plusSeconds(30));
+    lifecycle.restore(restoredStorm(T0, ""), T0.plusSeconds(30));
     assertThat(at(0, STORM)).isEmpty();
     assertThat(at(29, STORM)).isEmpty();
     assertThat(at(30, STORM)).isEmpty(); // clear from 30 s
