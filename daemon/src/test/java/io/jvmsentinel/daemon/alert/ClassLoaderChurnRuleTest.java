@@ -119,6 +119,24 @@ class ClassLoaderChurnRuleTest {
   }
 
   @Test
+  void withoutDeoptimisationEventsItIsNotJudged() {
+    // JDK 11 has no jdk.Deoptimization: the demo's deoptimisation storm (which reloads its
+    // classes) paged ClassLoaderChurn there, as 0 deoptimisations could not rule it out.
+    SignalHistory history =
+        Samples.history(
+            120,
+            (s, t) ->
+                s.recompilations(180.0 * t)
+                    .compilations(182.0 * t)
+                    .classes(5_000 + 10.0 * t, 10.0 * t)
+                    .heap(CODE_CACHE, 20, 100)
+                    .deopts(Double.NaN, Double.NaN)
+                    .compilerCpuSeconds(0.25 * t));
+
+    assertThat(rule.evaluate(Samples.context(rule, history, Set.of()))).isEmpty();
+  }
+
+  @Test
   void codeThrownAwayByDeoptimisationIsNotClassLoaderChurn() {
     // The lab's deoptimisation storm reloads its classes too, and deoptimises 35 of every 70.
     SignalHistory history = reloading(0.2, 90);

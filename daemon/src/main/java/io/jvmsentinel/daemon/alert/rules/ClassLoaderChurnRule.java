@@ -108,6 +108,9 @@ public final class ClassLoaderChurnRule implements AlertRule {
     double deopts = history.rate(window, SignalSample::deoptimizations, SignalSample::jfr);
     double loaded = history.rate(window, SignalSample::classesLoaded);
     if (ChurnSignature.cacheUnderPressure(history, window)
+        // Unknown deoptimisation (a JVM without jdk.Deoptimization, JDK 11) cannot rule out that
+        // the code was discarded by deoptimisation: not judged.
+        || Double.isNaN(history.latest().map(SignalSample::deoptimizations).orElse(Double.NaN))
         || deopts >= DEOPTIMIZED * recompiles
         || !(loaded >= context.threshold(MIN_CLASS_LOAD_RATE))) {
       return List.of();
