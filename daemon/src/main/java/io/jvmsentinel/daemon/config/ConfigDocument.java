@@ -132,7 +132,8 @@ record ConfigDocument(
       DogStatsdAddress address,
       Duration step,
       Map<String, String> tags,
-      Boolean alerts) {}
+      Boolean alerts,
+      Boolean agentNames) {}
 
   record Otlp(
       Boolean enabled,

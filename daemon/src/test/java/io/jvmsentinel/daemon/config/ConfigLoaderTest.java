@@ -70,6 +70,7 @@ class ConfigLoaderTest {
                   new DogStatsdAddress("unix:///var/run/datadog/dsd.socket"),
                   Duration.ofSeconds(15),
                   Map.of("team", "jvm"),
+                  false,
                   false));
       assertThat(config.targets())
           .containsExactly(
@@ -1085,7 +1086,8 @@ class ConfigLoaderTest {
                   new DogStatsdAddress("udp://localhost:8125"),
                   Duration.ofSeconds(10),
                   Map.of(),
-                  true));
+                  true,
+                  false));
     }
 
     @Test
@@ -1097,7 +1099,8 @@ class ConfigLoaderTest {
                   new DogStatsdAddress("udp://localhost:8125"),
                   Duration.ofSeconds(10),
                   Map.of(),
-                  true));
+                  true,
+                  false));
     }
 
     @Test
@@ -1192,7 +1195,7 @@ class ConfigLoaderTest {
       assertThat(problems("datadog: {enabled: true, host: agent, address: [1]}\n" + TARGETS))
           .containsExactly(
               "config.yaml:1:26: unknown key 'datadog.host'; allowed keys: enabled, address, step,"
-                  + " tags, alerts",
+                  + " tags, alerts, agentNames",
               "config.yaml:1:48: 'datadog.address': expected udp://host:port or unix:///path, got"
                   + " a list");
     }
