@@ -52,6 +52,14 @@ app.kubernetes.io/part-of: jvm-sentinel
 {{- $_ := set .config "http" $http -}}
 {{- end }}
 
+{{/* The daemon's own notifications link the same runbooks as the PrometheusRule: alerts.runbookBaseUrl
+     from runbookBaseUrl, unless config.alerts sets it. */}}
+{{- define "jvm-sentinel.setRunbookBaseUrl" -}}
+{{- $alerts := .config.alerts | default dict -}}
+{{- $_ := set $alerts "runbookBaseUrl" ($alerts.runbookBaseUrl | default .root.Values.runbookBaseUrl) -}}
+{{- $_ := set .config "alerts" $alerts -}}
+{{- end }}
+
 {{- define "jvm-sentinel.selectorLabels" -}}
 app.kubernetes.io/name: {{ include "jvm-sentinel.targetName" . }}
 app.kubernetes.io/instance: {{ .Release.Name }}
@@ -79,6 +87,7 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 {{- end -}}
 {{- $config := deepCopy .Values.config -}}
 {{- include "jvm-sentinel.setListen" (dict "root" . "config" $config) -}}
+{{- include "jvm-sentinel.setRunbookBaseUrl" (dict "root" . "config" $config) -}}
 {{- if eq .Values.mode "jmx" -}}
 {{- $_ := set $config "targets" (list $target) -}}
 {{- end -}}
@@ -285,6 +294,7 @@ jvm-sentinel.io/role: discovery
 {{- end -}}
 {{- $config := deepCopy .Values.config -}}
 {{- include "jvm-sentinel.setListen" (dict "root" . "config" $config) -}}
+{{- include "jvm-sentinel.setRunbookBaseUrl" (dict "root" . "config" $config) -}}
 {{- $_ := set $config "discovery" (dict "kubernetes" $k8s) -}}
 {{- toYaml $config -}}
 {{- end }}

@@ -102,6 +102,26 @@ public record AlertNotification(
         Map.of());
   }
 
+  /** This notification with another runbook link. */
+  public AlertNotification withRunbook(String link) {
+    return new AlertNotification(
+        ruleId,
+        target,
+        key,
+        severity,
+        status,
+        startedAt,
+        at,
+        summary,
+        explanation,
+        action,
+        link,
+        evidence,
+        snapshot,
+        page,
+        targetTags);
+  }
+
   /** This notification with a link to the alert's page. */
   public AlertNotification withPage(String url) {
     return with(Optional.of(url), targetTags);

@@ -115,6 +115,7 @@ record ConfigDocument(
       Duration httpTimeout,
       String stateFile,
       Duration restoreGrace,
+      String runbookBaseUrl,
       Sinks sinks) {}
 
   record Sinks(Webhook webhook, Slack slack, PagerDuty pagerduty, Alertmanager alertmanager) {}

@@ -805,6 +805,26 @@ class ConfigLoaderTest {
   @Nested
   class Alerts {
     @Test
+    void runbookBaseUrlIsAnHttpUrlEndingInASlash() throws Exception {
+      String targets = "targets:\n  - {name: a, pid: 1}\n";
+      assertThat(
+              load("alerts: {runbookBaseUrl: \"https://wiki.example.com/rb/\"}\n" + targets)
+                  .alerts()
+                  .runbookBaseUrl())
+          .isEqualTo(URI.create("https://wiki.example.com/rb/"));
+      assertThat(load(targets).alerts().runbookBaseUrl())
+          .isEqualTo(AlertsConfig.DEFAULT_RUNBOOK_BASE_URL);
+      assertThat(problems("alerts: {runbookBaseUrl: \"wiki/rb\"}\n" + targets))
+          .singleElement()
+          .asString()
+          .contains("'alerts.runbookBaseUrl' (\"wiki/rb\") must be an http(s) URL ending in \"/\"");
+      assertThat(problems("alerts: {runbookBaseUrl: \"https://wiki.example.com/rb\"}\n" + targets))
+          .singleElement()
+          .asString()
+          .contains("ending in \"/\"");
+    }
+
+    @Test
     void absentSectionMeansTheJsonLogOnlyWithDefaults() throws Exception {
       AlertsConfig alerts = load("targets:\n  - {name: a, pid: 1}\n").alerts();
 

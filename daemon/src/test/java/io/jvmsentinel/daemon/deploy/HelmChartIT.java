@@ -395,6 +395,11 @@ class HelmChartIT {
                 List.of(
                     "--set", "prometheusRule.jobSelector=platform/jvm-monitor",
                     "--set", "runbookBaseUrl=https://wiki.example.com/runbooks/")));
+    // The daemon's own notifications link the same runbooks.
+    JsonNode daemonConfig =
+        DeployFiles.YAML.readTree(object(custom, "ConfigMap").at("/data/sentinel.yaml").asText());
+    assertThat(daemonConfig.at("/alerts/runbookBaseUrl").asText())
+        .isEqualTo("https://wiki.example.com/runbooks/");
     JsonNode rules = object(custom, "PrometheusRule").at("/spec/groups");
     List<JsonNode> all = new ArrayList<>();
     rules.forEach(g -> g.get("rules").forEach(all::add));
