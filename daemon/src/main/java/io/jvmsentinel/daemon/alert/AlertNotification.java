@@ -104,35 +104,21 @@ public record AlertNotification(
 
   /** This notification with another runbook link. */
   public AlertNotification withRunbook(String link) {
-    return new AlertNotification(
-        ruleId,
-        target,
-        key,
-        severity,
-        status,
-        startedAt,
-        at,
-        summary,
-        explanation,
-        action,
-        link,
-        evidence,
-        snapshot,
-        page,
-        targetTags);
+    return with(link, page, targetTags);
   }
 
   /** This notification with a link to the alert's page. */
   public AlertNotification withPage(String url) {
-    return with(Optional.of(url), targetTags);
+    return with(runbook, Optional.of(url), targetTags);
   }
 
   /** This notification with its target's tags. */
   public AlertNotification withTargetTags(Map<String, String> tags) {
-    return with(page, tags);
+    return with(runbook, page, tags);
   }
 
-  private AlertNotification with(Optional<String> page, Map<String, String> targetTags) {
+  private AlertNotification with(
+      String runbook, Optional<String> page, Map<String, String> targetTags) {
     return new AlertNotification(
         ruleId,
         target,

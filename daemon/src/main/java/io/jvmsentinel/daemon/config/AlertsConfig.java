@@ -50,32 +50,6 @@ public record AlertsConfig(
   public static final URI DEFAULT_RUNBOOK_BASE_URL =
       URI.create("https://github.com/jvm-sentinel/jvm-sentinel/blob/main/alerts/runbooks/");
 
-  /** With the default runbook base URL. */
-  public AlertsConfig(
-      int queueSize,
-      Duration retryInitialDelay,
-      Duration retryMaxDelay,
-      Duration httpTimeout,
-      Optional<Webhook> webhook,
-      Optional<Slack> slack,
-      Optional<PagerDuty> pagerduty,
-      Optional<Alertmanager> alertmanager,
-      Optional<Path> stateFile,
-      Duration restoreGrace) {
-    this(
-        queueSize,
-        retryInitialDelay,
-        retryMaxDelay,
-        httpTimeout,
-        webhook,
-        slack,
-        pagerduty,
-        alertmanager,
-        stateFile,
-        restoreGrace,
-        DEFAULT_RUNBOOK_BASE_URL);
-  }
-
   /** The JSON log only. */
   public static final AlertsConfig DEFAULT =
       new AlertsConfig(
@@ -88,7 +62,8 @@ public record AlertsConfig(
           Optional.empty(),
           Optional.empty(),
           Optional.empty(),
-          DEFAULT_RESTORE_GRACE);
+          DEFAULT_RESTORE_GRACE,
+          DEFAULT_RUNBOOK_BASE_URL);
 
   public AlertsConfig {
     Objects.requireNonNull(retryInitialDelay, "retryInitialDelay");

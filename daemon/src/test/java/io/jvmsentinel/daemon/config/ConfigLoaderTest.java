@@ -841,7 +841,8 @@ class ConfigLoaderTest {
                   Optional.empty(),
                   Optional.empty(),
                   Optional.empty(),
-                  Duration.ofSeconds(60)));
+                  Duration.ofSeconds(60),
+                  AlertsConfig.DEFAULT_RUNBOOK_BASE_URL));
     }
 
     @Test
@@ -895,7 +896,8 @@ class ConfigLoaderTest {
                           List.of(
                               URI.create("http://am-0:9093"), URI.create("http://am-1:9093/")))),
                   Optional.of(dir.resolve("alerts.json").toAbsolutePath()),
-                  Duration.ofSeconds(30)));
+                  Duration.ofSeconds(30),
+                  AlertsConfig.DEFAULT_RUNBOOK_BASE_URL));
       assertThat(config.alerts().pagerduty().get().url())
           .hasToString("https://events.pagerduty.com/v2/enqueue");
     }
