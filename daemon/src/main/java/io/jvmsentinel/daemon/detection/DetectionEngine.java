@@ -260,6 +260,7 @@ public final class DetectionEngine implements AutoCloseable {
     for (TargetSignals target : current) {
       observe(target.name(), target.sample());
     }
+    settleSnapshots(now);
     published = lifecycle.alerts();
     if (stateChanged) {
       stateChanged = false;
@@ -358,7 +359,29 @@ public final class DetectionEngine implements AutoCloseable {
     return rule.needsJfr() && history.latest().map(SignalSample::jfrStormPaused).orElse(false);
   }
 
-  /** Logs each transition and hands it to the listener; a firing alert gets its snapshot first. */
+  /**
+   * Names each settled snapshot in its alert, or says why it has none, through every sink (an
+   * update: same alert, no new page). A snapshot of an alert that resolved meanwhile names nothing.
+   */
+  private void settleSnapshots(Instant now) {
+    for (EvidenceSnapshots.Settled done : snapshots.settled()) {
+      if (lifecycle.firingSince(done.alert(), done.firedAt()).isEmpty()) {
+        continue;
+      }
+      ActiveAlert alert = lifecycle.attachSnapshot(done.alert(), done.file(), done.unavailable());
+      log.info(
+          "ALERT {} on {}{}: JFR snapshot {}",
+          alert.ruleId(),
+          alert.target(),
+          done.alert().keySuffix(),
+          done.file() != null ? done.file() : "none: " + done.unavailable());
+      listener.notify(
+          notification(runbookOf(alert.ruleId()), alert, AlertNotification.Status.UPDATED, now));
+      stateChanged = true;
+    }
+  }
+
+  /** Logs each transition and hands it to the listener; a firing alert starts its snapshot. */
   private void deliver(List<AlertLifecycle.Transition> transitions, Instant now) {
     for (AlertLifecycle.Transition transition : transitions) {
       ActiveAlert alert = transition.alert();
@@ -366,10 +389,8 @@ public final class DetectionEngine implements AutoCloseable {
       String runbook = runbookOf(alert.ruleId());
       switch (transition.change()) {
         case FIRED -> {
-          Optional<String> snapshot = snapshots.take(key.target(), key.ruleId(), alert.since());
-          if (snapshot.isPresent()) {
-            alert = lifecycle.attachSnapshot(key, snapshot.get());
-          }
+          // The page goes out now; the snapshot is named by an update once checked whole.
+          alert = lifecycle.attachSnapshot(key, null, snapshots.take(alert));
           log.warn(
               "ALERT {} firing on {}{}: {}",
               key.ruleId(),
@@ -450,6 +471,7 @@ public final class DetectionEngine implements AutoCloseable {
             runbook,
             finding.evidence(),
             Optional.ofNullable(alert.snapshot()))
+        .withSnapshotUnavailable(alert.snapshotUnavailable())
         .withTargetTags(tags);
   }
 
