@@ -37,11 +37,12 @@ import org.slf4j.LoggerFactory;
  * window from the daemon's evidence recording on the target and keeps only the daemon's own events
  * ({@link JfrStreamSession#readEvidence}) into a {@code .part} file; {@link SnapshotCheck} then
  * opens it: it must parse, cover the window (from the later of the window's start and the
- * recording's start, to the firing) and hold the events that made the rule fire ({@link
- * SnapshotEvidence}). Only then is it renamed to its {@code .jfr} name; otherwise it is deleted.
- * Either way the outcome is counted ({@code jvm_sentinel_jfr_evidence_snapshots_total}) and queued
- * for the engine ({@link #settled}), which names the file, or says why there is none, in an update
- * of the alert. The directory is capped in size, oldest snapshots deleted first.
+ * recording's start, to the firing, or a little after the recording's start when that is later:
+ * {@link JfrStreamSession#EVIDENCE_MIN_RECORDED}) and hold the events that made the rule fire
+ * ({@link SnapshotEvidence}). Only then is it renamed to its {@code .jfr} name; otherwise it is
+ * deleted. Either way the outcome is counted ({@code jvm_sentinel_jfr_evidence_snapshots_total})
+ * and queued for the engine ({@link #settled}), which names the file, or says why there is none, in
+ * an update of the alert. The directory is capped in size, oldest snapshots deleted first.
  */
 public final class EvidenceSnapshots implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(EvidenceSnapshots.class);
@@ -159,8 +160,8 @@ public final class EvidenceSnapshots implements AutoCloseable {
       return failed(stream, key, firedAt, "could not be read: " + cause(failure));
     }
     try {
-      Instant coverFrom = recorded.recordedFrom().isAfter(from) ? recorded.recordedFrom() : from;
-      SnapshotCheck.Verdict verdict = SnapshotCheck.check(part, needs, coverFrom, firedAt);
+      Instant coverFrom = later(from, recorded.recordedFrom());
+      SnapshotCheck.Verdict verdict = SnapshotCheck.check(part, needs, coverFrom, recorded.to());
       if (!verdict.whole()) {
         deleteQuietly(part);
         stream.countSnapshot(SnapshotOutcome.EMPTY);
@@ -185,6 +186,10 @@ public final class EvidenceSnapshots implements AutoCloseable {
       deleteQuietly(part);
       return failed(stream, key, firedAt, "could not be checked: " + e);
     }
+  }
+
+  private static Instant later(Instant a, Instant b) {
+    return a.isAfter(b) ? a : b;
   }
 
   private static Settled failed(

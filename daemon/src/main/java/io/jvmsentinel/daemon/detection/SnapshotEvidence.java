@@ -13,7 +13,7 @@ import jdk.jfr.consumer.RecordedFrame;
 /**
  * The events that make an alert's snapshot hold its incident, per rule: the snapshot is published
  * only if it holds each of them within the alert's window ({@link SnapshotCheck}). A rule missing
- * here fails {@code SnapshotEvidenceTest}.
+ * here fails {@code SnapshotCheckTest}.
  */
 final class SnapshotEvidence {
   /** Events of any of {@code types} that {@code matches}, described for people as {@code what}. */

@@ -91,6 +91,14 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
   /** How much longer than a snapshot's window the evidence recording keeps chunks. */
   private static final Duration EVIDENCE_MARGIN = Duration.ofMinutes(1);
 
+  private static final Duration EVIDENCE_RETRY = Duration.ofSeconds(2);
+
+  /** How long a snapshot waits for an evidence recording that is starting. */
+  static final Duration EVIDENCE_START_WAIT = Duration.ofSeconds(30);
+
+  /** The least a snapshot holds after the evidence recording started (CodeCacheStatistics: 5 s). */
+  public static final Duration EVIDENCE_MIN_RECORDED = Duration.ofSeconds(10);
+
   private final String target;
   private final List<JfrEventHandler> handlers;
   private final JfrConfig config;
@@ -480,6 +488,8 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
       if (now >= nextSizeCheck) {
         nextSizeCheck = now + SIZE_CHECK_MILLIS;
         updateRecordingSize(live);
+        // Its start failed (a call that timed out on a busy target): tried again.
+        startEvidence();
       }
     } catch (RuntimeException e) {
       log.warn("target {}: JFR watchdog failed: {}", target, e.toString(), e);
@@ -685,21 +695,32 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
   }
 
   /**
-   * Why no snapshot of this target can be read now (no JFR recording of it), or empty when one can.
+   * Why no snapshot of this target can be read (no JFR recording of it, nor one starting), or empty
+   * when one can: a read waits for a recording that is starting ({@link #readEvidence}).
    */
   public Optional<String> evidenceUnavailable() {
     if (evidence != null || recording != null) {
       return Optional.empty();
     }
-    return Optional.of(published.describe());
+    if (mbeans == null) {
+      return Optional.of("the target is not connected");
+    }
+    boolean starting =
+        config.enabled() && !evidenceWindow.isZero() && published.unavailableReason() == null;
+    return starting ? Optional.empty() : Optional.of(published.describe());
   }
 
   /**
    * Starts writing what the target recorded from {@code from} to {@code to} to {@code file}, only
    * the daemon's own events ({@link EvidenceEventFilter}), on this target's dump thread ({@link
-   * EvidenceDumps}); empty when the dump queue is full. Read from the evidence recording ({@link
-   * EvidenceRecording}), else from a snapshot of the target's running recordings; the future fails
-   * with the reason when neither can be read.
+   * EvidenceDumps}); empty when the dump queue is full. The read waits for an evidence recording
+   * that is starting ({@link #EVIDENCE_START_WAIT}), and until {@code to}, or {@link
+   * #EVIDENCE_MIN_RECORDED} after the recording started when that is later: an alert that fires as
+   * the daemon connects (a code cache already full) gets the periodic events that show its state,
+   * not the fraction of a second recorded before it. Read from the evidence recording ({@link
+   * EvidenceRecording}), else from a snapshot of the target's running recordings, and once again
+   * after a failure (a call that timed out on a busy target); the future fails with the reason when
+   * neither can be read.
    */
   public Optional<CompletableFuture<RecordedEvidence>> readEvidence(
       Instant from, Instant to, Path file) {
@@ -709,10 +730,35 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
   private RecordedEvidence writeEvidence(Instant from, Instant to, Path file) throws IOException {
     Path raw = file.resolveSibling(file.getFileName() + ".raw");
     try {
-      RawRead read = readRaw(from, to, raw);
-      EvidenceEventFilter.Result kept = EvidenceEventFilter.filter(raw, file, evidenceEvents);
+      for (long waited = 0;
+          evidence == null && mbeans != null && waited < EVIDENCE_START_WAIT.toMillis();
+          waited += 250) {
+        pause(Duration.ofMillis(250));
+      }
+      EvidenceRecording kept = evidence;
+      if (kept != null && kept.started().plus(EVIDENCE_MIN_RECORDED).isAfter(to)) {
+        to = kept.started().plus(EVIDENCE_MIN_RECORDED);
+      }
+      pause(Duration.between(Instant.now(), to));
+      RawRead read;
+      try {
+        read = readRaw(from, to, raw);
+      } catch (IOException e) {
+        if (mbeans == null) {
+          throw e;
+        }
+        log.debug("target {}: reading evidence failed, once more: {}", target, e.toString());
+        pause(EVIDENCE_RETRY);
+        read = readRaw(from, to, raw);
+      }
+      EvidenceEventFilter.Result filtered = EvidenceEventFilter.filter(raw, file, evidenceEvents);
       return new RecordedEvidence(
-          file, read.recordedFrom(), read.source(), kept.keptEvents(), kept.droppedEvents());
+          file,
+          read.recordedFrom(),
+          to,
+          read.source(),
+          filtered.keptEvents(),
+          filtered.droppedEvents());
     } catch (IllegalArgumentException e) {
       throw new IOException("the target's JFR data is malformed: " + e.getMessage(), e);
     } finally {
@@ -721,6 +767,18 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
   }
 
   private record RawRead(Instant recordedFrom, String source) {}
+
+  private static void pause(Duration duration) throws IOException {
+    if (duration.isNegative() || duration.isZero()) {
+      return;
+    }
+    try {
+      Thread.sleep(duration.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted: the daemon is stopping", e);
+    }
+  }
 
   private RawRead readRaw(Instant from, Instant to, Path raw) throws IOException {
     MBeanServerConnection connection = mbeans;

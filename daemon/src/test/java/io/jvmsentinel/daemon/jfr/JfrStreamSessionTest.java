@@ -204,7 +204,7 @@ class JfrStreamSessionTest {
 
     await().atMost(READY).until(() -> target.recording(id).isEmpty());
     assertThat(target.named(owner.evidenceRecordingName("self"))).isEmpty();
-    assertThat(session.evidenceUnavailable()).isPresent();
+    assertThat(session.evidenceUnavailable()).contains("the target is not connected");
     Path file = tmp.resolve("none.jfr");
     assertThat(
             session.readEvidence(Instant.now().minusSeconds(60), Instant.now(), file).orElseThrow())
