@@ -40,6 +40,25 @@ class EvidenceSnapshotsIT {
     receiver.close();
   }
 
+  /** A lab starting threads from {@code RequestDispatcher} at {@code rate}/s from 5 s on. */
+  private static LabProcess storm(int jdk, int rate, String... jvmArgs) throws Exception {
+    return LabSpec.builder("thread-per-request")
+        .javaHome(Jdks.jdk(jdk))
+        .jvmArgs(jvmArgs)
+        .rate(rate)
+        .delay(Duration.ofSeconds(5))
+        .build()
+        .startReady(Duration.ofSeconds(30));
+  }
+
+  /** A daemon watching {@code lab}, alerts to the webhook, snapshots to {@code evidence}. */
+  private SentinelDaemon watching(LabProcess lab, Path evidence) throws Exception {
+    return Daemons.start(
+        dir,
+        Daemons.webhookAndSnapshots(receiver.url(), evidence.toString())
+            + Daemons.target("lab", lab.jmxHostPort(), "2s"));
+  }
+
   /**
    * The recorded empty-dump case: the stream closes (here the daemon stops) while the snapshot of a
    * just-fired alert is written. The JDK's dump then returns normally with nothing written, and the
@@ -48,19 +67,9 @@ class EvidenceSnapshotsIT {
   @Test
   void aSnapshotCutShortByTheStreamClosingIsNeitherLeftEmptyNorNamed() throws Exception {
     Path evidence = dir.resolve("evidence");
-    LabSpec spec =
-        LabSpec.builder("thread-per-request")
-            .javaHome(Jdks.jdk(17))
-            .rate(100)
-            .delay(Duration.ofSeconds(5))
-            .build();
     JsonNode firing;
-    try (LabProcess lab = spec.startReady(Duration.ofSeconds(30));
-        SentinelDaemon daemon =
-            Daemons.start(
-                dir,
-                Daemons.webhookAndSnapshots(receiver.url(), evidence.toString())
-                    + Daemons.target("lab", lab.jmxHostPort(), "2s"))) {
+    try (LabProcess lab = storm(17, 100);
+        SentinelDaemon daemon = watching(lab, evidence)) {
       await().atMost(Duration.ofSeconds(40)).until(() -> !receiver.received().isEmpty());
       firing = receiver.received().get(0);
       assertThat(firing.get("rule").asText()).isEqualTo("ThreadStorm");
@@ -86,19 +95,8 @@ class EvidenceSnapshotsIT {
   void aTargetsOwnRecordingStaysOutOfTheSnapshot() throws Exception {
     Path evidence = dir.resolve("evidence");
     String secret = "lab-secret-" + System.nanoTime();
-    LabSpec spec =
-        LabSpec.builder("thread-per-request")
-            .javaHome(Jdks.jdk(17))
-            .jvmArgs("-XX:StartFlightRecording", "-Dlab.token=" + secret)
-            .rate(100)
-            .delay(Duration.ofSeconds(5))
-            .build();
-    try (LabProcess lab = spec.startReady(Duration.ofSeconds(30));
-        SentinelDaemon daemon =
-            Daemons.start(
-                dir,
-                Daemons.webhookAndSnapshots(receiver.url(), evidence.toString())
-                    + Daemons.target("lab", lab.jmxHostPort(), "2s"))) {
+    try (LabProcess lab = storm(17, 100, "-XX:StartFlightRecording", "-Dlab.token=" + secret);
+        SentinelDaemon daemon = watching(lab, evidence)) {
       JsonNode named =
           await()
               .atMost(Duration.ofSeconds(60))
@@ -124,20 +122,14 @@ class EvidenceSnapshotsIT {
   @Test
   void aJmxOnlyTargetsAlertSaysWhyItHasNoSnapshot() throws Exception {
     Path evidence = dir.resolve("evidence");
-    LabSpec spec =
-        LabSpec.builder("thread-per-request")
-            .javaHome(Jdks.jdk11())
-            .jvmArgs(
-                "--limit-modules", "java.se,jdk.management.agent,jdk.management,jdk.unsupported")
-            .rate(150)
-            .delay(Duration.ofSeconds(5))
-            .build();
-    try (LabProcess lab = spec.startReady(Duration.ofSeconds(30));
-        SentinelDaemon daemon =
-            Daemons.start(
-                dir,
-                Daemons.webhookAndSnapshots(receiver.url(), evidence.toString())
-                    + Daemons.target("lab", lab.jmxHostPort(), "2s"))) {
+    // JDK 11 without the jdk.management.jfr module: no FlightRecorder MBean.
+    try (LabProcess lab =
+            storm(
+                11,
+                150,
+                "--limit-modules",
+                "java.se,jdk.management.agent,jdk.management,jdk.unsupported");
+        SentinelDaemon daemon = watching(lab, evidence)) {
       await().atMost(Duration.ofSeconds(40)).until(() -> !receiver.received().isEmpty());
       JsonNode firing = receiver.received().get(0);
       assertThat(firing.get("snapshot").isNull()).isTrue();

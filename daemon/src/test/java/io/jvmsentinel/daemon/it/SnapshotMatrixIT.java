@@ -112,19 +112,14 @@ class SnapshotMatrixIT {
    * TLS handshakes a second asked for: the TLS storm pages from 4 a second here.
    */
   private static String config(WebhookReceiver webhook, Path evidence) {
-    return """
-        alerts:
-          sinks:
-            webhook:
-              url: %s
-        detection:
-          snapshots:
-            directory: "%s"
+    return Daemons.webhookAndSnapshots(
+        webhook.url(),
+        evidence.toString(),
+        """
           rules:
             TlsHandshakeStorm:
               minRate: 4
-        """
-        .formatted(webhook.url(), evidence);
+        """);
   }
 
   private static LabProcess lab(String scenario, int jdk) throws Exception {
