@@ -114,6 +114,15 @@ class EvidenceSnapshotsIT {
       String bytes = new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1);
       assertThat(bytes).as("the target's system property").doesNotContain(secret);
       assertThat(bytes).as("the target's environment").doesNotContain(System.getenv("PATH"));
+      assertThat(
+              daemon
+                  .registry()
+                  .get("jvm.sentinel.jfr.evidence.snapshots")
+                  .tags("target", "lab", "outcome", "written")
+                  .counter()
+                  .count())
+          .as("jvm_sentinel_jfr_evidence_snapshots_total{outcome=written}")
+          .isGreaterThanOrEqualTo(1);
       System.out.printf("own recording: snapshot %d bytes, %s%n", Files.size(file), types);
     }
   }
