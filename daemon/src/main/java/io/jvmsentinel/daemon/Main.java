@@ -31,7 +31,9 @@ public final class Main implements Runnable {
 
   /** The configured command line, for tests that run commands in-process. */
   public static CommandLine commandLine() {
-    return new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true);
+    CommandLine commandLine = new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true);
+    DemoCommand.describeScenarios(commandLine.getSubcommands().get("demo"));
+    return commandLine;
   }
 
   @Override

@@ -30,6 +30,7 @@ public final class Scenarios {
     register("storm-after-storm", StormAfterStormScenario::new);
     register("feature-after-warmup", FeatureAfterWarmupScenario::new);
     register("churn-from-boot", ChurnFromBootScenario::new);
+    register("classloader-churn", ClassLoaderChurnScenario::new);
     register("pool-start", PoolStartScenario::new);
     register("gc-at-startup", GcAtStartupScenario::new);
     register("hostile-names", HostileNamesScenario::new);
@@ -62,10 +63,18 @@ public final class Scenarios {
             "usage: java io.jvmsentinel.lab.LabMain SCENARIO [--rate N] [--threads N]"
                 + " [--duration D] [--delay D] [--warmup D] [--phase D] [--pause D]\n"
                 + "  D is 500ms, 5s, 2m, 1h or ISO-8601 (PT5S)\nscenarios:\n");
-    for (String name : names()) {
-      Scenario scenario = FACTORIES.get(name).apply(LabOptions.defaults(name));
-      text.append(String.format("  %-20s %s%n", name, scenario.description()));
+    for (Map.Entry<String, String> scenario : descriptions().entrySet()) {
+      text.append(String.format("  %-20s %s%n", scenario.getKey(), scenario.getValue()));
     }
     return text.toString();
+  }
+
+  /** Each scenario's one-line description by name, in registration order. */
+  public static Map<String, String> descriptions() {
+    Map<String, String> descriptions = new LinkedHashMap<>();
+    FACTORIES.forEach(
+        (name, factory) ->
+            descriptions.put(name, factory.apply(LabOptions.defaults(name)).description()));
+    return Collections.unmodifiableMap(descriptions);
   }
 }

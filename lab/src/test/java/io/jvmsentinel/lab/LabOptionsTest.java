@@ -64,6 +64,7 @@ class LabOptionsTest {
             "storm-after-storm",
             "feature-after-warmup",
             "churn-from-boot",
+            "classloader-churn",
             "pool-start",
             "gc-at-startup",
             "hostile-names",

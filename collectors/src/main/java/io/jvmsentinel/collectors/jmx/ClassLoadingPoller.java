@@ -37,6 +37,16 @@ public final class ClassLoadingPoller implements JmxPoller {
     reading.update(Attributes.read(mbeans, ObjectNames.CLASS_LOADING, LOADED, UNLOADED));
   }
 
+  /** Classes loaded since the target started (loaded now plus unloaded), NaN without a reading. */
+  public double totalLoaded() {
+    return reading.gauge(a -> a.number(LOADED) + a.number(UNLOADED));
+  }
+
+  /** Classes unloaded since the target started, NaN while there is no current reading. */
+  public double unloaded() {
+    return reading.gauge(a -> a.number(UNLOADED));
+  }
+
   @Override
   public void disconnected() {
     reading.clear();

@@ -31,7 +31,9 @@ import java.util.stream.Collectors;
  * <p>Alerts taken back from the state file after a daemon restart are firing, of unknown condition:
  * if their condition holds again they continue (same dedup key, no second page; an update if the
  * cause changed meanwhile); if it stays clear through the restore grace and then {@code clearFor},
- * they resolve. Not thread-safe: the engine confines it to its thread.
+ * they resolve. A restored alert not yet seen again whose rule then names another cause is a new
+ * incident: the old alert resolves and the new one starts its own life. Not thread-safe: the engine
+ * confines it to its thread.
  */
 public final class AlertLifecycle {
   /** How long a new cause must stay named before a firing alert is updated with it. */
@@ -221,6 +223,17 @@ public final class AlertLifecycle {
   private void holds(
       RuleTiming rule, AlertKey key, Finding finding, Instant now, List<Transition> out) {
     Tracked tracked = alerts.get(key);
+    if (tracked != null && tracked.restored() && anotherIncident(tracked, finding)) {
+      // Taken back after a restart and never seen since: a finding with another cause is a new
+      // incident, not the old one going on. The old one ends; the new one lives its own life.
+      alerts.remove(key);
+      out.add(
+          new Transition(
+              Change.RESOLVED,
+              tracked.alert(),
+              "not seen again after the daemon restart; another cause followed"));
+      tracked = null;
+    }
     if (tracked == null) {
       tracked =
           Tracked.pending(
@@ -282,6 +295,11 @@ public final class AlertLifecycle {
         out.add(new Transition(Change.CONTINUED, seen, ""));
       }
     }
+  }
+
+  private static boolean anotherIncident(Tracked restored, Finding finding) {
+    String before = restored.notifiedCause();
+    return !before.isEmpty() && !finding.cause().isEmpty() && !finding.cause().equals(before);
   }
 
   /** Whether a settled cause differs from the one the sinks were told, and may replace it now. */

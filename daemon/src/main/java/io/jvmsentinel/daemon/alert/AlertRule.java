@@ -27,9 +27,13 @@ public interface AlertRule {
     return Duration.ZERO;
   }
 
-  /** How long a condition must stay clear before a firing alert resolves. */
+  /**
+   * How long a condition must stay clear before a firing alert resolves. Rules judge a firing alert
+   * on the latest part of their window, so 15 s bridges a lull within an incident and still
+   * resolves within 30 s of its cause stopping (issue 26).
+   */
   default Duration clearFor() {
-    return Duration.ofSeconds(30);
+    return Duration.ofSeconds(15);
   }
 
   /**

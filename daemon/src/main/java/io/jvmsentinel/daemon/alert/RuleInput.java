@@ -46,6 +46,11 @@ public record RuleInput(Signal signal, Duration every, String because) {
         "JMX DiagnosticCommand threadPrint",
         JmxRead.FULL_POLL,
         "jdk.ThreadCPULoad"),
+    CLASS_LOADING(
+        "class loading counts",
+        null,
+        "JMX ClassLoading LoadedClassCount and UnloadedClassCount",
+        JmxRead.FULL_POLL),
     GC_PAUSES("GC pauses", null, "JMX GC notifications", JmxRead.PUSHED),
     CONNECTION("connection states", null, "the JMX connection", JmxRead.PUSHED),
     RECOMPILATIONS(

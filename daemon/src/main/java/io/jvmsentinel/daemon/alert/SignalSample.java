@@ -22,6 +22,10 @@ import java.util.Map;
  * @param jfrStormPaused whether the daemon closed the stream itself during a heavy thread storm
  *     (JFR-only rules then hold their state instead of resolving for lack of data)
  * @param threadStarts thread starts: from JFR while streaming, else the JMX total
+ * @param ownThreadStarts of the JFR thread starts, those the monitoring itself caused (the JDK
+ *     serving the daemon's JMX connection and JFR stream), told by their stacks: only starts with a
+ *     stack can be told, so at start rates where stacks are sampled it counts fewer; 0 in
+ *     recordings made before it existed
  * @param shortLivedThreads threads that ended within 1 s of starting (JFR)
  * @param codeHeaps code cache segments with use and maximum (JMX memory pools)
  * @param compilationEnabled 1 while the JIT compiles, 0 when it stopped (code cache full), NaN
@@ -39,6 +43,12 @@ import java.util.Map;
  *     stream (JFR): the same code compiled again, the signature of churn
  * @param compilerCpuSeconds CPU seconds the C1 and C2 compiler threads used (JFR, or thread dumps
  *     on JMX-only targets); boxed so a recording made before it existed reads as unknown (NaN)
+ * @param classesLoaded classes loaded since the target started (JMX {@code LoadedClassCount} plus
+ *     {@code UnloadedClassCount}); boxed so a recording made before it existed reads as unknown
+ *     (NaN)
+ * @param classesUnloaded classes unloaded since the target started (JMX {@code
+ *     UnloadedClassCount}): a class is unloaded only with its class loader, so a rising count says
+ *     loaders are being dropped; boxed like {@code classesLoaded}
  * @param details what happened in this tick (creator sites, deoptimised and recompiled methods) and
  *     what the target is: the rules build their evidence from these, never from live state
  */
@@ -50,6 +60,7 @@ public record SignalSample(
     boolean jfr,
     boolean jfrStormPaused,
     double threadStarts,
+    double ownThreadStarts,
     double shortLivedThreads,
     List<CodeHeap> codeHeaps,
     double compilationEnabled,
@@ -65,6 +76,8 @@ public record SignalSample(
     Map<String, TlsPeer> tlsPeers,
     double recompilations,
     Double compilerCpuSeconds,
+    Double classesLoaded,
+    Double classesUnloaded,
     Details details) {
 
   /** One code cache segment. */
@@ -212,6 +225,8 @@ public record SignalSample(
     codeHeaps = List.copyOf(codeHeaps);
     tlsPeers = Map.copyOf(tlsPeers);
     compilerCpuSeconds = compilerCpuSeconds == null ? Double.NaN : compilerCpuSeconds;
+    classesLoaded = classesLoaded == null ? Double.NaN : classesLoaded;
+    classesUnloaded = classesUnloaded == null ? Double.NaN : classesUnloaded;
     details = details == null ? Details.NONE : details;
   }
 }

@@ -21,27 +21,47 @@ import java.util.function.Function;
 public final class WindowedEvidence {
   private WindowedEvidence() {}
 
-  /** Thread starts by creator site over {@code samples}, busiest {@code topN} first. */
+  /**
+   * Thread starts by creator site over {@code samples}, busiest {@code topN} first, the
+   * monitoring's own sites among them (marked).
+   */
   public static ThreadStartReport creatorSites(List<SignalSample> samples, int topN) {
-    Map<String, SiteTotal> sites = new LinkedHashMap<>();
+    return creatorSites(samples, topN, true);
+  }
+
+  /**
+   * Thread starts by creator site over {@code samples}, busiest {@code topN} first; without the
+   * monitoring's own sites unless {@code withOwn} (their starts are counted in {@code ownStarts}
+   * either way).
+   */
+  public static ThreadStartReport creatorSites(
+      List<SignalSample> samples, int topN, boolean withOwn) {
+    Map<SiteKey, SiteTotal> sites = new LinkedHashMap<>();
     long attributed = 0;
+    long own = 0;
     for (SignalSample sample : samples) {
       SiteStarts.Interval interval = sample.details().creatorSites();
       attributed += interval.attributed();
+      own += interval.ownStarts();
       for (SiteStarts site : interval.sites()) {
-        sites.computeIfAbsent(site.site(), s -> new SiteTotal()).add(site);
+        if (withOwn || !site.own()) {
+          sites
+              .computeIfAbsent(new SiteKey(site.site(), site.own()), s -> new SiteTotal())
+              .add(site);
+        }
       }
     }
-    List<Map.Entry<String, SiteTotal>> busiest = new ArrayList<>(sites.entrySet());
+    List<Map.Entry<SiteKey, SiteTotal>> busiest = new ArrayList<>(sites.entrySet());
     busiest.sort(
-        Comparator.comparingLong((Map.Entry<String, SiteTotal> e) -> e.getValue().count)
+        Comparator.comparingLong((Map.Entry<SiteKey, SiteTotal> e) -> e.getValue().count)
             .reversed());
     List<ThreadStartReport.Site> report = new ArrayList<>();
-    for (Map.Entry<String, SiteTotal> entry : busiest.subList(0, Math.min(topN, busiest.size()))) {
+    for (Map.Entry<SiteKey, SiteTotal> entry : busiest.subList(0, Math.min(topN, busiest.size()))) {
       SiteTotal total = entry.getValue();
       report.add(
           new ThreadStartReport.Site(
-              entry.getKey(),
+              entry.getKey().site(),
+              entry.getKey().own(),
               total.count,
               0,
               attributed == 0 ? 0 : (double) total.count / attributed,
@@ -52,8 +72,11 @@ public final class WindowedEvidence {
     }
     long starts = Math.round(SignalWindow.increase(samples, SignalSample::threadStarts));
     long shortLived = Math.round(SignalWindow.increase(samples, SignalSample::shortLivedThreads));
-    return new ThreadStartReport(Math.max(starts, attributed), attributed, shortLived, report);
+    return new ThreadStartReport(Math.max(starts, attributed), attributed, own, shortLived, report);
   }
+
+  /** A site, and whether its starts are the monitoring's own (an imitation of one is not). */
+  private record SiteKey(String site, boolean own) {}
 
   /** One of the method tables summed over {@code samples}, busiest {@code n} first. */
   public static List<IntervalCounts.Count> methods(

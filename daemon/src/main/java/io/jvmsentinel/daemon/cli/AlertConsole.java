@@ -1,53 +1,84 @@
 package io.jvmsentinel.daemon.cli;
 
-import io.jvmsentinel.daemon.alert.ActiveAlert;
-import io.jvmsentinel.daemon.detection.DetectionEngine;
+import ch.qos.logback.classic.Level;
+import io.jvmsentinel.daemon.alert.AlertNotification;
+import io.jvmsentinel.daemon.alert.notify.JsonLogNotifier;
+import io.jvmsentinel.daemon.detection.AlertTransitionLog;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
+import org.slf4j.LoggerFactory;
 
 /**
- * Prints alerts as they fire and resolve, with the evidence an on-call engineer reads first: the
- * demo's alert view. Compares the engine's firing alerts between calls.
+ * Prints alerts as they fire, are updated and resolve, with the evidence an on-call engineer reads
+ * first: the demo's alert view. It prints what the sinks were told (the latest notification of each
+ * alert), each once.
  */
 final class AlertConsole {
-  private final DetectionEngine engine;
-  private final Map<String, ActiveAlert> shown = new HashMap<>();
+  private static final DateTimeFormatter TIME =
+      DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneOffset.UTC);
+  private final Supplier<List<AlertNotification>> recent;
+  // The last notification printed per alert: status and time.
+  private final Map<String, String> printed = new HashMap<>();
 
-  AlertConsole(DetectionEngine engine) {
-    this.engine = engine;
+  /**
+   * @param recent the latest notification of each recent alert, newest first
+   */
+  AlertConsole(Supplier<List<AlertNotification>> recent) {
+    this.recent = recent;
+  }
+
+  /**
+   * Leaves the terminal's alert lines to this view: the daemon's log line per transition and the
+   * JSON line per notification go to the same terminal (stderr), so each alert would show twice.
+   */
+  static void muteAlertLogLines() {
+    for (String logger : List.of(AlertTransitionLog.LOGGER, JsonLogNotifier.LOGGER)) {
+      ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(logger)).setLevel(Level.OFF);
+    }
   }
 
   void printChanges() {
-    Map<String, ActiveAlert> firing = new HashMap<>();
-    for (ActiveAlert alert : engine.active()) {
-      if (alert.state() == ActiveAlert.State.FIRING) {
-        firing.put(alert.ruleId() + "|" + alert.target() + "|" + alert.key(), alert);
+    List<AlertNotification> oldestFirst = new ArrayList<>(recent.get());
+    Collections.reverse(oldestFirst);
+    for (AlertNotification n : oldestFirst) {
+      String state = n.status() + "@" + n.at();
+      String before = printed.put(n.dedupKey(), state);
+      if (state.equals(before)) {
+        continue;
+      }
+      switch (n.status()) {
+        case FIRING -> print("ALERT " + n.severity(), n);
+        // An update first seen here is still news of the alert: shown whole either way.
+        case UPDATED -> print(before == null ? "ALERT " + n.severity() : "UPDATED", n);
+        case RESOLVED ->
+            System.out.println(
+                "  " + clock(n) + " RESOLVED " + n.ruleId() + ": " + resolvedText(n));
       }
     }
-    firing.forEach(
-        (id, alert) -> {
-          if (!shown.containsKey(id)) {
-            print(alert);
-          }
-        });
-    shown.forEach(
-        (id, alert) -> {
-          if (!firing.containsKey(id)) {
-            System.out.println("  RESOLVED " + alert.ruleId() + ": " + alert.finding().summary());
-          }
-        });
-    shown.clear();
-    shown.putAll(firing);
   }
 
-  private static void print(ActiveAlert alert) {
+  /** When it happened, as the lab's lines and a watch tell it: HH:mm:ss UTC. */
+  private static String clock(AlertNotification n) {
+    return TIME.format(n.at());
+  }
+
+  private static String resolvedText(AlertNotification n) {
+    String prefix = "RESOLVED: ";
+    return n.summary().startsWith(prefix) ? n.summary().substring(prefix.length()) : n.summary();
+  }
+
+  private static void print(String label, AlertNotification n) {
     System.out.println();
-    System.out.println(
-        "  ALERT " + alert.severity() + " " + alert.ruleId() + ": " + alert.finding().summary());
-    System.out.println("    why:  " + alert.finding().explanation());
-    System.out.println("    do:   " + alert.finding().action());
-    Map<String, Object> evidence = alert.finding().evidence();
+    System.out.println("  " + clock(n) + " " + label + " " + n.ruleId() + ": " + n.summary());
+    System.out.println("    why:  " + n.explanation());
+    System.out.println("    do:   " + n.action());
+    Map<String, Object> evidence = n.evidence();
     if (evidence.get("topCreatorSites") instanceof List<?> sites && !sites.isEmpty()) {
       Map<?, ?> top = (Map<?, ?>) sites.get(0);
       System.out.println("    creator: " + top.get("site") + " (" + top.get("threadNames") + ")");
@@ -61,9 +92,7 @@ final class AlertConsole {
         System.out.println("    " + key + ": " + evidence.get(key));
       }
     }
-    if (alert.snapshot() != null) {
-      System.out.println("    JFR evidence: " + alert.snapshot());
-    }
+    n.snapshot().ifPresent(snapshot -> System.out.println("    JFR evidence: " + snapshot));
     System.out.println();
   }
 }

@@ -19,12 +19,16 @@ import io.jvmsentinel.lab.Scenarios;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.UsageMessageSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -35,8 +39,7 @@ import picocli.CommandLine.Parameters;
     versionProvider = VersionProvider.class,
     description = {
       "Start the bundled lab JVM as a target on a free loopback port, watch it and serve its"
-          + " metrics, with a live view in the terminal. Ctrl-C stops both.",
-      "Scenarios: ${COMPLETION-CANDIDATES}"
+          + " metrics, with a live view in the terminal. Ctrl-C stops both."
     })
 public final class DemoCommand implements Callable<Integer> {
   @Parameters(
@@ -45,7 +48,7 @@ public final class DemoCommand implements Callable<Integer> {
       defaultValue = "mixed",
       paramLabel = "SCENARIO",
       completionCandidates = ScenarioNames.class,
-      description = "What the lab JVM does (default: ${DEFAULT-VALUE}).")
+      description = "What the lab JVM does (default: ${DEFAULT-VALUE}); see Scenarios below.")
   String scenario;
 
   @Option(
@@ -76,7 +79,31 @@ public final class DemoCommand implements Callable<Integer> {
       description = "Seconds between live-view lines (default ${DEFAULT-VALUE}).")
   int viewIntervalSeconds;
 
-  /** The lab's scenario names, for help and validation. */
+  private static final String SCENARIOS_SECTION = "scenarios";
+
+  /**
+   * Lists the lab's scenarios, with what each does, in {@code demo}'s help, after the options.
+   * picocli expands {@code ${COMPLETION-CANDIDATES}} only in option and parameter descriptions: in
+   * the command's description it printed "null".
+   */
+  public static void describeScenarios(CommandLine demo) {
+    demo.getHelpSectionMap()
+        .put(
+            SCENARIOS_SECTION,
+            help -> help.createHeading("%nScenarios:%n") + help.createTextTable(scenarios()));
+    List<String> sections = new ArrayList<>(demo.getHelpSectionKeys());
+    sections.add(sections.indexOf(UsageMessageSpec.SECTION_KEY_FOOTER_HEADING), SCENARIOS_SECTION);
+    demo.setHelpSectionKeys(sections);
+  }
+
+  /** Each scenario's description, '%' escaped: picocli formats table cells (as for printf). */
+  private static Map<String, String> scenarios() {
+    Map<String, String> escaped = new LinkedHashMap<>();
+    Scenarios.descriptions().forEach((name, text) -> escaped.put(name, text.replace("%", "%%")));
+    return escaped;
+  }
+
+  /** The lab's scenario names, for completion. */
   static final class ScenarioNames implements Iterable<String> {
     @Override
     public java.util.Iterator<String> iterator() {
@@ -146,9 +173,8 @@ public final class DemoCommand implements Callable<Integer> {
     if (labJavaHome != null) {
       spec.javaHome(labJavaHome);
     }
-    // The terminal shows each alert readably (AlertConsole); the JSON line per alert is for logs.
-    ((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger("io.jvmsentinel.alerts"))
-        .setLevel(ch.qos.logback.classic.Level.WARN);
+    // The terminal shows each alert readably (AlertConsole); the alert log lines are for logs.
+    AlertConsole.muteAlertLogLines();
     System.out.println("Starting the lab JVM (scenario " + scenario + ")...");
     LabProcess lab = spec.build().startReady(Duration.ofSeconds(60));
     SentinelDaemon daemon;
@@ -160,10 +186,12 @@ public final class DemoCommand implements Callable<Integer> {
       return ExitCodes.RUNTIME;
     }
     String target = daemon.sessions().get(0).name();
+    // The port bound, which --listen may have left to the system (port 0).
+    String served = new HostPort(listenAddress.host(), daemon.httpPort()).toString();
     System.out.printf(
         "Watching the lab (pid %d, JMX %s) as target '%s'.%n"
             + "Metrics: http://%s/metrics   Targets: http://%s/api/v1/targets   Ctrl-C to stop.%n",
-        lab.pid(), lab.jmxHostPort(), target, listen, listen);
+        lab.pid(), lab.jmxHostPort(), target, served, served);
 
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
@@ -177,7 +205,7 @@ public final class DemoCommand implements Callable<Integer> {
                 },
                 "demo-shutdown"));
     LiveView view = new LiveView(daemon.registry(), daemon.sessions().get(0));
-    AlertConsole alerts = new AlertConsole(daemon.detection());
+    AlertConsole alerts = new AlertConsole(daemon::recentAlerts);
     while (!stopped.await(viewIntervalSeconds, java.util.concurrent.TimeUnit.SECONDS)) {
       if (!lab.isAlive()) {
         System.out.println("The lab JVM exited; stopping.");

@@ -302,12 +302,7 @@ public final class DetectionEngine implements AutoCloseable {
   /** Sends the resolve of a restored alert that no rule can evaluate any more, saying why. */
   private void resolveRestored(FiringAlertRecord record, String why, Instant now) {
     ActiveAlert alert = AlertLifecycle.restoredAlert(record);
-    log.info(
-        "ALERT {} resolved on {}{}: {}",
-        record.ruleId(),
-        record.target(),
-        record.alertKey().keySuffix(),
-        why);
+    AlertTransitionLog.resolved(record.alertKey(), why);
     listener.notify(
         notification(
             "alerts/runbooks/" + alert.ruleId() + ".md",
@@ -391,41 +386,22 @@ public final class DetectionEngine implements AutoCloseable {
         case FIRED -> {
           // The page goes out now; the snapshot is named by an update once checked whole.
           alert = lifecycle.attachSnapshot(key, null, snapshots.take(alert));
-          log.warn(
-              "ALERT {} firing on {}{}: {}",
-              key.ruleId(),
-              key.target(),
-              key.keySuffix(),
-              alert.finding().summary());
+          AlertTransitionLog.firing(key, alert.finding().summary());
           listener.notify(notification(runbook, alert, AlertNotification.Status.FIRING, now));
         }
         case UPDATED -> {
-          log.warn(
-              "ALERT {} updated on {}{}: {}",
-              key.ruleId(),
-              key.target(),
-              key.keySuffix(),
-              alert.finding().summary());
+          AlertTransitionLog.updated(key, alert.finding().summary());
           listener.notify(notification(runbook, alert, AlertNotification.Status.UPDATED, now));
         }
         case CONTINUED -> {
-          log.info(
-              "ALERT {} still firing on {}{} after the daemon restart: continues, no new page",
-              key.ruleId(),
-              key.target(),
-              key.keySuffix());
+          AlertTransitionLog.continuedAfterRestart(key);
           listener.continued(notification(runbook, alert, AlertNotification.Status.FIRING, now));
         }
         case RESOLVED -> {
           if (transition.why().isEmpty()) {
-            log.info("ALERT {} resolved on {}{}", key.ruleId(), key.target(), key.keySuffix());
+            AlertTransitionLog.resolved(key);
           } else {
-            log.info(
-                "ALERT {} resolved on {}{}: {}",
-                key.ruleId(),
-                key.target(),
-                key.keySuffix(),
-                transition.why());
+            AlertTransitionLog.resolved(key, transition.why());
           }
           listener.notify(notification(runbook, alert, AlertNotification.Status.RESOLVED, now));
         }

@@ -36,6 +36,9 @@ final class SignalSampler {
     JmxPollers pollers = target.session().pollers();
     JfrHandlers jfr = target.jfr();
     boolean streaming = target.stream().streaming();
+    // A JVM without the event (JDK 11) has no count to give: unknown, not zero.
+    boolean deoptimizationsKnown =
+        streaming && !target.stream().missingEvents().contains("jdk.Deoptimization");
     Attributes threads = pollers.threads().current();
     // While the stream is paused for a storm, the count its guard reads every second is fresher.
     long pausedStarts = target.stream().stormStartedThreads();
@@ -60,13 +63,14 @@ final class SignalSampler {
         streaming,
         target.stream().stormPaused(),
         streaming ? jfr.threadStarts().totalStarts() : jmxStarts,
+        jfr.threadStarts().ownStarts(),
         streaming ? jfr.threadLifetimes().shortLivedCount() : Double.NaN,
         codeHeaps(pollers.memory()),
         enabled,
         jfr.codeCacheFull().seen() + fills,
         streaming ? jfr.compilations().total() : Double.NaN,
-        streaming ? jfr.deoptimizations().total() : Double.NaN,
-        streaming ? jfr.deoptimizations().madeNotEntrant() : Double.NaN,
+        deoptimizationsKnown ? jfr.deoptimizations().total() : Double.NaN,
+        deoptimizationsKnown ? jfr.deoptimizations().madeNotEntrant() : Double.NaN,
         pollers.compilation().totalCompilationMillis(),
         // Fed by JFR, or by thread dumps on targets without it: one source at a time.
         jfr.compilerCpu().share(),
@@ -76,6 +80,8 @@ final class SignalSampler {
         streaming ? tlsPeers(jfr.tlsHandshakes().snapshot(TLS_PEERS)) : Map.of(),
         streaming ? jfr.compilations().recompilations() : Double.NaN,
         jfr.compilerCpu().cpuSeconds(CompilerCpu.C1) + jfr.compilerCpu().cpuSeconds(CompilerCpu.C2),
+        pollers.classes().totalLoaded(),
+        pollers.classes().unloaded(),
         details(target, status));
   }
 

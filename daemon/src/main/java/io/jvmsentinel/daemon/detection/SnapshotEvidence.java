@@ -37,6 +37,8 @@ final class SnapshotEvidence {
           case "LockContention" -> List.of(monitorEvents(alert));
           case "CodeCacheNearFull", "CodeCacheFull" -> List.of(CODE_CACHE);
           case "CodeCacheChurn" -> List.of(CODE_CACHE, COMPILATIONS);
+          // The same methods compiled again; class loading itself is read over JMX, not recorded.
+          case "ClassLoaderChurn" -> List.of(COMPILATIONS);
           case "CompilerCpuHigh" ->
               List.of(
                   COMPILATIONS,

@@ -2,6 +2,7 @@ package io.jvmsentinel.daemon.runtime;
 
 import io.jvmsentinel.collectors.jfr.JfrHandlers;
 import io.jvmsentinel.collectors.jmx.CompilerThreadCpuPoller;
+import io.jvmsentinel.daemon.alert.AlertNotification;
 import io.jvmsentinel.daemon.alert.AlertStateFile;
 import io.jvmsentinel.daemon.alert.RuleCoverage;
 import io.jvmsentinel.daemon.alert.RuleSettings;
@@ -83,6 +84,7 @@ public final class SentinelDaemon implements AutoCloseable {
   private final Notifications notifications;
   private final EvidenceSnapshots snapshots;
   private final DetectionEngine detection;
+  private final RecentAlerts recentAlerts;
   private final HttpEndpoint http;
   private final DatadogExport datadog;
   private final OtlpExport otlp;
@@ -95,6 +97,7 @@ public final class SentinelDaemon implements AutoCloseable {
       Notifications notifications,
       EvidenceSnapshots snapshots,
       DetectionEngine detection,
+      RecentAlerts recentAlerts,
       HttpEndpoint http,
       DatadogExport datadog,
       OtlpExport otlp,
@@ -105,6 +108,7 @@ public final class SentinelDaemon implements AutoCloseable {
     this.notifications = notifications;
     this.snapshots = snapshots;
     this.detection = detection;
+    this.recentAlerts = recentAlerts;
     this.http = http;
     this.datadog = datadog;
     this.otlp = otlp;
@@ -253,6 +257,7 @@ public final class SentinelDaemon implements AutoCloseable {
         notifications,
         snapshots,
         detection,
+        recentAlerts,
         http,
         datadog,
         otlp,
@@ -366,6 +371,11 @@ public final class SentinelDaemon implements AutoCloseable {
 
   public List<TargetSession> sessions() {
     return targets.list().stream().map(WatchedTarget::session).toList();
+  }
+
+  /** The latest notification of each recent alert, newest first: what the sinks were told. */
+  public List<AlertNotification> recentAlerts() {
+    return recentAlerts.all();
   }
 
   public DetectionEngine detection() {

@@ -7,6 +7,8 @@
 (function () {
   const REFRESH_MS = 5000;
   const REQUEST_TIMEOUT_MS = 10000;
+  // The cause column of a site whose starts are the monitoring's own: never an application cause.
+  const OWN_SITE = "none: the monitoring's own (the JDK serving JMX and JFR connections)";
   const MARKER_LABELS = {
     FULL: 'code cache full',
     COMPILATION_DISABLED: 'compilation disabled',
@@ -263,9 +265,10 @@
       node.children.forEach(collect);
     })(flame.root);
     fill(document.querySelector('#sites tbody'), flame.sites.map(s => {
-      const cause = causes[s.site];
+      // The monitoring's own starts (the JDK serving JMX and JFR connections) are never a cause.
+      const cause = s.own ? null : causes[s.site];
       return row([s.site, s.count, (s.share * 100).toFixed(1) + '%', names(s.threadNames), names(s.parentThreads),
-        cause ? cause.id + ': ' + cause.title : '']);
+        s.own ? OWN_SITE : cause ? cause.id + ': ' + cause.title : '']);
     }));
   }
 

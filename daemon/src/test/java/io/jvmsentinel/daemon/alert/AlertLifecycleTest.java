@@ -27,6 +27,12 @@ class AlertLifecycleTest {
     return new Finding("", "storm", "why", "do", Map.of(), cause);
   }
 
+  /** A ThreadStorm on orders that a previous daemon left firing since {@code startedAt}. */
+  static FiringAlertRecord restoredStorm(Instant startedAt, String cause) {
+    return new FiringAlertRecord(
+        "ThreadStorm", "orders", "", Severity.WARNING, startedAt, "storm", null, Map.of(), cause);
+  }
+
   /** Evaluates the rule at {@code second} with the findings; the transitions of that step. */
   List<Transition> at(int second, RuleTiming rule, Finding... findings) {
     List<Transition> step =
@@ -139,36 +145,34 @@ class AlertLifecycleTest {
 
   @Test
   void aRestoredAlertContinuesWhenItHoldsAndIsUpdatedWhenItsCauseChanged() {
-    FiringAlertRecord record =
-        new FiringAlertRecord(
-            "ThreadStorm",
-            "orders",
-            "",
-            Severity.WARNING,
-            T0.minusSeconds(60),
-            "storm",
-            null,
-            Map.of(),
-            "A.spawn");
+    FiringAlertRecord record = restoredStorm(T0.minusSeconds(60), "A.spawn");
     lifecycle.restore(record, T0.plusSeconds(60));
     assertThat(changes(at(0, STORM, finding("A.spawn")))).containsExactly(Change.CONTINUED);
     assertThat(lifecycle.alerts().get(0).since()).isEqualTo(T0.minusSeconds(60));
 
-    AlertLifecycle other = new AlertLifecycle();
-    other.restore(record, T0.plusSeconds(60));
-    List<Transition> steps = new ArrayList<>();
-    for (int s = 0; s <= 5; s++) {
-      steps.addAll(other.evaluate(STORM, "orders", List.of(finding("B.spawn")), T0.plusSeconds(s)));
+    // Seen again, it is a live alert: a cause that changes later updates it.
+    for (int s = 61; s <= 70; s++) {
+      at(s, STORM, finding("B.spawn"));
     }
-    assertThat(changes(steps)).containsExactly(Change.CONTINUED, Change.UPDATED);
+    assertThat(changes(log)).containsExactly(Change.CONTINUED, Change.UPDATED);
+  }
+
+  @Test
+  void aRestoredAlertNotSeenAgainEndsWhenAnotherCauseFollowsWhichPagesAnew() {
+    lifecycle.restore(restoredStorm(T0.minusSeconds(60), "A.spawn"), T0.plusSeconds(60));
+    at(0, STORM);
+    List<Transition> step = at(30, STORM, finding("B.spawn"));
+
+    assertThat(changes(step)).containsExactly(Change.RESOLVED, Change.FIRED);
+    assertThat(step.get(0).alert().since()).isEqualTo(T0.minusSeconds(60));
+    assertThat(step.get(0).why()).contains("another cause");
+    assertThat(step.get(1).alert().since()).isEqualTo(T0.plusSeconds(30));
+    assertThat(step.get(1).alert().finding().cause()).isEqualTo("B.spawn");
   }
 
   @Test
   void aRestoredAlertIsHeldThroughItsGraceThenResolvesAfterClearFor() {
-    lifecycle.restore(
-        new FiringAlertRecord(
-            "ThreadStorm", "orders", "", Severity.WARNING, T0, "storm", null, Map.of(), ""),
-        T0.plusSeconds(30));
+    lifecycle.restore(restoredStorm(T0, ""), T0.plusSeconds(30));
     assertThat(at(0, STORM)).isEmpty();
     assertThat(at(29, STORM)).isEmpty();
     assertThat(at(30, STORM)).isEmpty(); // clear from 30 s

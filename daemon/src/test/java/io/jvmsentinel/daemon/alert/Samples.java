@@ -22,6 +22,7 @@ public final class Samples {
   private boolean jfr = true;
   private boolean stormPaused = false;
   private double threadStarts = 0;
+  private double ownThreadStarts = 0;
   private double shortLived = 0;
   private List<SignalSample.CodeHeap> heaps =
       List.of(new SignalSample.CodeHeap("CodeHeap 'non-profiled nmethods'", 10e6, 120e6));
@@ -38,6 +39,8 @@ public final class Samples {
   private Map<String, SignalSample.TlsPeer> tls = Map.of();
   private double recompilations = 0;
   private double compilerCpuSeconds = Double.NaN;
+  private double classesLoaded = Double.NaN;
+  private double classesUnloaded = Double.NaN;
   private SignalSample.Details details = SignalSample.Details.NONE;
 
   public Samples at(Instant value) {
@@ -73,6 +76,12 @@ public final class Samples {
     return this;
   }
 
+  /** Of the thread starts so far, those the monitoring itself caused (cumulative). */
+  public Samples ownThreadStarts(double value) {
+    ownThreadStarts = value;
+    return this;
+  }
+
   public Samples shortLived(double value) {
     shortLived = value;
     return this;
@@ -104,6 +113,12 @@ public final class Samples {
     return this;
   }
 
+  /** Total JIT compilation time (JMX), milliseconds. */
+  public Samples compileMillis(double value) {
+    compileMillis = value;
+    return this;
+  }
+
   public Samples compilerShare(double value) {
     compilerShare = value;
     return this;
@@ -131,6 +146,13 @@ public final class Samples {
 
   public Samples compilerCpuSeconds(double value) {
     compilerCpuSeconds = value;
+    return this;
+  }
+
+  /** Classes loaded and unloaded since the target started. */
+  public Samples classes(double loaded, double unloaded) {
+    classesLoaded = loaded;
+    classesUnloaded = unloaded;
     return this;
   }
 
@@ -166,13 +188,15 @@ public final class Samples {
   /** Thread starts by creator site in this tick. */
   public Samples creators(SiteStarts... sites) {
     long attributed = 0;
+    long own = 0;
     for (SiteStarts site : sites) {
       attributed += site.count();
+      own += site.own() ? site.count() : 0;
     }
     details =
         new SignalSample.Details(
             details.target(),
-            new SiteStarts.Interval(attributed, List.of(sites)),
+            new SiteStarts.Interval(attributed, own, List.of(sites)),
             details.deoptimizedMethods(),
             details.recompiledMethods(),
             details.codeCacheFulls(),
@@ -208,8 +232,14 @@ public final class Samples {
 
   /** A creator site that started {@code count} threads named {@code threadName} in a tick. */
   public static SiteStarts site(String site, long count, String threadName) {
+    return site(site, false, count, threadName);
+  }
+
+  /** The same, the monitoring's own starts ({@code own}) or the application's. */
+  public static SiteStarts site(String site, boolean own, long count, String threadName) {
     return new SiteStarts(
         site,
+        own,
         count,
         List.of(new ThreadStartReport.NameCount(threadName, count)),
         List.of(new ThreadStartReport.NameCount("main", count)),
@@ -226,6 +256,7 @@ public final class Samples {
         jfr,
         stormPaused,
         threadStarts,
+        ownThreadStarts,
         shortLived,
         heaps,
         compilationEnabled,
@@ -241,6 +272,8 @@ public final class Samples {
         tls,
         recompilations,
         compilerCpuSeconds,
+        classesLoaded,
+        classesUnloaded,
         details);
   }
 

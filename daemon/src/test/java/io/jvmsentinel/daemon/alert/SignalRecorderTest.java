@@ -51,8 +51,7 @@ class SignalRecorderTest {
         .satisfies(read -> assertThat(read.details().target().jfrState()).isEqualTo(noMBean));
 
     // Recorded on 2026-11-25, before the field existed.
-    Path old =
-        Path.of(getClass().getResource("/replay/storm-after-storm-jdk17.signals.jsonl.gz").toURI());
+    Path old = Path.of(getClass().getResource("/replay/mixed-jdk17.signals.jsonl.gz").toURI());
     List<SignalSample> recorded = SignalRecorder.read(old);
     assertThat(Files.readString(dir.resolve("legacy.signals.jsonl"))).contains("\"jfrState\"");
     assertThat(recorded).isNotEmpty();

@@ -2,6 +2,7 @@ package io.jvmsentinel.daemon.alert;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jvmsentinel.collectors.jfr.threads.SiteStarts;
 import io.jvmsentinel.daemon.alert.rules.ThreadStormRule;
 import io.jvmsentinel.daemon.watch.WatchedTarget;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -17,6 +18,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** ThreadStorm on synthetic signal windows (sampled every 2 s, as the engine samples). */
 class ThreadStormRuleTest {
+  private static final String TLS = "sun.security.ssl.TransportContext.finishHandshake";
+  private static final String ACCEPT_LOOP =
+      "sun.rmi.transport.tcp.TCPTransport$AcceptLoop.executeAcceptLoop";
   private final ThreadStormRule rule = new ThreadStormRule();
   @TempDir Path tmp;
   private WatchedTarget target;
@@ -205,6 +209,74 @@ class ThreadStormRuleTest {
   }
 
   @Test
+  void theMonitoringsOwnStartsAreNeverTheCauseEvenWhenTheyAreTheBusiestSite() {
+    String dispatch = "com.example.Dispatcher.dispatch";
+    // 100 starts/s: 60 the daemon's own RMI connections (a reconnect loop, say), 40 of the
+    // application's dispatcher.
+    SignalHistory history = withOwnStarts(100, 60, dispatch, "request-#");
+
+    assertThat(rule.evaluate(context(history, Set.of(), false)))
+        .singleElement()
+        .satisfies(
+            f -> {
+              // The rate is every start; the cause and its share are the application's.
+              assertThat(f.summary())
+                  .isEqualTo("Thread storm on orders: 100 thread starts/s, 100% from " + dispatch);
+              assertThat(f.explanation()).contains("the busiest creator is " + dispatch);
+              assertThat(f.evidence()).containsEntry("ownStarts", 1320L);
+              @SuppressWarnings("unchecked")
+              List<Map<String, Object>> sites =
+                  (List<Map<String, Object>>) f.evidence().get("topCreatorSites");
+              assertThat(sites)
+                  .singleElement()
+                  .satisfies(
+                      site ->
+                          assertThat(site)
+                              .containsEntry("site", dispatch)
+                              .containsEntry("share", 1.0));
+            });
+  }
+
+  @Test
+  void aKnownCauseIsMatchedAmongTheApplicationsStartsOnly() {
+    // 30 starts/s, below the generic floor: 18 of them the monitoring's own, 12 of the TLS
+    // listener (JDK-8246039). Counted with the own starts the cause has 40%, not most.
+    SignalHistory history = withOwnStarts(30, 18, TLS, "HandshakeCompletedNotify-Thread");
+
+    assertThat(rule.evaluate(context(history, Set.of(), false)))
+        .singleElement()
+        .satisfies(
+            f -> {
+              assertThat(f.summary()).contains("100% from " + TLS).contains("JDK-8246039");
+              assertThat(f.evidence()).containsEntry("knownCause", "JDK-8246039");
+            });
+  }
+
+  @Test
+  void theMonitoringsOwnStartsDoNotLiftAKnownCauseOverItsFloor() {
+    // 6 starts/s in all, above the known cause's floor of 5; the application's TLS listener
+    // starts 4 of them.
+    SignalHistory history = withOwnStarts(6, 2, TLS, "HandshakeCompletedNotify-Thread");
+
+    assertThat(rule.evaluate(context(history, Set.of(), false))).isEmpty();
+  }
+
+  @Test
+  void aStormOfTheMonitoringsOwnStartsNamesNoCreatorAndSaysWhose() {
+    SignalHistory history = withOwnStarts(100, 100, null, null);
+
+    assertThat(rule.evaluate(context(history, Set.of(), false)))
+        .singleElement()
+        .satisfies(
+            f -> {
+              assertThat(f.summary()).isEqualTo("Thread storm on orders: 100 thread starts/s");
+              assertThat(f.explanation()).contains("all the monitoring's own");
+              assertThat(f.evidence()).doesNotContainKey("knownCause");
+              assertThat((List<?>) f.evidence().get("topCreatorSites")).isEmpty();
+            });
+  }
+
+  @Test
   void aJmxOnlyStormSaysWhyItsCreatorIsUnknownWithTheTargetsOwnJfrState() {
     String noMBean = "the target has no FlightRecorder MBean, so only JMX metrics are collected";
 
@@ -259,6 +331,28 @@ class ThreadStormRuleTest {
           new Samples().at(Samples.T0.plusSeconds(t)).jmxOnly().threadStarts(150.0 * read).build());
     }
     return history;
+  }
+
+  /**
+   * 20 s of {@code perSecond} thread starts: {@code ownPerSecond} of them the daemon's own RMI
+   * connections, the rest (if any) from the application's {@code site}.
+   */
+  private static SignalHistory withOwnStarts(
+      double perSecond, double ownPerSecond, String site, String threadName) {
+    // Samples are 2 s apart: each tick's table holds two seconds of starts.
+    long own = Math.round(2 * ownPerSecond);
+    long application = Math.round(2 * (perSecond - ownPerSecond));
+    SiteStarts ownSite = Samples.site(ACCEPT_LOOP, true, own, "RMI TCP Connection(idle)");
+    return Samples.history(
+        20,
+        (s, t) -> {
+          s.threadStarts(perSecond * t).ownThreadStarts(ownPerSecond * t);
+          if (application > 0) {
+            s.creators(ownSite, Samples.site(site, application, threadName));
+          } else {
+            s.creators(ownSite);
+          }
+        });
   }
 
   private RuleContext context(SignalHistory history, Set<String> firing, boolean warming) {

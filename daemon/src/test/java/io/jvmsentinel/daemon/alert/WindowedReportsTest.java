@@ -1,7 +1,10 @@
 package io.jvmsentinel.daemon.alert;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
+import io.jvmsentinel.collectors.jfr.threads.ThreadStartReport;
+import io.jvmsentinel.collectors.jfr.threads.ThreadStartReport.Site;
 import io.jvmsentinel.daemon.export.HttpEndpoint;
 import io.jvmsentinel.daemon.export.TargetReportRoutes;
 import io.jvmsentinel.daemon.watch.WatchedTarget;
@@ -17,7 +20,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code ?window=} on the thread-start reports: the creators of a recent window only. */
+/**
+ * {@code ?window=} on the thread-start reports: the creators of a recent window only, the
+ * monitoring's own marked.
+ */
 class WindowedReportsTest {
   @TempDir Path tmp;
   private WatchedTarget target;
@@ -64,6 +70,30 @@ class WindowedReportsTest {
         .startsWith("Main.main:2;sun.security.ssl.TransportContext.finishHandshake:1 ")
         .doesNotContain("AsyncLogger");
     assertThat(body(get("thread-starts", "window=15m"))).contains("AsyncLogger");
+  }
+
+  @Test
+  void theMonitoringsOwnSitesAreMarkedAndAnImitationOfOneIsNot() {
+    String acceptLoop = "sun.rmi.transport.tcp.TCPTransport$AcceptLoop.executeAcceptLoop";
+    SignalHistory history =
+        Samples.history(
+            10,
+            (s, t) ->
+                s.creators(
+                    Samples.site(acceptLoop, true, 1, "RMI TCP Connection(idle)"),
+                    Samples.site(acceptLoop, false, 3, "RMI TCP Connection(idle)")));
+
+    ThreadStartReport report = WindowedEvidence.creatorSites(history.all(), 10);
+    ThreadStartReport application = WindowedEvidence.creatorSites(history.all(), 10, false);
+
+    // Six ticks of one own and three imitating starts each.
+    assertThat(report.sites())
+        .extracting(Site::site, Site::own, Site::count)
+        .containsExactly(tuple(acceptLoop, false, 18L), tuple(acceptLoop, true, 6L));
+    assertThat(report.ownStarts()).isEqualTo(6);
+    assertThat(report.applicationStarts()).isEqualTo(18);
+    assertThat(application.sites()).extracting(Site::own).containsExactly(false);
+    assertThat(application.ownStarts()).isEqualTo(6);
   }
 
   @Test

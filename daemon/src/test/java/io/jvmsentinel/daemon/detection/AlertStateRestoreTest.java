@@ -9,7 +9,7 @@ import io.jvmsentinel.daemon.alert.AlertNotification;
 import io.jvmsentinel.daemon.alert.AlertStateFile;
 import io.jvmsentinel.daemon.alert.Samples;
 import io.jvmsentinel.daemon.alert.UnstartedTarget;
-import io.jvmsentinel.daemon.detection.DetectionEngineTest.ScriptedRule;
+import io.jvmsentinel.daemon.detection.ScriptedDetection.ScriptedRule;
 import io.jvmsentinel.daemon.testing.MutableClock;
 import io.jvmsentinel.daemon.watch.WatchedTarget;
 import io.micrometer.core.instrument.Tags;
@@ -250,7 +250,7 @@ class AlertStateRestoreTest {
 
   private DetectionEngine daemon(Supplier<List<WatchedTarget>> targets) {
     DetectionEngine engine =
-        DetectionEngineTest.scripted(
+        ScriptedDetection.engine(
             targets, rule, listener, new SimpleMeterRegistry(), clock, state(), GRACE);
     open.add(engine);
     return engine;

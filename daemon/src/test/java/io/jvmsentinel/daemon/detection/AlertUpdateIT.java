@@ -104,7 +104,7 @@ class AlertUpdateIT {
               notifications.notify(notification);
             })) {
       for (SignalSample sample : recorded) {
-        current[0] = shifted(sample, shift);
+        current[0] = AlertLifeReplayTest.shifted(sample, shift);
         clock.set(current[0].at());
         engine.tick();
       }
@@ -162,33 +162,5 @@ class AlertUpdateIT {
         .filter(r -> r.path().equals(path))
         .map(Receiver.Request::body)
         .toList();
-  }
-
-  /** The sample {@code shift} later. */
-  private static SignalSample shifted(SignalSample s, Duration shift) {
-    return new SignalSample(
-        s.at().plus(shift),
-        s.up(),
-        s.downSeconds(),
-        s.uptimeSeconds(),
-        s.jfr(),
-        s.jfrStormPaused(),
-        s.threadStarts(),
-        s.shortLivedThreads(),
-        s.codeHeaps(),
-        s.compilationEnabled(),
-        s.codeCacheFullEvents(),
-        s.compilations(),
-        s.deoptimizations(),
-        s.madeNotEntrant(),
-        s.compileMillis(),
-        s.compilerCpuShare(),
-        s.sweeperReclaimed(),
-        s.codeCacheGcs(),
-        s.gcPauseSeconds(),
-        s.tlsPeers(),
-        s.recompilations(),
-        s.compilerCpuSeconds(),
-        s.details());
   }
 }

@@ -3,32 +3,19 @@ package io.jvmsentinel.daemon.detection;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jvmsentinel.daemon.alert.ActiveAlert;
-import io.jvmsentinel.daemon.alert.AlertListener;
 import io.jvmsentinel.daemon.alert.AlertNotification;
 import io.jvmsentinel.daemon.alert.AlertRule;
-import io.jvmsentinel.daemon.alert.AlertStateFile;
-import io.jvmsentinel.daemon.alert.Finding;
-import io.jvmsentinel.daemon.alert.RuleContext;
-import io.jvmsentinel.daemon.alert.RuleInput;
-import io.jvmsentinel.daemon.alert.RuleSettings;
-import io.jvmsentinel.daemon.alert.RuleThreshold;
 import io.jvmsentinel.daemon.alert.Samples;
-import io.jvmsentinel.daemon.alert.Severity;
-import io.jvmsentinel.daemon.alert.SignalRecorder;
 import io.jvmsentinel.daemon.alert.SignalWindow;
 import io.jvmsentinel.daemon.alert.UnstartedTarget;
-import io.jvmsentinel.daemon.alert.WarmUp;
 import io.jvmsentinel.daemon.testing.MutableClock;
 import io.jvmsentinel.daemon.watch.WatchedTarget;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -40,95 +27,14 @@ class DetectionEngineTest {
   private final MeterRegistry registry = new SimpleMeterRegistry();
   private final List<AlertNotification> sent = new ArrayList<>();
   private final MutableClock clock = new MutableClock(Samples.T0);
-  private final ScriptedRule rule = new ScriptedRule();
+  private final ScriptedDetection.ScriptedRule rule = new ScriptedDetection.ScriptedRule();
   private WatchedTarget target;
   private DetectionEngine engine;
-
-  /** A rule whose findings the test sets. */
-  static final class ScriptedRule implements AlertRule {
-    List<String> keys = List.of();
-
-    @Override
-    public String id() {
-      return "Scripted";
-    }
-
-    @Override
-    public Severity severity() {
-      return Severity.CRITICAL;
-    }
-
-    @Override
-    public String description() {
-      return "for tests";
-    }
-
-    @Override
-    public List<RuleThreshold> thresholds() {
-      return List.of();
-    }
-
-    @Override
-    public List<RuleInput> inputs(Map<String, Double> thresholds) {
-      return List.of();
-    }
-
-    @Override
-    public Duration pendingFor() {
-      return Duration.ofSeconds(4);
-    }
-
-    @Override
-    public Duration clearFor() {
-      return Duration.ofSeconds(6);
-    }
-
-    @Override
-    public List<Finding> evaluate(RuleContext context) {
-      return keys.stream()
-          .map(k -> new Finding(k, "trouble with " + k, "why", "what to do", Map.of("k", k)))
-          .toList();
-    }
-  }
 
   @BeforeEach
   void engine() {
     target = UnstartedTarget.create("orders", registry, tmp);
-    engine = scripted(() -> List.of(target), rule, sent::add, registry, clock);
-  }
-
-  /** An engine with one rule, every 2 s, default warm-up, no state file or snapshots. */
-  static DetectionEngine scripted(
-      Supplier<List<WatchedTarget>> targets,
-      AlertRule rule,
-      AlertListener listener,
-      MeterRegistry registry,
-      Clock clock) {
-    return scripted(targets, rule, listener, registry, clock, AlertStateFile.none(), Duration.ZERO);
-  }
-
-  /** The same, keeping its firing alerts in {@code stateFile}. */
-  static DetectionEngine scripted(
-      Supplier<List<WatchedTarget>> targets,
-      AlertRule rule,
-      AlertListener listener,
-      MeterRegistry registry,
-      Clock clock,
-      AlertStateFile stateFile,
-      Duration restoreGrace) {
-    return new DetectionEngine(
-        SignalSource.watching(targets),
-        List.of(rule),
-        RuleSettings.DEFAULTS,
-        listener,
-        EvidenceSnapshots.disabled(),
-        registry,
-        clock,
-        Duration.ofSeconds(2),
-        WarmUp.DEFAULT,
-        stateFile,
-        restoreGrace,
-        SignalRecorder.none());
+    engine = ScriptedDetection.engine(() -> List.of(target), rule, sent::add, registry, clock);
   }
 
   @AfterEach

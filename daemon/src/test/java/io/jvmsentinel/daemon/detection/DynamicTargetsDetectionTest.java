@@ -26,7 +26,7 @@ class DynamicTargetsDetectionTest {
   private final MeterRegistry registry = new SimpleMeterRegistry();
   private final List<AlertNotification> sent = new ArrayList<>();
   private final MutableClock clock = new MutableClock(Samples.T0);
-  private final DetectionEngineTest.ScriptedRule rule = new DetectionEngineTest.ScriptedRule();
+  private final ScriptedDetection.ScriptedRule rule = new ScriptedDetection.ScriptedRule();
   private final List<WatchedTarget> targets = new CopyOnWriteArrayList<>();
   private final List<WatchedTarget> created = new ArrayList<>();
   private DetectionEngine engine;
@@ -34,8 +34,7 @@ class DynamicTargetsDetectionTest {
   @BeforeEach
   void engine() {
     targets.add(target("orders"));
-    engine =
-        DetectionEngineTest.scripted(() -> List.copyOf(targets), rule, sent::add, registry, clock);
+    engine = ScriptedDetection.engine(() -> List.copyOf(targets), rule, sent::add, registry, clock);
   }
 
   @AfterEach

@@ -129,17 +129,18 @@ class ScenarioSuiteIT {
                 Duration.ofSeconds(10),
                 a -> a.finding().evidence().containsKey("segments"),
                 Duration.ZERO),
+            // On JDK 17 the lab's fresh class copies keep its 4 MB cache at 60-75%, never near the
+            // maximum: by mechanism that is class loaders dropped and reloaded (a larger cache
+            // would not help), so ClassLoaderChurn, not CodeCacheChurn (issue 26). The near-full
+            // form of incident 4 pages CodeCacheChurn in the replays (churn-from-boot, 4 MB).
             new Case(
                 "codecache-churn",
                 17,
                 List.of(),
                 "churn",
-                "CodeCacheChurn",
+                "ClassLoaderChurn",
                 Duration.ofSeconds(90),
-                a ->
-                    ((Number) a.finding().evidence().get("sweeperMethodsReclaimedPerSecond"))
-                            .doubleValue()
-                        > 0,
+                a -> a.finding().summary().contains("class loaders are dropped and reloaded"),
                 Duration.ZERO),
             new Case(
                 "deopt-storm",

@@ -15,7 +15,9 @@ import java.util.Set;
 
 /**
  * Thread starts counted by creator site, with one sample stack and the common thread and parent
- * names per site, and the choice of which sites get their own meter series.
+ * names per site, and the choice of which sites get their own meter series. The monitoring's own
+ * starts ({@link OwnFootprint}) are kept apart from the application's at the same site name, so a
+ * class named like the JDK's cannot hide among them, and counted ({@code ownStarts}).
  *
  * <p>Implementation notes. Every structure is bounded whatever the target does: sites in a
  * Space-Saving {@link TopK} (evicted sites lose their details too), names per site in small TopKs,
@@ -37,14 +39,19 @@ final class CreatorSites {
   private static final int INTERVAL_SITES = 64;
   private static final int INTERVAL_NAMES = 8;
 
-  private final TopK<String, Sample> sites;
-  private final Map<String, Sample> samples = new HashMap<>();
+  private final TopK<Creator, Sample> sites;
+  private final Map<Creator, Sample> samples = new HashMap<>();
   private final int siteCapacity;
   private final int topSeries;
   private final CardinalityCap series;
   private long promotionFloor;
-  // The starts since the last detection tick (drainInterval).
-  private TopK<String, IntervalSample> interval = new TopK<>(INTERVAL_SITES);
+  private long ownStarts;
+  // The starts since the last detection tick (drainInterval), and the monitoring's own of them.
+  private TopK<Creator, IntervalSample> interval = new TopK<>(INTERVAL_SITES);
+  private long intervalOwnStarts;
+
+  /** A creator site, and whether its starts are the monitoring's own. */
+  private record Creator(String site, boolean own) {}
 
   /** The sample of one site: the first start seen, plus its name statistics. */
   private static final class Sample {
@@ -94,17 +101,25 @@ final class CreatorSites {
     series.bindTo(registry, tags, Metric.JVM_THREADS_STARTED_BY_SITE, "site");
   }
 
-  /** Counts one start at {@code site}; returns the series to count it in: the site or "other". */
-  synchronized String add(String site, StartedThread start) {
-    Sample sample = samples.get(site);
+  /**
+   * Counts one start at {@code site}, the monitoring's own or not; returns the series to count it
+   * in: the site or "other".
+   */
+  synchronized String add(String site, boolean own, StartedThread start) {
+    Creator creator = new Creator(site, own);
+    Sample sample = samples.get(creator);
     boolean isNew = sample == null;
     if (isNew) {
       sample = new Sample(start);
-      samples.put(site, sample);
+      samples.put(creator, sample);
     }
-    sites.add(site, sample);
+    sites.add(creator, sample);
     if (isNew) {
-      sample.inherited = sites.count(site) - 1;
+      sample.inherited = sites.count(creator) - 1;
+    }
+    if (own) {
+      ownStarts++;
+      intervalOwnStarts++;
     }
     if (samples.size() > siteCapacity) {
       // The TopK evicted its smallest site to make room: drop that site's sample too.
@@ -115,30 +130,31 @@ final class CreatorSites {
     sample.names.add(name, null);
     sample.parents.add(parent, null);
     Sample siteSample = sample;
-    IntervalSample recent = interval.addAndGetSample(site, () -> new IntervalSample(siteSample));
+    IntervalSample recent = interval.addAndGetSample(creator, () -> new IntervalSample(siteSample));
     recent.names.add(name, null);
     recent.parents.add(parent, null);
-    return seriesFor(site, sample);
+    return seriesFor(creator, sample);
   }
 
-  private String seriesFor(String site, Sample sample) {
+  private String seriesFor(Creator creator, Sample sample) {
+    String site = creator.site();
     if (series.admitted(site)) {
       return site;
     }
     // Judge a candidate by its guaranteed count: a site that just took an evicted site's place
     // inherits that count, and must not win a series on it (a churn of one-off sites would).
-    long count = sites.count(site) - sample.inherited;
+    long count = sites.count(creator) - sample.inherited;
     if (count < promotionFloor) {
       return OTHER;
     }
     if (series.full()) {
       return series.value(site); // other, counted: a busy site found no room
     }
-    List<TopK.Entry<String, Sample>> top = sites.top(topSeries + 1);
+    List<TopK.Entry<Creator, Sample>> top = sites.top(topSeries + 1);
     promotionFloor = top.size() >= topSeries ? top.get(topSeries - 1).count() : 0;
     int atLeastAsBusy = 0;
-    for (TopK.Entry<String, Sample> entry : top) {
-      if (!entry.key().equals(site) && entry.count() >= count) {
+    for (TopK.Entry<Creator, Sample> entry : top) {
+      if (!entry.key().equals(creator) && entry.count() >= count) {
         atLeastAsBusy++;
       }
     }
@@ -151,19 +167,21 @@ final class CreatorSites {
   /** The {@code n} busiest sites since the last call, and the starts attributed; resets. */
   synchronized SiteStarts.Interval drainInterval(int n) {
     List<SiteStarts> top = new ArrayList<>();
-    for (TopK.Entry<String, IntervalSample> entry : interval.top(n)) {
+    for (TopK.Entry<Creator, IntervalSample> entry : interval.top(n)) {
       IntervalSample recent = entry.sample();
       top.add(
           new SiteStarts(
-              entry.key(),
+              entry.key().site(),
+              entry.key().own(),
               entry.count(),
               names(recent.names),
               names(recent.parents),
               recent.sample.stack,
               recent.sample.truncated));
     }
-    SiteStarts.Interval drained = new SiteStarts.Interval(interval.total(), top);
+    SiteStarts.Interval drained = new SiteStarts.Interval(interval.total(), intervalOwnStarts, top);
     interval = new TopK<>(INTERVAL_SITES);
+    intervalOwnStarts = 0;
     return drained;
   }
 
@@ -171,10 +189,15 @@ final class CreatorSites {
     return sites.total();
   }
 
+  /** Starts at the monitoring's own sites, exact (evictions from the top-K lose none). */
+  synchronized long ownStarts() {
+    return ownStarts;
+  }
+
   synchronized List<SiteCount> top(int n) {
     List<SiteCount> top = new ArrayList<>();
-    for (TopK.Entry<String, Sample> entry : sites.top(n)) {
-      top.add(new SiteCount(entry.key(), entry.count()));
+    for (TopK.Entry<Creator, Sample> entry : sites.top(n)) {
+      top.add(new SiteCount(entry.key().site(), entry.count()));
     }
     return List.copyOf(top);
   }
@@ -182,11 +205,12 @@ final class CreatorSites {
   synchronized ThreadStartReport report(int topN, long unattributed, long shortLived) {
     long total = sites.total();
     List<ThreadStartReport.Site> report = new ArrayList<>();
-    for (TopK.Entry<String, Sample> entry : sites.top(topN)) {
+    for (TopK.Entry<Creator, Sample> entry : sites.top(topN)) {
       Sample sample = entry.sample();
       report.add(
           new ThreadStartReport.Site(
-              entry.key(),
+              entry.key().site(),
+              entry.key().own(),
               entry.count(),
               entry.error(),
               total == 0 ? 0 : (double) entry.count() / total,
@@ -195,7 +219,7 @@ final class CreatorSites {
               names(sample.names),
               names(sample.parents)));
     }
-    return new ThreadStartReport(total + unattributed, total, shortLived, report);
+    return new ThreadStartReport(total + unattributed, total, ownStarts, shortLived, report);
   }
 
   /** Collapsed stacks of every tracked site, weighted by count (see {@link ThreadStartReport}). */

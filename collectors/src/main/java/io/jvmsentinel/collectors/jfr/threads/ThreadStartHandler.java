@@ -26,7 +26,8 @@ import jdk.jfr.consumer.RecordedThread;
  * 0.88 without), which is the price of naming the creator. So at high start rates the stream
  * records stacks only in short sampling windows ({@link #stacksSampled}): every start is still
  * counted, exactly, but only starts with a stack are attributed, and site shares are shares of
- * those sampled starts.
+ * those sampled starts. The thread starts the monitoring itself causes (the JDK serving its JMX
+ * connection and JFR stream) are told by their stacks ({@link OwnFootprint}) and marked as its own.
  */
 public final class ThreadStartHandler implements LoadCountingHandler {
   public static final String EVENT = "jdk.ThreadStart";
@@ -115,7 +116,8 @@ public final class ThreadStartHandler implements LoadCountingHandler {
   void record(StartedThread start) {
     lifetimes.started(start.javaThreadId(), start.startTime());
     String site = CreatorSite.of(start.frames(), start.truncated());
-    Counter counter = series(sites.add(site, start));
+    boolean own = OwnFootprint.includes(start.frames());
+    Counter counter = series(sites.add(site, own, start));
     if (counter != null) {
       counter.increment();
     }
@@ -155,6 +157,14 @@ public final class ThreadStartHandler implements LoadCountingHandler {
    */
   public long totalStarts() {
     return sites.total() + unattributed.get();
+  }
+
+  /**
+   * The starts that are the monitoring's own (the JDK serving the daemon's connection and stream),
+   * since the daemon started; only starts with a stack can be told. Thread-safe.
+   */
+  public long ownStarts() {
+    return sites.ownStarts();
   }
 
   /**

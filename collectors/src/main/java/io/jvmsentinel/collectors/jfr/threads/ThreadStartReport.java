@@ -15,19 +15,32 @@ import java.util.Map;
  * @param sampledStarts the starts attributed to a site: all of them while every start carries its
  *     stack; at high start rates stacks are recorded only in sampling windows (and late events are
  *     shed), so the sites are a sample and their counts and shares are of the sampled starts
+ * @param ownStarts the sampled starts that are the monitoring's own: the JDK serving the daemon's
+ *     JMX connection and JFR stream (RMI connection threads, JMX connection timeouts, JFR stream
+ *     timers), told by their stack frames; never an application's cause
  * @param shortLivedThreads threads seen to end within 1 s of their start
  * @param sites the busiest creator sites, highest count first
  */
 public record ThreadStartReport(
-    long totalStarts, long sampledStarts, long shortLivedThreads, List<Site> sites) {
+    long totalStarts,
+    long sampledStarts,
+    long ownStarts,
+    long shortLivedThreads,
+    List<Site> sites) {
   public ThreadStartReport {
     sites = List.copyOf(sites);
+  }
+
+  /** The sampled starts of the application's own code: all but the monitoring's. */
+  public long applicationStarts() {
+    return sampledStarts - ownStarts;
   }
 
   /**
    * One creator site.
    *
    * @param site {@code Class.method} of the code that started the threads, or {@code unknown}
+   * @param own whether the site's starts are the monitoring's own (see {@code ownStarts})
    * @param count sampled starts counted for the site (an estimate once more sites were seen than
    *     tracked)
    * @param maxOvercount how much {@code count} may exceed the true count (0 while exact)
@@ -39,6 +52,7 @@ public record ThreadStartReport(
    */
   public record Site(
       String site,
+      boolean own,
       long count,
       long maxOvercount,
       double share,

@@ -83,7 +83,7 @@ class CreatorSitesTest {
       deep.set(0, new StackFrame("com.acme.Gen" + i, "spawn", 1));
       String name = "name-" + (char) ('a' + i % 26) + i;
       StartedThread start = new StartedThread(i, Starts.T0, name, name, deep, false);
-      sites.add(CreatorSite.of(start.frames(), false), start);
+      sites.add(CreatorSite.of(start.frames(), false), false, start);
     }
 
     assertThat(sites.total()).isEqualTo(20_000);
@@ -108,7 +108,7 @@ class CreatorSitesTest {
     }
     CreatorSites sites = new CreatorSites(4, 10, 50);
     List<StackFrame> cut = frames.subList(0, StartedThread.MAX_FRAMES);
-    sites.add("com.acme.R.f0", new StartedThread(1, Starts.T0, "t", "p", cut, true));
+    sites.add("com.acme.R.f0", false, new StartedThread(1, Starts.T0, "t", "p", cut, true));
 
     ThreadStartReport.Site site = sites.report(1, 0, 0).sites().get(0);
     assertThat(site.sampleStack()).hasSize(64);
@@ -123,7 +123,7 @@ class CreatorSitesTest {
     StartedThread timer = Starts.start(2, "t", "java.util.Timer.<init>:188", "a.Main.main:11");
     StartedThread bare = new StartedThread(3, Starts.T0, "x", null, null, false);
     for (StartedThread start : List.of(jobs, jobs, jobs, timer, bare)) {
-      sites.add(CreatorSite.of(start.frames(), start.truncated()), start);
+      sites.add(CreatorSite.of(start.frames(), start.truncated()), false, start);
     }
 
     assertThat(sites.collapsed())

@@ -17,6 +17,9 @@ final class JfrFixtures {
   static final String THREAD_STARTS_NO_STACK_17 = "thread-starts-nostack-jdk17.jfr";
   static final String TLS_NOTIFY_17 = "tls-handshake-notify-jdk17.jfr";
   static final String TLS_NOTIFY_25 = "tls-handshake-notify-jdk25.jfr";
+  static final String OWN_FOOTPRINT_11 = "own-footprint-jdk11.jfr";
+  static final String OWN_FOOTPRINT_17 = "own-footprint-jdk17.jfr";
+  static final String OWN_FOOTPRINT_25 = "own-footprint-jdk25.jfr";
 
   /** The fixture program's creator methods. */
   static final String FIXTURE =

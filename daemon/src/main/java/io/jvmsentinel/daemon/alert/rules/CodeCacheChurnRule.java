@@ -24,6 +24,10 @@ import java.util.Map;
  * <p>During warm-up the rule fires only on the unambiguous form: the cache near its maximum (or
  * filling up) and being flushed while the same methods are recompiled. That is churn from boot, the
  * way the seed incident began after a JDK upgrade.
+ *
+ * <p>The latest sub-window must show the signature at half the thresholds, to fire (churn that has
+ * stopped is not paged) and to stay firing: the alert resolves once recompiling under pressure
+ * stops, not once it has drained out of the minute.
  */
 public final class CodeCacheChurnRule implements AlertRule {
   static final String WINDOW = "windowSeconds";
@@ -71,11 +75,6 @@ public final class CodeCacheChurnRule implements AlertRule {
   }
 
   @Override
-  public Duration clearFor() {
-    return Duration.ofMinutes(2);
-  }
-
-  @Override
   public boolean needsJfr() {
     return true;
   }
@@ -84,10 +83,9 @@ public final class CodeCacheChurnRule implements AlertRule {
   @Override
   public List<RuleInput> inputs(Map<String, Double> thresholds) {
     double window = thresholds.get(WINDOW);
-    String because = Rates.window(window) + " in " + SubWindows.PARTS + " sub-windows";
     return List.of(
-        RuleInput.every(Signal.RECOMPILATIONS, Rates.seconds(window / SubWindows.PARTS), because),
-        RuleInput.every(Signal.CODE_HEAPS, Rates.seconds(window), Rates.window(window)));
+        Rates.everySubWindow(Signal.RECOMPILATIONS, window),
+        Rates.everyWindow(Signal.CODE_HEAPS, window));
   }
 
   @Override
@@ -96,18 +94,30 @@ public final class CodeCacheChurnRule implements AlertRule {
       return List.of();
     }
     Duration window = Rates.seconds(context.threshold(WINDOW));
-    double relax = context.firing("") ? 0.5 : 1;
+    boolean firing = context.firing("");
+    double relax = firing ? 0.5 : 1;
     double minRecompiles = context.threshold(MIN_RECOMPILE_RATE) * relax;
     double nearMax = context.threshold(OCCUPANCY) * relax;
     // Warm-up recompiles too: then only a full cache being flushed is unambiguous.
-    boolean strict = context.warmingUp() && !context.firing("");
+    boolean strict = context.warmingUp() && !firing;
+    boolean reloading =
+        ChurnSignature.reloadingInRoomyCache(
+            context.history(), window, ChurnSignature.MIN_CLASS_LOAD_RATE);
     int held =
         SubWindows.holding(
             context.history(),
             window,
             slice ->
-                ChurnSignature.recompilingUnderPressure(slice, strict, minRecompiles, nearMax));
-    if (!SubWindows.sustained(held, context.threshold(SUSTAINED))) {
+                ChurnSignature.recompilingUnderPressure(
+                    slice, strict, minRecompiles, nearMax, reloading));
+    boolean now =
+        ChurnSignature.recompilingUnderPressure(
+            Latest.subWindow(context.history(), window),
+            false,
+            context.threshold(MIN_RECOMPILE_RATE) / 2,
+            context.threshold(OCCUPANCY) / 2,
+            reloading);
+    if (!now || !(firing || SubWindows.sustained(held, context.threshold(SUSTAINED)))) {
       return List.of();
     }
     List<SignalSample> samples = context.history().window(window);
@@ -134,25 +144,23 @@ public final class CodeCacheChurnRule implements AlertRule {
     double notEntrant =
         context.history().rate(window, SignalSample::madeNotEntrant, SignalSample::jfr);
     Map<String, Object> evidence = CodeCacheEvidence.base(context);
-    evidence.put("recompilationsPerSecond", round(recompiles));
-    evidence.put("compilationsPerSecond", round(compiles));
-    evidence.put("madeNotEntrantPerSecond", round(notEntrant));
+    evidence.put("recompilationsPerSecond", Rates.rounded(recompiles));
+    evidence.put("compilationsPerSecond", Rates.rounded(compiles));
+    evidence.put("madeNotEntrantPerSecond", Rates.rounded(notEntrant));
     evidence.put("subWindowsHeld", held + " of " + SubWindows.PARTS);
     evidence.put(
-        "compilerCpuShare", round(Rates.mean(context, window, SignalSample::compilerCpuShare)));
-    evidence.put("maxOccupancy", round(maxOccupancy));
-    evidence.put("occupancyFall", round(SubWindows.occupancyFall(samples)));
+        "compilerCpuShare",
+        Rates.rounded(Rates.mean(context, window, SignalSample::compilerCpuShare)));
+    evidence.put("maxOccupancy", Rates.rounded(maxOccupancy));
+    evidence.put("occupancyFall", Rates.rounded(SubWindows.occupancyFall(samples)));
     evidence.put(
         "sweeperMethodsReclaimedPerSecond",
-        round(context.history().rate(window, SignalSample::sweeperReclaimed)));
+        Rates.rounded(context.history().rate(window, SignalSample::sweeperReclaimed)));
     evidence.put(
-        "codeCacheGcsPerSecond", round(context.history().rate(window, SignalSample::codeCacheGcs)));
+        "codeCacheGcsPerSecond",
+        Rates.rounded(context.history().rate(window, SignalSample::codeCacheGcs)));
     evidence.put("warmingUp", context.warmingUp());
-    evidence.put(
-        "mostRecompiledMethods",
-        WindowedEvidence.describe(
-            WindowedEvidence.methods(samples, SignalSample.Details::recompiledMethods, 5),
-            "tiers"));
+    evidence.put("mostRecompiledMethods", CodeCacheEvidence.mostRecompiled(samples));
     evidence.put(
         "mostDeoptimizedMethods",
         WindowedEvidence.describe(
@@ -189,9 +197,5 @@ public final class CodeCacheChurnRule implements AlertRule {
             + " instead of 64/128 MB); check the most recompiled methods for code that keeps"
             + " being thrown away (class unloading, generated classes, deoptimisation loops).",
         evidence);
-  }
-
-  private static Double round(double value) {
-    return Double.isNaN(value) ? null : Math.round(value * 1000) / 1000.0;
   }
 }

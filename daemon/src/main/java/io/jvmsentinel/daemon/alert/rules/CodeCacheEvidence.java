@@ -2,6 +2,7 @@ package io.jvmsentinel.daemon.alert.rules;
 
 import io.jvmsentinel.daemon.alert.RuleContext;
 import io.jvmsentinel.daemon.alert.SignalSample;
+import io.jvmsentinel.daemon.alert.WindowedEvidence;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -43,6 +44,12 @@ final class CodeCacheEvidence {
         .latest()
         .map(sample -> sample.details().target())
         .orElse(SignalSample.Target.UNKNOWN);
+  }
+
+  /** The methods compiled again most often in {@code samples}, with their tiers. */
+  static List<Map<String, Object>> mostRecompiled(List<SignalSample> samples) {
+    return WindowedEvidence.describe(
+        WindowedEvidence.methods(samples, SignalSample.Details::recompiledMethods, 5), "tiers");
   }
 
   /** Per segment, occupancy (0..1) about every 10 s over the window: shows fill and churn. */

@@ -44,7 +44,10 @@ public final class CodeCacheFullRule implements AlertRule {
 
   @Override
   public Duration clearFor() {
-    return Duration.ofSeconds(60);
+    // The window is the hysteresis: a full cache goes through cycles (full, flush, restart, full
+    // again) while the same load runs, so the alert holds for the window after the last fill, and
+    // clears at once after that rather than a clearFor later.
+    return Duration.ZERO;
   }
 
   /** Whether the JIT compiles and the fills counted so far: any cadence. */

@@ -21,13 +21,17 @@ import java.util.Map;
  * hides compiler threads from ThreadMXBean; JFR's ThreadCPULoad sees them. Fires when the share
  * holds through most of a long window after warm-up (a new feature's first compilations are over
  * long before), or at once, even in warm-up, when the compilers are busy recompiling the same
- * methods under code cache pressure (the churn signature).
+ * methods under code cache pressure (the churn signature). Either way the compilers must still be
+ * busy in the latest 10 s (at the resolve thresholds), and a firing alert is judged on those 10 s
+ * alone: it resolves once the compilers calm down, not once five minutes have averaged it out.
  */
 public final class CompilerCpuHighRule implements AlertRule {
   static final String SHARE = "share";
   static final String WINDOW = "windowSeconds";
   static final String SUSTAINED = "sustainedShare";
   static final String MIN_CORES = "minCores";
+  // A firing alert holds at this share of the thresholds (hysteresis).
+  private static final double RESOLVE = 0.7;
 
   @Override
   public String id() {
@@ -67,20 +71,11 @@ public final class CompilerCpuHighRule implements AlertRule {
                 + " little has a high share of very little"));
   }
 
-  @Override
-  public Duration clearFor() {
-    return Duration.ofMinutes(1);
-  }
-
   /** Compiler CPU in each sub-window of the long window. */
   @Override
   public List<RuleInput> inputs(Map<String, Double> thresholds) {
     double window = thresholds.get(WINDOW);
-    return List.of(
-        RuleInput.every(
-            Signal.COMPILER_CPU,
-            Rates.seconds(window / SubWindows.PARTS),
-            Rates.window(window) + " in " + SubWindows.PARTS + " sub-windows"));
+    return List.of(Rates.everySubWindow(Signal.COMPILER_CPU, window));
   }
 
   @Override
@@ -88,9 +83,18 @@ public final class CompilerCpuHighRule implements AlertRule {
     if (!Rates.up(context)) {
       return List.of();
     }
-    double relax = context.firing("") ? 0.7 : 1;
+    boolean firing = context.firing("");
+    double relax = firing ? RESOLVE : 1;
     double limit = context.threshold(SHARE) * relax;
     double minCores = context.threshold(MIN_CORES) * relax;
+    boolean now =
+        busy(
+            Latest.subWindow(context.history(), ChurnSignature.WINDOW),
+            context.threshold(SHARE) * RESOLVE,
+            context.threshold(MIN_CORES) * RESOLVE);
+    if (!now) {
+      return List.of();
+    }
     double sustainedShare = context.threshold(SUSTAINED);
     Duration window = Rates.seconds(context.threshold(WINDOW));
     // Long and high: after warm-up, compiler CPU that outlasts any burst of new code.
@@ -102,6 +106,9 @@ public final class CompilerCpuHighRule implements AlertRule {
                 sustainedShare);
     // High while the same methods are compiled again under code cache pressure: the churn
     // signature, which needs no long wait and counts during warm-up too.
+    boolean reloading =
+        ChurnSignature.reloadingInRoomyCache(
+            context.history(), ChurnSignature.WINDOW, ChurnSignature.MIN_CLASS_LOAD_RATE);
     boolean churning =
         SubWindows.sustained(
             SubWindows.holding(
@@ -109,9 +116,10 @@ public final class CompilerCpuHighRule implements AlertRule {
                 ChurnSignature.WINDOW,
                 slice ->
                     busy(slice, limit, minCores)
-                        && ChurnSignature.recompilingUnderPressure(slice, context.warmingUp())),
+                        && ChurnSignature.recompilingUnderPressure(
+                            slice, context.warmingUp(), reloading)),
             sustainedShare);
-    if (!sustained && !churning) {
+    if (!firing && !sustained && !churning) {
       return List.of();
     }
     double share =

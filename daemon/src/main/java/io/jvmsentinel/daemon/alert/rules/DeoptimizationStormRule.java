@@ -15,7 +15,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Compiled code is deoptimised at a high, sustained rate after warm-up. */
+/**
+ * Compiled code is deoptimised at a high, sustained rate after warm-up: in most 5 s sub-windows of
+ * the last 30 s. A one-off invalidation (a class hierarchy change, a new code path) deoptimises its
+ * methods within a second or two and the JIT recompiles them; deoptimisation that outlasts that for
+ * 20 s is a loop of compile and throw away, and is reported while it is happening.
+ */
 public final class DeoptimizationStormRule implements AlertRule {
   static final String RATE = "minRate";
   static final String WINDOW = "windowSeconds";
@@ -40,7 +45,12 @@ public final class DeoptimizationStormRule implements AlertRule {
   public List<RuleThreshold> thresholds() {
     return List.of(
         new RuleThreshold(RATE, 5, "deoptimizations/s", "Sustained deoptimisation rate"),
-        new RuleThreshold(WINDOW, 60, "seconds", "Window the rate is measured over"));
+        new RuleThreshold(
+            WINDOW,
+            24,
+            "seconds",
+            "Window judged in 6 sub-windows: the rate must hold in most of them to fire; a firing"
+                + " alert is judged on the latest one at half the rate"));
   }
 
   @Override
@@ -52,11 +62,7 @@ public final class DeoptimizationStormRule implements AlertRule {
   @Override
   public List<RuleInput> inputs(Map<String, Double> thresholds) {
     double window = thresholds.get(WINDOW);
-    return List.of(
-        RuleInput.every(
-            Signal.DEOPTIMIZATIONS,
-            Rates.seconds(window / SubWindows.PARTS),
-            Rates.window(window) + " in " + SubWindows.PARTS + " sub-windows"));
+    return List.of(Rates.everySubWindow(Signal.DEOPTIMIZATIONS, window));
   }
 
   @Override
@@ -66,16 +72,7 @@ public final class DeoptimizationStormRule implements AlertRule {
     }
     Duration window = Rates.seconds(context.threshold(WINDOW));
     double rate = context.history().rate(window, SignalSample::deoptimizations, SignalSample::jfr);
-    double limit = context.threshold(RATE) * (context.firing("") ? 0.5 : 1);
-    // Sustained: in most sub-windows, so the burst of a class hierarchy change or a new code path
-    // (a few seconds of deoptimisations) does not average into a storm.
-    int held =
-        SubWindows.holding(
-            context.history(),
-            window,
-            slice ->
-                SubWindows.rate(slice, SignalSample::deoptimizations, SignalSample::jfr) >= limit);
-    if (Double.isNaN(rate) || !SubWindows.sustained(held, SUSTAINED_SHARE)) {
+    if (Double.isNaN(rate) || !storming(context, window)) {
       return List.of();
     }
     Map<String, Object> evidence = new LinkedHashMap<>();
@@ -105,5 +102,24 @@ public final class DeoptimizationStormRule implements AlertRule {
             "Look at the most deoptimised methods and their reasons in the evidence; stabilise"
                 + " the types they see, or check CodeCacheChurn.",
             evidence));
+  }
+
+  /**
+   * Sustained: the rate holds in most sub-windows, so the burst of a class hierarchy change or a
+   * new code path (a second or two of deoptimisations) does not average into a storm. Once firing,
+   * the storm lasts while the latest sub-window keeps half the rate.
+   */
+  private static boolean storming(RuleContext context, Duration window) {
+    double limit = context.threshold(RATE);
+    if (context.firing("")) {
+      return deoptimizing(Latest.subWindow(context.history(), window), limit / 2);
+    }
+    return SubWindows.sustained(
+        SubWindows.holding(context.history(), window, slice -> deoptimizing(slice, limit)),
+        SUSTAINED_SHARE);
+  }
+
+  private static boolean deoptimizing(List<SignalSample> slice, double limit) {
+    return SubWindows.rate(slice, SignalSample::deoptimizations, SignalSample::jfr) >= limit;
   }
 }

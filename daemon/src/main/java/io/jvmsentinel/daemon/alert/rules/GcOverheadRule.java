@@ -8,13 +8,19 @@ import io.jvmsentinel.daemon.alert.RuleInput.Signal;
 import io.jvmsentinel.daemon.alert.RuleThreshold;
 import io.jvmsentinel.daemon.alert.Severity;
 import io.jvmsentinel.daemon.alert.SignalSample;
+import io.jvmsentinel.daemon.alert.SubWindows;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** GC pauses take a large share of wall-clock time. */
+/**
+ * GC pauses take a large share of wall-clock time: over the window, and still in its latest
+ * sub-window (pressure that has already ended is not paged). A firing alert is judged on the latest
+ * sub-window alone, so it resolves once the pauses stop instead of once they have averaged out of
+ * the whole window.
+ */
 public final class GcOverheadRule implements AlertRule {
   static final String SHARE = "share";
   static final String WINDOW = "windowSeconds";
@@ -38,7 +44,12 @@ public final class GcOverheadRule implements AlertRule {
   public List<RuleThreshold> thresholds() {
     return List.of(
         new RuleThreshold(SHARE, 0.2, "fraction", "Share of wall-clock time spent in GC pauses"),
-        new RuleThreshold(WINDOW, 60, "seconds", "Window the share is measured over"));
+        new RuleThreshold(
+            WINDOW,
+            60,
+            "seconds",
+            "Window the share is measured over; the latest sixth of it must show half the share"
+                + " (to fire, and to stay firing)"));
   }
 
   /** GC pauses, pushed as they happen. */
@@ -54,8 +65,14 @@ public final class GcOverheadRule implements AlertRule {
     }
     Duration window = Rates.seconds(context.threshold(WINDOW));
     double share = context.history().rate(window, SignalSample::gcPauseSeconds, SignalSample::up);
-    double limit = context.threshold(SHARE) * (context.firing("") ? 0.5 : 1);
-    if (Double.isNaN(share) || share < limit) {
+    double recent =
+        SubWindows.rate(
+            Latest.subWindow(context.history(), window),
+            SignalSample::gcPauseSeconds,
+            SignalSample::up);
+    double resolveShare = context.threshold(SHARE) / 2;
+    boolean overhead = context.firing("") || share >= context.threshold(SHARE);
+    if (Double.isNaN(share) || !overhead || !(recent >= resolveShare)) {
       return List.of();
     }
     Map<String, Object> evidence = new LinkedHashMap<>();

@@ -1,5 +1,6 @@
 package io.jvmsentinel.daemon.alert.rules;
 
+import io.jvmsentinel.collectors.jfr.threads.ThreadStartReport;
 import java.util.List;
 import java.util.Optional;
 
@@ -75,7 +76,7 @@ public record KnownCause(
    * The first thread storm cause whose site matches and whose thread name prefix matches a given
    * name.
    */
-  public static Optional<KnownCause> match(String site, List<String> threadNames) {
+  private static Optional<KnownCause> match(String site, List<String> threadNames) {
     for (KnownCause cause : TABLE) {
       if (cause.signal() == Signal.THREAD_STORM
           && cause.site().equals(site)
@@ -85,6 +86,18 @@ public record KnownCause(
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * The thread storm cause of a creator site: by its site and thread names, and never for the
+   * monitoring's own starts (a JDK signature there is the daemon's connection, not the bug).
+   */
+  public static Optional<KnownCause> of(ThreadStartReport.Site site) {
+    if (site.own()) {
+      return Optional.empty();
+    }
+    return match(
+        site.site(), site.threadNames().stream().map(ThreadStartReport.NameCount::name).toList());
   }
 
   /** The first lock contention cause whose class is {@code lockClass} or encloses it. */

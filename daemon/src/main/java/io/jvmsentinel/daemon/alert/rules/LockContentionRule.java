@@ -79,20 +79,11 @@ public final class LockContentionRule implements AlertRule {
                 + " request fills one)"));
   }
 
-  @Override
-  public Duration clearFor() {
-    return Duration.ofSeconds(30);
-  }
-
   /** Blocked threads in each sub-window (JFR waits, or the JMX BLOCKED count). */
   @Override
   public List<RuleInput> inputs(Map<String, Double> thresholds) {
     double window = thresholds.get(WINDOW);
-    return List.of(
-        RuleInput.every(
-            Signal.BLOCKED_THREADS,
-            Rates.seconds(window / SubWindows.PARTS),
-            Rates.window(window) + " in " + SubWindows.PARTS + " sub-windows"));
+    return List.of(Rates.everySubWindow(Signal.BLOCKED_THREADS, window));
   }
 
   @Override

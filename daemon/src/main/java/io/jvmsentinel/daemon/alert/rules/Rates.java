@@ -3,7 +3,9 @@ package io.jvmsentinel.daemon.alert.rules;
 import io.jvmsentinel.daemon.alert.AlertRule;
 import io.jvmsentinel.daemon.alert.RuleContext;
 import io.jvmsentinel.daemon.alert.RuleCoverage;
+import io.jvmsentinel.daemon.alert.RuleInput;
 import io.jvmsentinel.daemon.alert.SignalSample;
+import io.jvmsentinel.daemon.alert.SubWindows;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -46,9 +48,27 @@ final class Rates {
     return sum / count;
   }
 
+  /** {@code value} to three decimals for evidence; null (shown as absent) when unknown. */
+  static Double rounded(double value) {
+    return Double.isNaN(value) ? null : Math.round(value * 1000) / 1000.0;
+  }
+
   /** Whether the latest sample says the target is connected (rules about its data need that). */
   static boolean up(RuleContext context) {
     return context.history().latest().map(SignalSample::up).orElse(false);
+  }
+
+  /** An input read in every sub-window of the rule's {@code window} seconds. */
+  static RuleInput everySubWindow(RuleInput.Signal signal, double window) {
+    return RuleInput.every(
+        signal,
+        seconds(window / SubWindows.PARTS),
+        window(window) + " in " + SubWindows.PARTS + " sub-windows");
+  }
+
+  /** An input read at least once within the rule's {@code window} seconds. */
+  static RuleInput everyWindow(RuleInput.Signal signal, double window) {
+    return RuleInput.every(signal, seconds(window), window(window));
   }
 
   /** "the rule's 5 s window": what needs a cadence, for {@link AlertRule#inputs}. */

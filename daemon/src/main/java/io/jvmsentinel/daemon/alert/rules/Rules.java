@@ -13,6 +13,7 @@ public final class Rules {
         new CodeCacheNearFullRule(),
         new CodeCacheFullRule(),
         new CodeCacheChurnRule(),
+        new ClassLoaderChurnRule(),
         new CompilerCpuHighRule(),
         new DeoptimizationStormRule(),
         new GcOverheadRule(),

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Predicate;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Thread starts are abnormally frequent: above an absolute floor over a short window, well above
@@ -26,15 +27,24 @@ import java.util.function.Predicate;
  * of threads created once at start-up is not a storm. Names the code that starts them in this
  * storm's own window (an earlier storm's creator is not this one's) and recognises known causes
  * (seed incident 1), which page at a far lower rate since their signature is unambiguous.
+ *
+ * <p>The thread starts the monitoring itself causes (the JDK serving the daemon's JMX connection
+ * and JFR stream, told by their stacks) are real starts of the target and count in the rate, but
+ * are never its cause: the creators named, their shares and the known cause are the application's
+ * starts only, and a known cause's lower floor is held against the application's own rate.
  */
 public final class ThreadStormRule implements AlertRule {
   public static final String MIN_RATE = "minRate";
   static final String BASELINE_FACTOR = "baselineFactor";
   static final String WINDOW = "windowSeconds";
   static final String KNOWN_CAUSE_MIN_RATE = "knownCauseMinRate";
-  // The known cause must account for most of the storm's sampled starts to be named as its cause.
+  // The known cause must account for most of the application's sampled starts in the storm.
   private static final double KNOWN_CAUSE_SHARE = 0.5;
   private static final Duration QUIET_GAP = Duration.ofSeconds(5);
+  private static final String OWN_ONLY =
+      " The starts with a stack are all the monitoring's own: the JDK serving JMX and JFR"
+          + " connections (RMI connection threads, JMX and JFR timers), the daemon's or another"
+          + " client's.";
   private static final Duration BASELINE_WINDOW = Duration.ofMinutes(9);
   private static final Duration BASELINE_GAP = Duration.ofMinutes(1);
 
@@ -75,11 +85,6 @@ public final class ThreadStormRule implements AlertRule {
             "threads/s",
             "Sustained start rate that is a storm when most of its starts match a known cause"
                 + " (e.g. JDK-8246039), whatever the baseline"));
-  }
-
-  @Override
-  public Duration clearFor() {
-    return Duration.ofSeconds(15);
   }
 
   /** Thread starts in both halves of the window: a reading at least every half window. */
@@ -124,16 +129,22 @@ public final class ThreadStormRule implements AlertRule {
       storming = rate >= limit && newer >= floor / 2 && older >= floor / 2;
     }
     // The creators of this storm only: the starts since its onset, not since the stream began.
+    // The application's: the monitoring's own starts are never the cause.
     List<SignalSample> storm = stormWindow(context.history(), window, Math.min(floor, knownFloor));
-    ThreadStartReport creators = WindowedEvidence.creatorSites(storm, 5);
+    ThreadStartReport creators = WindowedEvidence.creatorSites(storm, 5, false);
     Optional<KnownCause> cause = knownCause(creators);
     if (!storming && cause.isPresent()) {
       // A known signature is unambiguous evidence: it pages at a far lower sustained rate, and
-      // whatever the baseline (a service that always did this still has the bug).
+      // whatever the baseline (a service that always did this still has the bug). The rate is
+      // the application's: the monitoring's own starts must not lift the cause over its floor.
+      ToDoubleFunction<SignalSample> application = s -> s.threadStarts() - s.ownThreadStarts();
+      double appRate = context.history().rate(window, application, sameSource);
+      double appNewer = context.history().rate(half, application, sameSource);
+      double appOlder = context.history().rateEndingAgo(half, half, application, sameSource);
       storming =
           firing
-              ? rate >= knownFloor / 2
-              : rate >= knownFloor && newer >= knownFloor / 2 && older >= knownFloor / 2;
+              ? appRate >= knownFloor / 2
+              : appRate >= knownFloor && appNewer >= knownFloor / 2 && appOlder >= knownFloor / 2;
     }
     if (!storming) {
       return List.of();
@@ -176,15 +187,24 @@ public final class ThreadStormRule implements AlertRule {
     return all.stream().filter(sample -> !sample.at().isBefore(from)).toList();
   }
 
+  /**
+   * The known cause of the busiest application site, if it has most of the application's starts.
+   */
   private static Optional<KnownCause> knownCause(ThreadStartReport creators) {
     if (creators.sites().isEmpty()) {
       return Optional.empty();
     }
     ThreadStartReport.Site top = creators.sites().get(0);
-    if (top.share() < KNOWN_CAUSE_SHARE) {
+    if (applicationShare(top, creators) < KNOWN_CAUSE_SHARE) {
       return Optional.empty();
     }
-    return KnownCause.match(top.site(), top.threadNames().stream().map(n -> n.name()).toList());
+    return KnownCause.of(top);
+  }
+
+  /** A site's share of the application's sampled starts (the monitoring's own left out). */
+  private static double applicationShare(ThreadStartReport.Site site, ThreadStartReport report) {
+    long application = report.applicationStarts();
+    return application <= 0 ? 0 : (double) site.count() / application;
   }
 
   private Finding finding(
@@ -239,7 +259,7 @@ public final class ThreadStormRule implements AlertRule {
     for (ThreadStartReport.Site site : report.sites()) {
       Map<String, Object> s = new LinkedHashMap<>();
       s.put("site", site.site());
-      s.put("share", round(site.share()));
+      s.put("share", round(applicationShare(site, report)));
       s.put("count", site.count());
       s.put(
           "threadNames",
@@ -249,9 +269,13 @@ public final class ThreadStormRule implements AlertRule {
       sites.add(s);
     }
     evidence.put("topCreatorSites", sites);
+    if (report.ownStarts() > 0) {
+      // Counted in the rate, never a cause; the sites' shares are of the application's starts.
+      evidence.put("ownStarts", report.ownStarts());
+    }
     ThreadStartReport.Site top = report.sites().isEmpty() ? null : report.sites().get(0);
     if (top != null) {
-      summary += ", " + Rates.percent(top.share()) + " from " + top.site();
+      summary += ", " + Rates.percent(applicationShare(top, report)) + " from " + top.site();
     }
     if (cause != null) {
       evidence.put("knownCause", cause.id());
@@ -268,6 +292,7 @@ public final class ThreadStormRule implements AlertRule {
               + Rates.format(rate)
               + " threads/s"
               + (top == null ? "." : "; the busiest creator is " + top.site() + ".")
+              + (top == null && report.ownStarts() > 0 ? OWN_ONLY : "")
               + " Threads started per request or task cost CPU, memory and latency.";
       action =
           "Open the creator stacks (evidence, or /api/v1/targets/"

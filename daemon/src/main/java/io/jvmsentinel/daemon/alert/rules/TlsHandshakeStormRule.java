@@ -8,6 +8,7 @@ import io.jvmsentinel.daemon.alert.RuleInput.Signal;
 import io.jvmsentinel.daemon.alert.RuleThreshold;
 import io.jvmsentinel.daemon.alert.Severity;
 import io.jvmsentinel.daemon.alert.SignalSample;
+import io.jvmsentinel.daemon.alert.SubWindows;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -17,7 +18,8 @@ import java.util.Map;
 /**
  * The target re-handshakes with one peer over and over, and mostly in full (a certificate chain
  * validated each time): connections are not kept alive and sessions are not resumed (seed incidents
- * 2 and 3).
+ * 2 and 3). A firing peer is judged on the latest sixth of the window, at half the thresholds, so
+ * the alert resolves once the handshakes stop rather than once they have averaged out of it.
  */
 public final class TlsHandshakeStormRule implements AlertRule {
   static final String RATE = "minRate";
@@ -45,7 +47,11 @@ public final class TlsHandshakeStormRule implements AlertRule {
         new RuleThreshold(RATE, 10, "handshakes/s", "Handshakes per second with one peer"),
         new RuleThreshold(
             FULL_SHARE, 0.8, "fraction", "Share of those handshakes that were full (not resumed)"),
-        new RuleThreshold(WINDOW, 30, "seconds", "Window the rate is measured over"));
+        new RuleThreshold(
+            WINDOW,
+            30,
+            "seconds",
+            "Window the rate is measured over; a firing peer is judged on its latest sixth"));
   }
 
   @Override
@@ -53,12 +59,11 @@ public final class TlsHandshakeStormRule implements AlertRule {
     return true;
   }
 
-  /** Handshakes (JFR) over the window. */
+  /** Handshakes (JFR) over the window, and in its latest sub-window while firing. */
   @Override
   public List<RuleInput> inputs(Map<String, Double> thresholds) {
     double window = thresholds.get(WINDOW);
-    return List.of(
-        RuleInput.every(Signal.TLS_HANDSHAKES, Rates.seconds(window / 2), Rates.window(window)));
+    return List.of(Rates.everySubWindow(Signal.TLS_HANDSHAKES, window));
   }
 
   @Override
@@ -72,15 +77,33 @@ public final class TlsHandshakeStormRule implements AlertRule {
     for (String peer : latest.tlsPeers().keySet()) {
       double rate = context.history().rate(window, s -> handshakes(s, peer), SignalSample::jfr);
       double full = context.history().rate(window, s -> full(s, peer), SignalSample::jfr);
-      double relax = context.firing(peer) ? 0.5 : 1;
-      if (Double.isNaN(rate)
-          || rate < context.threshold(RATE) * relax
-          || full / rate < context.threshold(FULL_SHARE) * relax) {
+      // Over the window to fire; in the latest sub-window, at half the thresholds, to fire and to
+      // stay firing: a storm that stopped neither pages nor stays paged while it averages out.
+      boolean now = storming(context, Latest.subWindow(context.history(), window), peer, 0.5);
+      boolean storm = context.firing(peer) || storming(context, rate, full, 1);
+      if (Double.isNaN(rate) || !storm || !now) {
         continue;
       }
       findings.add(finding(context, peer, rate, full / rate));
     }
     return findings;
+  }
+
+  private static boolean storming(
+      RuleContext context, List<SignalSample> slice, String peer, double relax) {
+    return storming(
+        context,
+        SubWindows.rate(slice, s -> handshakes(s, peer), SignalSample::jfr),
+        SubWindows.rate(slice, s -> full(s, peer), SignalSample::jfr),
+        relax);
+  }
+
+  /**
+   * {@code rate} handshakes/s, {@code full} of them full, at the thresholds times {@code relax}.
+   */
+  private static boolean storming(RuleContext context, double rate, double full, double relax) {
+    return rate >= context.threshold(RATE) * relax
+        && full / rate >= context.threshold(FULL_SHARE) * relax;
   }
 
   private Finding finding(RuleContext context, String peer, double rate, double fullShare) {

@@ -48,10 +48,7 @@ public record CreatorFlameGraph(
   public static CreatorFlameGraph of(ThreadStartReport report) {
     Builder root = new Builder(ROOT);
     for (ThreadStartReport.Site site : report.sites()) {
-      Optional<KnownCause> cause =
-          KnownCause.match(
-              site.site(),
-              site.threadNames().stream().map(ThreadStartReport.NameCount::name).toList());
+      Optional<KnownCause> cause = KnownCause.of(site);
       List<String> stack = site.sampleStack().isEmpty() ? List.of(site.site()) : site.sampleStack();
       root.value += site.count();
       Builder node = root;

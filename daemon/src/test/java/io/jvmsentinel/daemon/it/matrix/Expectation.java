@@ -14,8 +14,9 @@ import java.util.Set;
  *
  * <ul>
  *   <li>{@code fires}: a firing that starts within {@code bound} of the onset and whose summary
- *       names every {@code cause} text. Each {@code fires} claims one firing, so a rule expected to
- *       fire twice is listed twice, each with its own onset.
+ *       names every {@code cause} text; with {@link #resolvedWithin}, also resolved within its
+ *       bound of the onset that ends the incident. Each {@code fires} claims one firing, so a rule
+ *       expected to fire twice is listed twice, each with its own onset.
  *   <li>{@code silent}: no firing at all while the scenario is watched.
  *   <li>{@code allowedUntil}: firings may start only before the onset and must have resolved within
  *       {@code bound} after it (a real cost that ends, like GC pressure during start-up).
@@ -28,7 +29,9 @@ public record Expectation(
     Optional<Onset> onset,
     Optional<Onset> notBefore,
     Duration bound,
-    List<String> causes) {
+    List<String> causes,
+    Optional<Onset> end,
+    Duration resolveBound) {
 
   public enum Kind {
     FIRES,
@@ -43,28 +46,30 @@ public record Expectation(
 
   public static Expectation firesAnyOf(
       Set<String> rules, Onset onset, Duration bound, String... causes) {
-    return new Expectation(
-        Kind.FIRES, rules, Optional.of(onset), Optional.empty(), bound, List.of(causes));
+    return of(Kind.FIRES, rules, Optional.of(onset), bound, List.of(causes));
   }
 
   public static Expectation silent(String rule) {
-    return new Expectation(
-        Kind.SILENT, Set.of(rule), Optional.empty(), Optional.empty(), Duration.ZERO, List.of());
+    return of(Kind.SILENT, Set.of(rule), Optional.empty(), Duration.ZERO, List.of());
   }
 
   public static Expectation allowedUntil(String rule, Onset onset, Duration resolvedWithin) {
-    return new Expectation(
-        Kind.ALLOWED_UNTIL,
-        Set.of(rule),
-        Optional.of(onset),
-        Optional.empty(),
-        resolvedWithin,
-        List.of());
+    return of(Kind.ALLOWED_UNTIL, Set.of(rule), Optional.of(onset), resolvedWithin, List.of());
   }
 
   public static Expectation tolerated(String rule) {
+    return of(Kind.TOLERATED, Set.of(rule), Optional.empty(), Duration.ZERO, List.of());
+  }
+
+  private static Expectation of(
+      Kind kind, Set<String> rules, Optional<Onset> onset, Duration bound, List<String> causes) {
     return new Expectation(
-        Kind.TOLERATED, Set.of(rule), Optional.empty(), Optional.empty(), Duration.ZERO, List.of());
+        kind, rules, onset, Optional.empty(), bound, causes, Optional.empty(), Duration.ZERO);
+  }
+
+  /** This firing, also resolved within {@code within} of {@code end} (its cause stopped). */
+  public Expectation resolvedWithin(Duration within, Onset end) {
+    return new Expectation(kind, rules, onset, notBefore, bound, causes, Optional.of(end), within);
   }
 
   /**
@@ -73,7 +78,8 @@ public record Expectation(
    * disabled" every 10 copies), and the daemon may see them first. Such latencies are negative.
    */
   public Expectation notBefore(Onset earlier) {
-    return new Expectation(kind, rules, onset, Optional.of(earlier), bound, causes);
+    return new Expectation(
+        kind, rules, onset, Optional.of(earlier), bound, causes, end, resolveBound);
   }
 
   /** A short text for the table, e.g. {@code fires <= 10 s of tls-storm naming JDK-8246039}. */
@@ -89,7 +95,9 @@ public record Expectation(
               + bound.toSeconds()
               + " s after "
               + onset.orElseThrow()
-              + (causes.isEmpty() ? "" : ", naming " + String.join(" + ", causes));
+              + (causes.isEmpty() ? "" : ", naming " + String.join(" + ", causes))
+              + end.map(e -> ", resolved <= " + resolveBound.toSeconds() + " s after " + e)
+                  .orElse("");
       case SILENT -> rule + " silent";
       case ALLOWED_UNTIL ->
           rule
@@ -139,6 +147,7 @@ public record Expectation(
         if (!missing.isEmpty()) {
           problems.add("summary does not name " + String.join(" + ", missing));
         }
+        end.flatMap(e -> resolveProblem(e, events, match.get())).ifPresent(problems::add);
         return problems.isEmpty()
             ? Cell.pass(this, List.of(match.get()), at)
             : Cell.fail(this, String.join("; ", problems), List.of(match.get()), at);
@@ -167,5 +176,19 @@ public record Expectation(
         return Cell.pass(this, mine, at);
       }
     }
+  }
+
+  /**
+   * Why {@code firing} did not resolve within {@code resolveBound} of {@code end}, if it did not.
+   */
+  private Optional<String> resolveProblem(Onset end, List<LabEvent> events, Raised firing) {
+    Optional<Instant> endAt = end.in(events);
+    if (endAt.isEmpty()) {
+      return Optional.of("the lab never printed onset " + end);
+    }
+    Instant deadline = endAt.get().plus(resolveBound);
+    return firing.resolvedAt().isPresent() && !firing.resolvedAt().get().isAfter(deadline)
+        ? Optional.empty()
+        : Optional.of("not resolved within " + resolveBound.toSeconds() + " s of " + end);
   }
 }

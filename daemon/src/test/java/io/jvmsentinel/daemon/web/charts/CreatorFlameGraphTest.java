@@ -11,8 +11,14 @@ class CreatorFlameGraphTest {
 
   private static ThreadStartReport.Site site(
       String site, long count, List<String> stack, String threadName) {
+    return site(site, false, count, stack, threadName);
+  }
+
+  private static ThreadStartReport.Site site(
+      String site, boolean own, long count, List<String> stack, String threadName) {
     return new ThreadStartReport.Site(
         site,
+        own,
         count,
         0,
         0,
@@ -28,6 +34,7 @@ class CreatorFlameGraphTest {
         new ThreadStartReport(
             120,
             100,
+            0,
             100,
             List.of(
                 site(
@@ -62,12 +69,33 @@ class CreatorFlameGraphTest {
             5,
             5,
             0,
+            0,
             List.of(
                 site(
                     "sun.security.ssl.TransportContext.finishHandshake",
                     5,
                     List.of(FINISH),
                     "something-else")));
+
+    assertThat(CreatorFlameGraph.of(report).root().children().get(0).cause()).isNull();
+  }
+
+  @Test
+  void theMonitoringsOwnStartsAreNeverLabelledWithACause() {
+    // The JDK-8246039 signature on the daemon's own (TLS) JMX connection: its frames, not the bug.
+    ThreadStartReport report =
+        new ThreadStartReport(
+            5,
+            5,
+            5,
+            0,
+            List.of(
+                site(
+                    "sun.security.ssl.TransportContext.finishHandshake",
+                    true,
+                    5,
+                    List.of(FINISH),
+                    "HandshakeCompletedNotify-Thread")));
 
     assertThat(CreatorFlameGraph.of(report).root().children().get(0).cause()).isNull();
   }

@@ -25,6 +25,7 @@ class TargetSeriesTest {
         false,
         starts,
         0,
+        0,
         List.of(new SignalSample.CodeHeap("CodeHeap 'profiled nmethods'", used, 100)),
         compilationEnabled,
         fulls,
@@ -39,6 +40,8 @@ class TargetSeriesTest {
         Map.of(),
         0,
         Double.NaN,
+        null,
+        null,
         null);
   }
 

@@ -1,0 +1,133 @@
+package io.jvmsentinel.daemon.alert.rules;
+
+import io.jvmsentinel.daemon.alert.AlertRule;
+import io.jvmsentinel.daemon.alert.Finding;
+import io.jvmsentinel.daemon.alert.RuleContext;
+import io.jvmsentinel.daemon.alert.RuleInput;
+import io.jvmsentinel.daemon.alert.RuleInput.Signal;
+import io.jvmsentinel.daemon.alert.RuleThreshold;
+import io.jvmsentinel.daemon.alert.Severity;
+import io.jvmsentinel.daemon.alert.SignalSample;
+import io.jvmsentinel.daemon.alert.SignalWindow;
+import io.jvmsentinel.daemon.alert.SubWindows;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Class loader churn: the JIT compiles the same methods again and again because their classes are
+ * defined again by new class loaders (a script engine, template or plugin host that builds a loader
+ * per request or per reload) while the old loaders are dropped. To the JVM each reloaded class is
+ * new code: interpreted, profiled and compiled anew, its old code unloaded with the old loader.
+ *
+ * <p>Told apart by mechanism from the other ways the same methods get compiled again: the code
+ * cache is not near its maximum and has not filled (else the cache is too small: CodeCacheChurn,
+ * whose remedy, a larger cache, would not help here), and the compiled code is not thrown away by
+ * deoptimisation (DeoptimizationStorm). After warm-up, in most sub-windows: at least {@code
+ * minRecompileRate} recompilations a second, at least half of all compilations; over the window,
+ * classes keep being loaded. A new feature compiles new code once and a warm-up mostly compiles
+ * code for the first time: neither is mostly recompilation.
+ */
+public final class ClassLoaderChurnRule implements AlertRule {
+  static final String WINDOW = "windowSeconds";
+  static final String MIN_RECOMPILE_RATE = "minRecompileRate";
+  static final String MIN_CLASS_LOAD_RATE = "minClassLoadRate";
+  static final String SUSTAINED = "sustainedShare";
+  // Deoptimisations at a quarter of the recompilations or more: deoptimisation discards the code.
+  private static final double DEOPTIMIZED = 0.25;
+
+  @Override
+  public String id() {
+    return "ClassLoaderChurn";
+  }
+
+  @Override
+  public Severity severity() {
+    return Severity.WARNING;
+  }
+
+  @Override
+  public String description() {
+    return "The JIT keeps compiling the same methods again because their classes are reloaded by"
+        + " new class loaders.";
+  }
+
+  @Override
+  public List<RuleThreshold> thresholds() {
+    return List.of(
+        new RuleThreshold(
+            WINDOW,
+            60,
+            "seconds",
+            "Window judged in 6 sub-windows; a firing alert is judged on the latest one at half"
+                + " the recompilation rate"),
+        new RuleThreshold(
+            MIN_RECOMPILE_RATE,
+            10,
+            "recompilations/s",
+            "Compilations of methods already compiled at the same tier, in a sub-window; they must"
+                + " also be at least half of all compilations there"),
+        new RuleThreshold(
+            MIN_CLASS_LOAD_RATE,
+            ChurnSignature.MIN_CLASS_LOAD_RATE,
+            "classes/s",
+            "Classes loaded over the window: the recompiled code belongs to classes loaded anew"),
+        new RuleThreshold(
+            SUSTAINED, 0.6, "fraction", "Share of the sub-windows the recompilation must hold in"));
+  }
+
+  @Override
+  public boolean needsJfr() {
+    return true;
+  }
+
+  /** Recompilations (JFR) per sub-window; class counts and occupancy within the window. */
+  @Override
+  public List<RuleInput> inputs(Map<String, Double> thresholds) {
+    double window = thresholds.get(WINDOW);
+    return List.of(
+        Rates.everySubWindow(Signal.RECOMPILATIONS, window),
+        Rates.everyWindow(Signal.CLASS_LOADING, window),
+        Rates.everyWindow(Signal.CODE_HEAPS, window));
+  }
+
+  @Override
+  public List<Finding> evaluate(RuleContext context) {
+    if (!Rates.up(context) || context.warmingUp()) {
+      return List.of();
+    }
+    SignalWindow history = context.history();
+    Duration window = Rates.seconds(context.threshold(WINDOW));
+    double minRecompiles = context.threshold(MIN_RECOMPILE_RATE);
+    // Still recompiling in the latest sub-window, at half the rate: to fire and to stay firing.
+    if (!(recompileRate(Latest.subWindow(history, window)) >= minRecompiles / 2)) {
+      return List.of();
+    }
+    List<SignalSample> samples = history.window(window);
+    double recompiles = history.rate(window, SignalSample::recompilations, SignalSample::jfr);
+    double deopts = history.rate(window, SignalSample::deoptimizations, SignalSample::jfr);
+    double loaded = history.rate(window, SignalSample::classesLoaded);
+    if (ChurnSignature.cacheUnderPressure(history, window)
+        // Unknown deoptimisation (a JVM without jdk.Deoptimization, JDK 11) cannot rule out that
+        // the code was discarded by deoptimisation: not judged.
+        || Double.isNaN(history.latest().map(SignalSample::deoptimizations).orElse(Double.NaN))
+        || deopts >= DEOPTIMIZED * recompiles
+        || !(loaded >= context.threshold(MIN_CLASS_LOAD_RATE))) {
+      return List.of();
+    }
+    int held =
+        SubWindows.holding(
+            history,
+            window,
+            slice ->
+                recompileRate(slice) >= minRecompiles && ChurnSignature.mostlyRecompiling(slice));
+    if (!context.firing("") && !SubWindows.sustained(held, context.threshold(SUSTAINED))) {
+      return List.of();
+    }
+    return List.of(ClassLoaderChurnFinding.of(context, window, samples, held));
+  }
+
+  private static double recompileRate(List<SignalSample> slice) {
+    return SubWindows.rate(slice, SignalSample::recompilations, SignalSample::jfr);
+  }
+}

@@ -1,0 +1,129 @@
+package io.jvmsentinel.daemon.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ch.qos.logback.classic.Logger;
+import io.jvmsentinel.daemon.alert.AlertNotification;
+import io.jvmsentinel.daemon.alert.Samples;
+import io.jvmsentinel.daemon.alert.Severity;
+import io.jvmsentinel.daemon.alert.UnstartedTarget;
+import io.jvmsentinel.daemon.alert.notify.JsonLogNotifier;
+import io.jvmsentinel.daemon.detection.AlertTransitionLog;
+import io.jvmsentinel.daemon.detection.DetectionEngine;
+import io.jvmsentinel.daemon.detection.ScriptedDetection;
+import io.jvmsentinel.daemon.testing.MutableClock;
+import io.jvmsentinel.daemon.watch.WatchedTarget;
+import io.jvmsentinel.daemon.web.RecentAlerts;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
+
+/** The demo's terminal: stdout (the alert view) and stderr (the log) together. */
+class AlertConsoleTest {
+  @TempDir Path tmp;
+  private final PrintStream stdout = System.out;
+  private final PrintStream stderr = System.err;
+
+  @AfterEach
+  void restore() {
+    System.setOut(stdout);
+    System.setErr(stderr);
+    for (String logger : List.of(AlertTransitionLog.LOGGER, JsonLogNotifier.LOGGER)) {
+      ((Logger) LoggerFactory.getLogger(logger)).setLevel(null);
+    }
+  }
+
+  @Test
+  void eachAlertFiresAndResolvesOnceInTheTerminal() {
+    ByteArrayOutputStream terminal = new ByteArrayOutputStream();
+    PrintStream both = new PrintStream(terminal, true, StandardCharsets.UTF_8);
+    System.setOut(both);
+    System.setErr(both);
+    AlertConsole.muteAlertLogLines();
+    MutableClock clock = new MutableClock(Samples.T0);
+    ScriptedDetection.ScriptedRule rule = new ScriptedDetection.ScriptedRule();
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    WatchedTarget target = UnstartedTarget.create("orders", registry, tmp);
+    RecentAlerts recent = new RecentAlerts(n -> {});
+    DetectionEngine engine =
+        ScriptedDetection.engine(() -> List.of(target), rule, recent, registry, clock);
+    AlertConsole console = new AlertConsole(recent::all);
+    try {
+      rule.keys = List.of("disk");
+      ticks(engine, clock, 4); // pending for 4 s, then firing
+      console.printChanges();
+      rule.keys = List.of();
+      ticks(engine, clock, 5); // clear for 6 s, then resolved
+      console.printChanges();
+    } finally {
+      engine.close();
+      target.close();
+    }
+
+    List<String> lines = terminal.toString(StandardCharsets.UTF_8).lines().toList();
+    assertThat(lines).filteredOn(line -> line.contains("Scripted")).hasSize(2);
+    assertThat(lines)
+        .filteredOn(line -> line.toLowerCase().contains("resolved"))
+        .singleElement()
+        .asString()
+        .matches("  \\d\\d:\\d\\d:\\d\\d RESOLVED Scripted: trouble with disk");
+  }
+
+  @Test
+  void anUpdateIsShownOnceWithItsNewText() {
+    ByteArrayOutputStream terminal = new ByteArrayOutputStream();
+    System.setOut(new PrintStream(terminal, true, StandardCharsets.UTF_8));
+    RecentAlerts recent = new RecentAlerts(n -> {});
+    AlertConsole console = new AlertConsole(recent::all);
+
+    recent.notify(notification(AlertNotification.Status.FIRING, "212 thread starts/s", 0));
+    console.printChanges();
+    recent.notify(
+        notification(
+            AlertNotification.Status.UPDATED, "212 thread starts/s, 97% from Worker.spawn", 9));
+    console.printChanges();
+    console.printChanges();
+
+    List<String> lines = terminal.toString(StandardCharsets.UTF_8).lines().toList();
+    assertThat(lines)
+        .filteredOn(line -> line.contains("ThreadStorm"))
+        .containsExactly(
+            "  10:00:00 ALERT WARNING ThreadStorm: 212 thread starts/s",
+            "  10:00:09 UPDATED ThreadStorm: 212 thread starts/s, 97% from Worker.spawn");
+  }
+
+  private static AlertNotification notification(
+      AlertNotification.Status status, String summary, int second) {
+    return new AlertNotification(
+        "ThreadStorm",
+        "orders",
+        "",
+        Severity.WARNING,
+        status,
+        Samples.T0,
+        Samples.T0.plusSeconds(second),
+        summary,
+        "why",
+        "do",
+        "",
+        Map.of(),
+        Optional.empty());
+  }
+
+  private static void ticks(DetectionEngine engine, MutableClock clock, int ticks) {
+    for (int i = 0; i < ticks; i++) {
+      engine.tick();
+      clock.advance(Duration.ofSeconds(2));
+    }
+  }
+}
