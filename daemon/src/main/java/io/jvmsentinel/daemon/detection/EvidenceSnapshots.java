@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -112,10 +111,10 @@ public final class EvidenceSnapshots implements AutoCloseable {
     if (noJfr.isPresent()) {
       return "the daemon has no JFR recording of the target: " + noJfr.get();
     }
-    Path file = directory.resolve(fileName(alert));
-    Path part = file.resolveSibling(file.getFileName() + ".part");
+    Path part;
     try {
       Files.createDirectories(directory);
+      part = SnapshotFiles.reservePart(directory, baseName(alert));
     } catch (IOException e) {
       return "cannot write to " + directory + ": " + e;
     }
@@ -129,8 +128,7 @@ public final class EvidenceSnapshots implements AutoCloseable {
     read.get()
         .whenComplete(
             (recorded, failure) ->
-                settled.add(
-                    settle(alert, needs.get(), stream, from, part, file, recorded, failure)));
+                settled.add(settle(alert, needs.get(), stream, from, part, recorded, failure)));
     return PENDING;
   }
 
@@ -150,7 +148,6 @@ public final class EvidenceSnapshots implements AutoCloseable {
       JfrStreamSession stream,
       Instant from,
       Path part,
-      Path file,
       RecordedEvidence recorded,
       Throwable failure) {
     AlertKey key = alert.alertKey();
@@ -168,7 +165,7 @@ public final class EvidenceSnapshots implements AutoCloseable {
         log.warn("JFR evidence of {} not kept: {} ({})", key, verdict.why(), recorded.source());
         return new Settled(key, firedAt, null, "not kept: " + verdict.why());
       }
-      Files.move(part, file, StandardCopyOption.ATOMIC_MOVE);
+      Path file = SnapshotFiles.publish(part);
       stream.countSnapshot(SnapshotOutcome.WRITTEN);
       log.info(
           "saved JFR evidence {} ({} bytes, {} events from {} to {}; {} events of other"
@@ -207,8 +204,11 @@ public final class EvidenceSnapshots implements AutoCloseable {
     return cause.getMessage() == null ? cause.toString() : cause.getMessage();
   }
 
-  /** {@code target-rule[-key]-time.jfr}, with anything but letters, digits, '.' and '-' as '_'. */
-  static String fileName(ActiveAlert alert) {
+  /**
+   * {@code target-rule[-key]-time}, with anything but letters, digits, '.' and '-' as '_'; {@link
+   * SnapshotFiles} makes it unique and adds {@code .jfr}.
+   */
+  static String baseName(ActiveAlert alert) {
     String name =
         alert.target()
             + "-"
@@ -216,7 +216,7 @@ public final class EvidenceSnapshots implements AutoCloseable {
             + (alert.key().isEmpty() ? "" : "-" + alert.key())
             + "-"
             + STAMP.format(alert.since());
-    return name.replaceAll("[^A-Za-z0-9.-]", "_") + ".jfr";
+    return name.replaceAll("[^A-Za-z0-9.-]", "_");
   }
 
   private static void deleteQuietly(Path file) {

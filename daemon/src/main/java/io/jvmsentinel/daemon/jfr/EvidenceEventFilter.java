@@ -53,7 +53,7 @@ final class EvidenceEventFilter {
     long keptEvents = 0;
     long droppedEvents = 0;
     try (FileChannel source = FileChannel.open(in, StandardOpenOption.READ);
-        OutputStream sink = Files.newOutputStream(out, StandardOpenOption.CREATE_NEW)) {
+        OutputStream sink = Files.newOutputStream(out)) {
       long offset = 0;
       long size = source.size();
       while (offset < size) {
