@@ -364,12 +364,8 @@ public final class DetectionEngine implements AutoCloseable {
         continue;
       }
       ActiveAlert alert = lifecycle.attachSnapshot(done.alert(), done.file(), done.unavailable());
-      log.info(
-          "ALERT {} on {}{}: JFR snapshot {}",
-          alert.ruleId(),
-          alert.target(),
-          done.alert().keySuffix(),
-          done.file() != null ? done.file() : "none: " + done.unavailable());
+      AlertTransitionLog.snapshotSettled(
+          done.alert(), done.file() != null ? done.file() : "none: " + done.unavailable());
       listener.notify(
           notification(runbookOf(alert.ruleId()), alert, AlertNotification.Status.UPDATED, now));
       stateChanged = true;
