@@ -19,6 +19,7 @@ import io.jvmsentinel.daemon.alert.WarmUp;
 import io.jvmsentinel.daemon.catalog.SentinelMetric;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -208,6 +209,13 @@ public final class DetectionEngine implements AutoCloseable {
       if (trackedInstances.containsKey(record.target())) {
         awaitingTarget.remove(record);
         lifecycle.restore(record, now.plus(restoreGrace));
+        if (record.snapshot() != null && !Files.isRegularFile(Path.of(record.snapshot()))) {
+          // Pruned, or the directory was not kept across the restart: never advertise it.
+          lifecycle.attachSnapshot(
+              record.alertKey(),
+              null,
+              "the snapshot " + record.snapshot() + " is gone since the daemon restarted");
+        }
         stateChanged = true;
       } else if (!now.isBefore(restoreGraceEnds)) {
         awaitingTarget.remove(record);
