@@ -107,23 +107,31 @@ public record AlertNotification(
         Map.of());
   }
 
+  /** This notification with another runbook link. */
+  public AlertNotification withRunbook(String link) {
+    return with(link, snapshotUnavailable, page, targetTags);
+  }
+
   /** This notification with a link to the alert's page. */
   public AlertNotification withPage(String url) {
-    return with(snapshotUnavailable, Optional.of(url), targetTags);
+    return with(runbook, snapshotUnavailable, Optional.of(url), targetTags);
   }
 
   /** This notification with its target's tags. */
   public AlertNotification withTargetTags(Map<String, String> tags) {
-    return with(snapshotUnavailable, page, tags);
+    return with(runbook, snapshotUnavailable, page, tags);
   }
 
   /** This notification saying why it names no snapshot (null: it says nothing of it). */
   public AlertNotification withSnapshotUnavailable(String why) {
-    return with(Optional.ofNullable(why), page, targetTags);
+    return with(runbook, Optional.ofNullable(why), page, targetTags);
   }
 
   private AlertNotification with(
-      Optional<String> snapshotUnavailable, Optional<String> page, Map<String, String> targetTags) {
+      String runbook,
+      Optional<String> snapshotUnavailable,
+      Optional<String> page,
+      Map<String, String> targetTags) {
     return new AlertNotification(
         ruleId,
         target,
