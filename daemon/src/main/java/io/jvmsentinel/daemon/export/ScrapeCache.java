@@ -1,5 +1,6 @@
 package io.jvmsentinel.daemon.export;
 
+import io.jvmsentinel.daemon.support.DaemonThreads;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -125,13 +126,7 @@ final class ScrapeCache {
 
   private static Scheduler renderer() {
     ScheduledThreadPoolExecutor executor =
-        new ScheduledThreadPoolExecutor(
-            1,
-            r -> {
-              Thread thread = new Thread(r, "metrics-render");
-              thread.setDaemon(true);
-              return thread;
-            });
+        new ScheduledThreadPoolExecutor(1, DaemonThreads.named("metrics-render"));
     executor.setKeepAliveTime(30, TimeUnit.SECONDS);
     executor.allowCoreThreadTimeOut(true);
     executor.setRemoveOnCancelPolicy(true);
