@@ -17,7 +17,7 @@ import io.jvmsentinel.daemon.jfr.RecordingOwner;
 import io.jvmsentinel.daemon.jfr.StreamDirectories;
 import io.jvmsentinel.daemon.lab.LabProcess;
 import io.jvmsentinel.daemon.lab.LabSpec;
-import io.jvmsentinel.daemon.target.Backoff;
+import io.jvmsentinel.daemon.support.Backoff;
 import io.jvmsentinel.daemon.target.Credentials;
 import io.jvmsentinel.daemon.target.RemoteJmxConnector;
 import io.jvmsentinel.daemon.target.RmiTimeouts;

@@ -2,8 +2,8 @@ package io.jvmsentinel.daemon.alert.notify;
 
 import io.jvmsentinel.daemon.alert.AlertNotification;
 import io.jvmsentinel.daemon.catalog.SentinelMetric;
+import io.jvmsentinel.daemon.support.Backoff;
 import io.jvmsentinel.daemon.support.DaemonThreads;
-import io.jvmsentinel.daemon.target.Backoff;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;

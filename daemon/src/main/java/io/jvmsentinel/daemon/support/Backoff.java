@@ -1,4 +1,4 @@
-package io.jvmsentinel.daemon.target;
+package io.jvmsentinel.daemon.support;
 
 import java.time.Duration;
 import java.util.function.DoubleSupplier;

@@ -1,4 +1,4 @@
-package io.jvmsentinel.daemon.logging;
+package io.jvmsentinel.daemon.support;
 
 import java.time.Duration;
 import java.time.Instant;

@@ -1,4 +1,4 @@
-package io.jvmsentinel.daemon.logging;
+package io.jvmsentinel.daemon.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
