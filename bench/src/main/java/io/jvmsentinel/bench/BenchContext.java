@@ -52,6 +52,10 @@ final class BenchContext {
 
   /** The container's flags (none with {@code --jvm-defaults}) plus any {@code --daemon-flag}. */
   List<String> daemonFlags() {
+    return daemonFlags(options);
+  }
+
+  static List<String> daemonFlags(BenchOptions options) {
     List<String> flags = new ArrayList<>(options.jvmDefaults() ? List.of() : DAEMON_FLAGS);
     flags.addAll(options.extraDaemonFlags());
     return flags;
