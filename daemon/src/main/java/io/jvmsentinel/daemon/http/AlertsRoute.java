@@ -1,4 +1,4 @@
-package io.jvmsentinel.daemon.export;
+package io.jvmsentinel.daemon.http;
 
 import io.jvmsentinel.daemon.alert.ActiveAlert;
 import io.jvmsentinel.daemon.detection.DetectionEngine;

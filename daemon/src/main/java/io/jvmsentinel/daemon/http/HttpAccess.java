@@ -1,4 +1,4 @@
-package io.jvmsentinel.daemon.export;
+package io.jvmsentinel.daemon.http;
 
 import io.jvmsentinel.daemon.catalog.SentinelMetric;
 import io.jvmsentinel.daemon.config.HttpAuth;

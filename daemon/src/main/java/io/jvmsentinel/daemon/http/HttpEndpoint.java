@@ -1,4 +1,4 @@
-package io.jvmsentinel.daemon.export;
+package io.jvmsentinel.daemon.http;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;

@@ -1,4 +1,4 @@
-package io.jvmsentinel.daemon.export;
+package io.jvmsentinel.daemon.http;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

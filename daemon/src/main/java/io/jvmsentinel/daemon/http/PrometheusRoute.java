@@ -1,4 +1,4 @@
-package io.jvmsentinel.daemon.export;
+package io.jvmsentinel.daemon.http;
 
 import io.micrometer.prometheus.PrometheusMeterRegistry;
 import io.prometheus.client.exporter.common.TextFormat;

@@ -1,4 +1,4 @@
-package io.jvmsentinel.daemon.export;
+package io.jvmsentinel.daemon.http;
 
 import io.jvmsentinel.collectors.jmx.JvmIdentity;
 import io.jvmsentinel.daemon.alert.RuleCoverage;
