@@ -8,6 +8,7 @@ import io.jvmsentinel.daemon.config.Secret;
 import io.jvmsentinel.daemon.config.StoreFile;
 import io.jvmsentinel.daemon.testing.TestCertificates;
 import io.jvmsentinel.daemon.tls.SslContexts;
+import io.jvmsentinel.daemon.web.TargetReportRoutes;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,10 +1,11 @@
-package io.jvmsentinel.daemon.http;
+package io.jvmsentinel.daemon.web;
 
 import io.jvmsentinel.collectors.jfr.threads.ThreadStartReport;
 import io.jvmsentinel.daemon.alert.SignalHistory;
 import io.jvmsentinel.daemon.alert.SignalSample;
 import io.jvmsentinel.daemon.alert.WindowedEvidence;
 import io.jvmsentinel.daemon.config.Durations;
+import io.jvmsentinel.daemon.http.HttpEndpoint;
 import io.jvmsentinel.daemon.watch.WatchedTarget;
 import io.jvmsentinel.daemon.web.charts.CreatorFlameGraph;
 import io.jvmsentinel.daemon.web.charts.TargetSeries;
