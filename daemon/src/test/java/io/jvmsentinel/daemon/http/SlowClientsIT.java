@@ -37,7 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * /health} and {@code /ready}: every answer must come within 100 ms. The JDK's server, which read
  * requests on its four handler threads, took 5 s and more here.
  */
-class SlowClientsTest {
+class SlowClientsIT {
   private static final int CLIENTS = 50;
   private static final int PROBES = 30;
   private static final Duration PROBE_LIMIT = Duration.ofMillis(100);
