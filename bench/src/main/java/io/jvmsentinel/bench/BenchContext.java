@@ -50,9 +50,13 @@ final class BenchContext {
     this.work = work;
   }
 
-  /** The container's flags plus any {@code --daemon-flag}. */
+  /** The container's flags (none with {@code --jvm-defaults}) plus any {@code --daemon-flag}. */
   List<String> daemonFlags() {
-    List<String> flags = new ArrayList<>(DAEMON_FLAGS);
+    return daemonFlags(options);
+  }
+
+  static List<String> daemonFlags(BenchOptions options) {
+    List<String> flags = new ArrayList<>(options.jvmDefaults() ? List.of() : DAEMON_FLAGS);
     flags.addAll(options.extraDaemonFlags());
     return flags;
   }

@@ -9,8 +9,10 @@ import java.util.OptionalInt;
 /**
  * The driver's command line (bench/run passes the paths): {@code [--quick] [--rounds N] [--only
  * a,b] --root DIR --jar JAR --out DIR --lab-java HOME --daemon-java HOME [--exporter-classpath CP]
- * [--daemon-flag FLAG]... [--fleet-sizes 1,10,50] [--fleet-label L] [--name PREFIX]}; {@code
- * --daemon-flag} adds a JVM flag to the daemon's, for before/after measurements of a tuning; {@code
+ * [--daemon-flag FLAG]... [--jvm-defaults] [--fleet-sizes 1,10,50] [--fleet-label L] [--name
+ * PREFIX]}; {@code --daemon-flag} adds a JVM flag to the daemon's, for before/after measurements of
+ * a tuning; {@code --jvm-defaults} starts the daemon without the container image's flags (no heap
+ * cap: the JVM sizes its heap from the host's memory), as a user runs the jar by hand; {@code
  * --fleet-sizes} are the target counts of the {@code fleet} section and {@code --fleet-label} the
  * label on its lab JVMs' command lines (bench/fleet-scale.sh finds them by it to clean up); {@code
  * --name} the results' file prefix ({@code bench}).
@@ -26,6 +28,7 @@ record BenchOptions(
     Path daemonJavaHome,
     Optional<String> exporterClasspath,
     List<String> extraDaemonFlags,
+    boolean jvmDefaults,
     List<Integer> fleetSizes,
     Optional<String> fleetLabel,
     String name) {
@@ -42,6 +45,7 @@ record BenchOptions(
     Path daemonJava = home;
     Optional<String> exporter = Optional.empty();
     List<String> daemonFlags = new ArrayList<>();
+    boolean jvmDefaults = false;
     List<Integer> fleetSizes = new ArrayList<>(List.of(1, 10, 50));
     Optional<String> fleetLabel = Optional.empty();
     String name = "bench";
@@ -58,6 +62,7 @@ record BenchOptions(
         case "--daemon-java" -> daemonJava = Path.of(value(args, ++i, arg));
         case "--exporter-classpath" -> exporter = Optional.of(value(args, ++i, arg));
         case "--daemon-flag" -> daemonFlags.add(value(args, ++i, arg));
+        case "--jvm-defaults" -> jvmDefaults = true;
         case "--fleet-sizes" -> {
           fleetSizes.clear();
           for (String size : value(args, ++i, arg).split(",")) {
@@ -81,6 +86,7 @@ record BenchOptions(
         daemonJava,
         exporter.filter(cp -> !cp.isBlank()),
         List.copyOf(daemonFlags),
+        jvmDefaults,
         List.copyOf(fleetSizes),
         fleetLabel,
         name);

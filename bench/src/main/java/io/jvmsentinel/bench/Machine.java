@@ -20,9 +20,7 @@ final class Machine {
     map.put("load_average_at_start", loadAverage());
     map.put("target_java", javaVersion(options.labJavaHome()));
     map.put("daemon_java", javaVersion(options.daemonJavaHome()));
-    List<String> flags = new java.util.ArrayList<>(BenchContext.DAEMON_FLAGS);
-    flags.addAll(options.extraDaemonFlags());
-    map.put("daemon_jvm_flags", flags);
+    map.put("daemon_jvm_flags", BenchContext.daemonFlags(options));
     return map;
   }
 
@@ -34,9 +32,7 @@ final class Machine {
         memTotalMb(),
         javaVersion(options.labJavaHome()),
         javaVersion(options.daemonJavaHome()),
-        String.join(" ", BenchContext.DAEMON_FLAGS)
-            + " "
-            + String.join(" ", options.extraDaemonFlags()));
+        String.join(" ", BenchContext.daemonFlags(options)));
   }
 
   /** The 1, 5 and 15 minute load averages: other work on a shared machine shows up here. */

@@ -48,9 +48,8 @@ final class BenchScenario implements Scenario {
       for (int i = 0; i < threads; i++) {
         long seed = i * 1_000_003L;
         Thread worker =
-            new Thread(
-                () -> work(seed, client, server.port(), ops, tls, failures), "lab-bench-" + i);
-        worker.setDaemon(true);
+            LabThreads.daemon(
+                "lab-bench-" + i, () -> work(seed, client, server.port(), ops, tls, failures));
         workers.add(worker);
       }
       workers.forEach(Thread::start);

@@ -45,8 +45,7 @@ final class HealthyScenario implements Scenario {
     List<Thread> workers = new ArrayList<>();
     for (int i = 0; i < WORKERS; i++) {
       long seed = i * 1_000_003L;
-      Thread worker = new Thread(() -> serve(seed), "lab-worker-" + i);
-      worker.setDaemon(true);
+      Thread worker = LabThreads.daemon("lab-worker-" + i, () -> serve(seed));
       workers.add(worker);
     }
     workers.forEach(Thread::start);

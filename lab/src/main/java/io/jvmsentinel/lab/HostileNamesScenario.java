@@ -36,8 +36,7 @@ final class HostileNamesScenario implements Scenario {
     RateLoop.run(
         rate,
         sequence -> {
-          Thread thread = new Thread(() -> {}, HOSTILE_NAME);
-          thread.setDaemon(true);
+          Thread thread = LabThreads.daemon(HOSTILE_NAME, () -> {});
           thread.start();
         });
   }

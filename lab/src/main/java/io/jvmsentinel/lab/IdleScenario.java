@@ -27,8 +27,7 @@ final class IdleScenario implements Scenario {
   @Override
   public void run(LabLog log) throws InterruptedException {
     for (int i = 0; i < threads; i++) {
-      Thread parked = new Thread(IdleScenario::parkForever, "lab-idle-" + i);
-      parked.setDaemon(true);
+      Thread parked = LabThreads.daemon("lab-idle-" + i, IdleScenario::parkForever);
       parked.start();
     }
     log.onset("idle", "threads", threads);

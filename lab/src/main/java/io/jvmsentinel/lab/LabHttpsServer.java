@@ -10,7 +10,6 @@ import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLServerSocket;
 
 /**
@@ -41,20 +40,12 @@ final class LabHttpsServer implements AutoCloseable {
   private LabHttpsServer(ServerSocket socket, ExecutorService handlers) {
     this.socket = socket;
     this.handlers = handlers;
-    this.acceptor = new Thread(this::accept, "lab-https-accept");
-    acceptor.setDaemon(true);
+    this.acceptor = LabThreads.daemon("lab-https-accept", this::accept);
   }
 
   static LabHttpsServer start() {
-    AtomicInteger threads = new AtomicInteger();
     ExecutorService handlers =
-        Executors.newFixedThreadPool(
-            HANDLER_THREADS,
-            task -> {
-              Thread thread = new Thread(task, "lab-https-" + threads.incrementAndGet());
-              thread.setDaemon(true);
-              return thread;
-            });
+        Executors.newFixedThreadPool(HANDLER_THREADS, LabThreads.numbered("lab-https-"));
     try {
       ServerSocket socket =
           LabTls.serverContext()

@@ -48,8 +48,7 @@ final class LabJmxServer {
     long outageFor = Long.getLong("lab.jmx.outageFor", 5000);
     if (trigger != null) {
       Path file = Paths.get(trigger);
-      Thread outage = new Thread(() -> jmx.outage(log, file, outageFor), "lab-jmx-outage");
-      outage.setDaemon(true);
+      Thread outage = LabThreads.daemon("lab-jmx-outage", () -> jmx.outage(log, file, outageFor));
       outage.start();
     }
   }

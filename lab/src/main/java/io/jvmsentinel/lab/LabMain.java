@@ -67,7 +67,8 @@ public final class LabMain {
 
   private static void interruptAfter(Thread target, Duration duration) {
     Thread timer =
-        new Thread(
+        LabThreads.daemon(
+            "lab-duration-timer",
             () -> {
               try {
                 Thread.sleep(duration.toMillis());
@@ -75,9 +76,7 @@ public final class LabMain {
               } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
               }
-            },
-            "lab-duration-timer");
-    timer.setDaemon(true);
+            });
     timer.start();
   }
 }

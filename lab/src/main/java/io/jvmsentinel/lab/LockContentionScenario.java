@@ -44,8 +44,7 @@ final class LockContentionScenario implements Scenario {
           new SlowCloseConnectionCache(peer.port(), REQUESTS_PER_CONNECTION);
       List<Thread> workers = new ArrayList<>();
       for (int i = 0; i < threads; i++) {
-        Thread worker = new Thread(() -> serve(cache), "lab-request-" + i);
-        worker.setDaemon(true);
+        Thread worker = LabThreads.daemon("lab-request-" + i, () -> serve(cache));
         workers.add(worker);
       }
       workers.forEach(Thread::start);

@@ -10,16 +10,15 @@ final class Phases {
   /** Starts {@code scenario} on a daemon thread; interrupt the thread to end it. */
   static Thread startInBackground(Scenario scenario, LabLog log) {
     Thread thread =
-        new Thread(
+        LabThreads.daemon(
+            "lab-" + scenario.name(),
             () -> {
               try {
                 scenario.run(log);
               } catch (InterruptedException e) {
                 // The phase is over.
               }
-            },
-            "lab-" + scenario.name());
-    thread.setDaemon(true);
+            });
     thread.start();
     return thread;
   }

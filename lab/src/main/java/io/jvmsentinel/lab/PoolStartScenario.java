@@ -5,7 +5,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A legitimate one-off pool start (issue 12): a {@code --threads}-thread pool (default {@value
@@ -60,7 +59,6 @@ final class PoolStartScenario implements Scenario {
   /** Every thread of the pool started now: the one burst this scenario is about. */
   private ExecutorService startPool(String prefix, LabLog log, String phase) {
     log.onset(phase, "threads", threads);
-    AtomicInteger count = new AtomicInteger();
     ThreadPoolExecutor pool =
         new ThreadPoolExecutor(
             threads,
@@ -68,11 +66,7 @@ final class PoolStartScenario implements Scenario {
             0,
             TimeUnit.MILLISECONDS,
             new LinkedBlockingQueue<>(),
-            task -> {
-              Thread thread = new Thread(task, prefix + count.incrementAndGet());
-              thread.setDaemon(true);
-              return thread;
-            });
+            LabThreads.numbered(prefix));
     pool.prestartAllCoreThreads();
     return pool;
   }

@@ -32,16 +32,15 @@ final class RateLoop {
     for (int i = 1; i < clients; i++) {
       int share = share(rate, clients, i);
       Thread helper =
-          new Thread(
+          LabThreads.daemon(
+              "lab-client-" + i,
               () -> {
                 try {
                   loop(share, work, requests);
                 } catch (InterruptedException e) {
                   Thread.currentThread().interrupt();
                 }
-              },
-              "lab-client-" + i);
-      helper.setDaemon(true);
+              });
       helper.start();
       helpers.add(helper);
     }

@@ -8,8 +8,7 @@ final class RequestDispatcher {
 
   /** Starts a new short-lived thread that handles one request and ends. */
   void dispatch(long requestId) {
-    Thread thread = new Thread(() -> handle(requestId), "lab-request-" + requestId);
-    thread.setDaemon(true);
+    Thread thread = LabThreads.daemon("lab-request-" + requestId, () -> handle(requestId));
     thread.start();
   }
 

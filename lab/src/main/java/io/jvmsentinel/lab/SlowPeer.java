@@ -18,17 +18,11 @@ import java.util.concurrent.Executors;
 final class SlowPeer implements AutoCloseable {
   private final ServerSocket server;
   private final ExecutorService connections =
-      Executors.newCachedThreadPool(
-          task -> {
-            Thread thread = new Thread(task, "lab-slow-peer");
-            thread.setDaemon(true);
-            return thread;
-          });
+      Executors.newCachedThreadPool(LabThreads.named("lab-slow-peer"));
 
   SlowPeer(long ackMillis) throws IOException {
     server = new ServerSocket(0, 128, InetAddress.getLoopbackAddress());
-    Thread acceptor = new Thread(() -> accept(ackMillis), "lab-slow-peer-accept");
-    acceptor.setDaemon(true);
+    Thread acceptor = LabThreads.daemon("lab-slow-peer-accept", () -> accept(ackMillis));
     acceptor.start();
   }
 

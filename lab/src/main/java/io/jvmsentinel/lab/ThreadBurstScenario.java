@@ -42,8 +42,7 @@ final class ThreadBurstScenario implements Scenario {
   /** The creator site of the burst, as it would appear in a pool's start-up code. */
   private void startPool(CountDownLatch shutdown) {
     for (int i = 0; i < threads; i++) {
-      Thread thread = new Thread(() -> awaitQuietly(shutdown), "lab-pool-" + i);
-      thread.setDaemon(true);
+      Thread thread = LabThreads.daemon("lab-pool-" + i, () -> awaitQuietly(shutdown));
       thread.start();
     }
   }

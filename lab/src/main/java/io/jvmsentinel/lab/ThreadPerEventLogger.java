@@ -9,8 +9,7 @@ final class ThreadPerEventLogger {
 
   /** Starts a new short-lived thread that writes one event and ends. */
   void log(long eventId) {
-    Thread writer = new Thread(() -> write(eventId), "lab-log-writer-" + eventId);
-    writer.setDaemon(true);
+    Thread writer = LabThreads.daemon("lab-log-writer-" + eventId, () -> write(eventId));
     writer.start();
   }
 

@@ -17,6 +17,7 @@ import io.jvmsentinel.daemon.alert.SignalSample;
 import io.jvmsentinel.daemon.alert.SignalWindow;
 import io.jvmsentinel.daemon.alert.WarmUp;
 import io.jvmsentinel.daemon.catalog.SentinelMetric;
+import io.jvmsentinel.daemon.support.DaemonThreads;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.file.Files;
@@ -117,13 +118,7 @@ public final class DetectionEngine implements AutoCloseable {
     this.restoreGrace = restoreGrace;
     this.recorder = recorder;
     restore(stateFile.load());
-    this.thread =
-        Executors.newSingleThreadScheduledExecutor(
-            runnable -> {
-              Thread t = new Thread(runnable, "detection");
-              t.setDaemon(true);
-              return t;
-            });
+    this.thread = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("detection"));
   }
 
   /** Starts the history, warm-up state and alert gauges of a target this engine has not seen. */

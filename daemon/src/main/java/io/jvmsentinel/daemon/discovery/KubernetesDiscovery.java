@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.jvmsentinel.daemon.config.KubernetesDiscoveryConfig;
 import io.jvmsentinel.daemon.config.TargetConfig;
+import io.jvmsentinel.daemon.support.DaemonThreads;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -65,12 +66,7 @@ public final class KubernetesDiscovery implements AutoCloseable {
   // Guarded by this: whether all informers watch; null until the first watch is up or fails.
   private Boolean watching;
   private final ScheduledExecutorService health =
-      Executors.newSingleThreadScheduledExecutor(
-          runnable -> {
-            Thread t = new Thread(runnable, "discovery-kubernetes");
-            t.setDaemon(true);
-            return t;
-          });
+      Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("discovery-kubernetes"));
 
   /**
    * @param client the API client (tests may point it at a mock API server); closed with this

@@ -3,6 +3,7 @@ package io.jvmsentinel.daemon.discovery;
 import com.sun.tools.attach.VirtualMachine;
 import io.jvmsentinel.daemon.config.LocalDiscoveryConfig;
 import io.jvmsentinel.daemon.config.TargetConfig;
+import io.jvmsentinel.daemon.support.DaemonThreads;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -32,12 +33,7 @@ public final class LocalDiscovery implements AutoCloseable {
   private final Supplier<List<LocalJvm>> jvms;
   private final Consumer<List<TargetConfig>> targets;
   private final ScheduledExecutorService thread =
-      Executors.newSingleThreadScheduledExecutor(
-          runnable -> {
-            Thread t = new Thread(runnable, "discovery-local");
-            t.setDaemon(true);
-            return t;
-          });
+      Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("discovery-local"));
 
   /**
    * @param jvms lists the JVMs on the host ({@link #attachable()} in production; tests pass a list)

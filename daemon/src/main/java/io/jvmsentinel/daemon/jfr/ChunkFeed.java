@@ -1,5 +1,6 @@
 package io.jvmsentinel.daemon.jfr;
 
+import io.jvmsentinel.daemon.support.DaemonThreads;
 import io.jvmsentinel.daemon.target.ConnectFailure;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -111,12 +112,7 @@ final class ChunkFeed implements EventFeed {
   }
 
   private static ScheduledExecutorService daemonThread(String name) {
-    return Executors.newSingleThreadScheduledExecutor(
-        runnable -> {
-          Thread t = new Thread(runnable, name);
-          t.setDaemon(true);
-          return t;
-        });
+    return Executors.newSingleThreadScheduledExecutor(DaemonThreads.named(name));
   }
 
   @Override

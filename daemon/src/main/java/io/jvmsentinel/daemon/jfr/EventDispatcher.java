@@ -2,7 +2,7 @@ package io.jvmsentinel.daemon.jfr;
 
 import io.jvmsentinel.collectors.jfr.handler.JfrEventHandler;
 import io.jvmsentinel.daemon.catalog.SentinelMetric;
-import io.jvmsentinel.daemon.logging.DropLog;
+import io.jvmsentinel.daemon.support.DropLog;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;

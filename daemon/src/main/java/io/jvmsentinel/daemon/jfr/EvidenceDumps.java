@@ -1,5 +1,6 @@
 package io.jvmsentinel.daemon.jfr;
 
+import io.jvmsentinel.daemon.support.DaemonThreads;
 import io.micrometer.core.instrument.Counter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -45,11 +46,7 @@ final class EvidenceDumps implements AutoCloseable {
             30,
             TimeUnit.SECONDS,
             new ArrayBlockingQueue<>(QUEUED),
-            runnable -> {
-              Thread t = new Thread(runnable, "jfr-dump-" + target);
-              t.setDaemon(true);
-              return t;
-            });
+            DaemonThreads.named("jfr-dump-" + target));
     // No idle thread per target between alerts.
     executor.allowCoreThreadTimeOut(true);
   }

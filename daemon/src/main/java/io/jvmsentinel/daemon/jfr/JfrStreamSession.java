@@ -7,7 +7,7 @@ import io.jvmsentinel.collectors.jmx.ObjectNames;
 import io.jvmsentinel.daemon.catalog.SentinelMetric;
 import io.jvmsentinel.daemon.config.Durations;
 import io.jvmsentinel.daemon.config.JfrConfig;
-import io.jvmsentinel.daemon.logging.DropLog;
+import io.jvmsentinel.daemon.support.DropLog;
 import io.jvmsentinel.daemon.target.ConnectFailure;
 import io.jvmsentinel.daemon.target.TargetSession;
 import io.micrometer.core.instrument.Counter;

@@ -1,5 +1,6 @@
 package io.jvmsentinel.daemon.lab;
 
+import io.jvmsentinel.daemon.support.DaemonThreads;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -30,8 +31,7 @@ final class CapturedOutput {
 
   /** Starts a daemon thread copying lines from the stream until it ends. */
   void follow(InputStream stream, String threadName) {
-    Thread reader = new Thread(() -> copy(stream), threadName);
-    reader.setDaemon(true);
+    Thread reader = DaemonThreads.unstarted(threadName, () -> copy(stream));
     readers.add(reader);
     reader.start();
   }

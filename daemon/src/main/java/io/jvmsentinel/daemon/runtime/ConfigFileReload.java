@@ -5,6 +5,7 @@ import io.jvmsentinel.daemon.config.ConfigException;
 import io.jvmsentinel.daemon.config.ConfigLoader;
 import io.jvmsentinel.daemon.config.SentinelConfig;
 import io.jvmsentinel.daemon.config.TargetConfig;
+import io.jvmsentinel.daemon.support.DaemonThreads;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,12 +40,7 @@ public final class ConfigFileReload implements AutoCloseable {
   private final SentinelConfig running;
   private final Consumer<List<TargetConfig>> targets;
   private final ScheduledExecutorService thread =
-      Executors.newSingleThreadScheduledExecutor(
-          runnable -> {
-            Thread t = new Thread(runnable, "config-reload");
-            t.setDaemon(true);
-            return t;
-          });
+      Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("config-reload"));
   // Only the reload thread reads and writes these.
   private byte[] lastSeen;
   private boolean unreadableLogged;

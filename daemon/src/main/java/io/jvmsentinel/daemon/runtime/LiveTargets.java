@@ -4,6 +4,7 @@ import io.jvmsentinel.daemon.catalog.SentinelMetric;
 import io.jvmsentinel.daemon.config.TargetAddress;
 import io.jvmsentinel.daemon.config.TargetConfig;
 import io.jvmsentinel.daemon.jfr.JfrStreamSession;
+import io.jvmsentinel.daemon.support.DaemonThreads;
 import io.jvmsentinel.daemon.target.ParallelClose;
 import io.jvmsentinel.daemon.watch.WatchedTarget;
 import io.micrometer.core.instrument.Meter;
@@ -219,9 +220,7 @@ public final class LiveTargets implements AutoCloseable {
     runningConfigs.remove(name);
     closing.add(name);
     log.info("no longer watching target {}: {}", name, why);
-    Thread closer = new Thread(() -> closeAndForget(target), "close-" + name);
-    closer.setDaemon(true);
-    closer.start();
+    DaemonThreads.start("close-" + name, () -> closeAndForget(target));
   }
 
   private void closeAndForget(WatchedTarget target) {

@@ -1,5 +1,6 @@
 package io.jvmsentinel.daemon.target;
 
+import io.jvmsentinel.daemon.support.DaemonThreads;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -24,16 +25,7 @@ final class HelperThread {
     BlockingQueue<Runnable> waiting = new ArrayBlockingQueue<>(queue);
     ThreadPoolExecutor executor =
         new ThreadPoolExecutor(
-            1,
-            1,
-            IDLE_SECONDS,
-            TimeUnit.SECONDS,
-            waiting,
-            runnable -> {
-              Thread thread = new Thread(runnable, name);
-              thread.setDaemon(true);
-              return thread;
-            });
+            1, 1, IDLE_SECONDS, TimeUnit.SECONDS, waiting, DaemonThreads.named(name));
     executor.allowCoreThreadTimeOut(true);
     return executor;
   }

@@ -1,5 +1,6 @@
 package io.jvmsentinel.daemon.target;
 
+import io.jvmsentinel.daemon.support.DaemonThreads;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,13 +36,7 @@ public final class ParallelClose {
       return List.of();
     }
     ExecutorService threads =
-        Executors.newFixedThreadPool(
-            items.size(),
-            runnable -> {
-              Thread thread = new Thread(runnable, "close");
-              thread.setDaemon(true);
-              return thread;
-            });
+        Executors.newFixedThreadPool(items.size(), DaemonThreads.named("close"));
     List<Callable<Void>> closes = new ArrayList<>();
     for (T item : items) {
       closes.add(

@@ -3,6 +3,7 @@ package io.jvmsentinel.daemon.target;
 import io.jvmsentinel.collectors.jmx.JmxPoller;
 import io.jvmsentinel.collectors.jmx.JmxPollers;
 import io.jvmsentinel.daemon.catalog.SentinelMetric;
+import io.jvmsentinel.daemon.support.Backoff;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;

@@ -1,6 +1,6 @@
 package io.jvmsentinel.daemon.web;
 
-import io.jvmsentinel.daemon.export.HttpEndpoint;
+import io.jvmsentinel.daemon.http.HttpEndpoint;
 
 /**
  * The status page's Content-Security-Policy: scripts, styles and requests only from the daemon

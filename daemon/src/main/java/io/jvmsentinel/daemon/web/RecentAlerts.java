@@ -3,7 +3,7 @@ package io.jvmsentinel.daemon.web;
 import io.jvmsentinel.daemon.alert.AlertListener;
 import io.jvmsentinel.daemon.alert.AlertNotification;
 import io.jvmsentinel.daemon.alert.notify.NotificationJson;
-import io.jvmsentinel.daemon.export.HttpEndpoint;
+import io.jvmsentinel.daemon.http.HttpEndpoint;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;

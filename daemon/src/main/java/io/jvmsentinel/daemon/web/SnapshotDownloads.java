@@ -1,6 +1,6 @@
 package io.jvmsentinel.daemon.web;
 
-import io.jvmsentinel.daemon.export.HttpEndpoint;
+import io.jvmsentinel.daemon.http.HttpEndpoint;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;

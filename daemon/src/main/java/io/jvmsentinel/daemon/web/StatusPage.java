@@ -5,7 +5,7 @@ import io.jvmsentinel.daemon.alert.AlertNotification;
 import io.jvmsentinel.daemon.alert.RuleSettings;
 import io.jvmsentinel.daemon.alert.rules.ThreadStormRule;
 import io.jvmsentinel.daemon.detection.DetectionEngine;
-import io.jvmsentinel.daemon.export.HttpEndpoint;
+import io.jvmsentinel.daemon.http.HttpEndpoint;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package io.jvmsentinel.daemon.web;
 
-import io.jvmsentinel.daemon.export.HttpEndpoint;
+import io.jvmsentinel.daemon.http.HttpEndpoint;
 
 /**
  * {@code GET /} and {@code GET /targets/{target}}: the status page. One static HTML file; the page

@@ -5,7 +5,7 @@ import io.jvmsentinel.daemon.config.JfrConfig;
 import io.jvmsentinel.daemon.jfr.JfrStreamSession;
 import io.jvmsentinel.daemon.jfr.RecordingOwner;
 import io.jvmsentinel.daemon.jfr.StreamDirectories;
-import io.jvmsentinel.daemon.target.Backoff;
+import io.jvmsentinel.daemon.support.Backoff;
 import io.jvmsentinel.daemon.target.Connector;
 import io.jvmsentinel.daemon.target.TargetSession;
 import io.jvmsentinel.daemon.watch.WatchedTarget;

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import io.jvmsentinel.collectors.jfr.threads.ThreadStartReport;
 import io.jvmsentinel.collectors.jfr.threads.ThreadStartReport.Site;
-import io.jvmsentinel.daemon.export.HttpEndpoint;
-import io.jvmsentinel.daemon.export.TargetReportRoutes;
+import io.jvmsentinel.daemon.http.HttpEndpoint;
 import io.jvmsentinel.daemon.watch.WatchedTarget;
+import io.jvmsentinel.daemon.web.TargetReportRoutes;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

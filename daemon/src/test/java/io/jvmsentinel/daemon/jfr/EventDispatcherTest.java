@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jvmsentinel.collectors.jfr.handler.EventSettings;
 import io.jvmsentinel.collectors.jfr.handler.JfrEventHandler;
-import io.jvmsentinel.daemon.logging.DropLog;
+import io.jvmsentinel.daemon.support.DropLog;
 import io.jvmsentinel.daemon.testing.MutableClock;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;

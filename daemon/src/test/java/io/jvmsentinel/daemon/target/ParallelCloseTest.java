@@ -2,6 +2,7 @@ package io.jvmsentinel.daemon.target;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jvmsentinel.daemon.support.Backoff;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;

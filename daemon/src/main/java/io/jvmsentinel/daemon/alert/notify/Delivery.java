@@ -2,7 +2,8 @@ package io.jvmsentinel.daemon.alert.notify;
 
 import io.jvmsentinel.daemon.alert.AlertNotification;
 import io.jvmsentinel.daemon.catalog.SentinelMetric;
-import io.jvmsentinel.daemon.target.Backoff;
+import io.jvmsentinel.daemon.support.Backoff;
+import io.jvmsentinel.daemon.support.DaemonThreads;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -93,8 +94,7 @@ public final class Delivery implements AutoCloseable {
     this.failed = outcome(registry, sink, "failed");
     this.dropped = outcome(registry, sink, "dropped");
     SentinelMetric.SENTINEL_NOTIFICATION_QUEUE.gauge(registry, sink, this, Delivery::pending);
-    this.thread = new Thread(this::run, "alert-delivery-" + notifier.name());
-    thread.setDaemon(true);
+    this.thread = DaemonThreads.unstarted("alert-delivery-" + notifier.name(), this::run);
   }
 
   private static Counter outcome(MeterRegistry registry, Tags sink, String outcome) {

@@ -1,7 +1,7 @@
 package io.jvmsentinel.daemon.alert.notify;
 
 import io.jvmsentinel.daemon.alert.AlertNotification;
-import io.jvmsentinel.daemon.logging.DropLog;
+import io.jvmsentinel.daemon.support.DropLog;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.function.Supplier;

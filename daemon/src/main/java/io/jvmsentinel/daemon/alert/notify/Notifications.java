@@ -3,6 +3,7 @@ package io.jvmsentinel.daemon.alert.notify;
 import io.jvmsentinel.daemon.alert.AlertListener;
 import io.jvmsentinel.daemon.alert.AlertNotification;
 import io.jvmsentinel.daemon.config.AlertsConfig;
+import io.jvmsentinel.daemon.support.DaemonThreads;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -77,13 +78,7 @@ public final class Notifications implements AlertListener, AutoCloseable {
     this.deliveries = List.copyOf(deliveries);
     this.runbooks = new RunbookLinks(runbookBaseUrl);
     if (deliveries.stream().anyMatch(Delivery::resendsWhileFiring)) {
-      resender =
-          Executors.newSingleThreadScheduledExecutor(
-              r -> {
-                Thread t = new Thread(r, "alert-resend");
-                t.setDaemon(true);
-                return t;
-              });
+      resender = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("alert-resend"));
       long ms = resendInterval.toMillis();
       resender.scheduleWithFixedDelay(this::resendFiring, ms, ms, TimeUnit.MILLISECONDS);
     } else {

@@ -1,6 +1,7 @@
 package io.jvmsentinel.daemon.export.datadog;
 
 import com.timgroup.statsd.StatsDClient;
+import io.jvmsentinel.daemon.support.DaemonThreads;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
@@ -56,12 +57,7 @@ public final class DogStatsdPublisher implements AutoCloseable {
       return;
     }
     scheduler =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              Thread t = new Thread(r, "dogstatsd-publish");
-              t.setDaemon(true);
-              return t;
-            });
+        Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("dogstatsd-publish"));
     long ms = step.toMillis();
     scheduler.scheduleAtFixedRate(this::publishSafely, ms, ms, TimeUnit.MILLISECONDS);
   }

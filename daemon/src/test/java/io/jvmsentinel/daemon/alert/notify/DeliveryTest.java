@@ -9,7 +9,7 @@ import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.jvmsentinel.daemon.alert.AlertNotification;
-import io.jvmsentinel.daemon.target.Backoff;
+import io.jvmsentinel.daemon.support.Backoff;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;

@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.awaitility.Awaitility.await;
 
 import io.jvmsentinel.daemon.config.Secret;
-import io.jvmsentinel.daemon.target.Backoff;
+import io.jvmsentinel.daemon.support.Backoff;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.net.http.HttpClient;

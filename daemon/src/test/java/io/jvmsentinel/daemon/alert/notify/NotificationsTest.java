@@ -7,7 +7,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.jvmsentinel.daemon.alert.AlertNotification;
 import io.jvmsentinel.daemon.config.AlertsConfig;
-import io.jvmsentinel.daemon.target.Backoff;
+import io.jvmsentinel.daemon.support.Backoff;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
 import java.time.Duration;

@@ -1,0 +1,106 @@
+package io.jvmsentinel.daemon.http;
+
+import io.jvmsentinel.daemon.catalog.SentinelMetric;
+import io.jvmsentinel.daemon.config.HttpAuth;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Base64;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Checks the credential of a request when {@code http.auth} is set. The probes {@code /health} and
+ * {@code /ready} stay open: kubelet probes cannot send a credential, and they reveal only whether
+ * the daemon runs and which targets are down. Comparisons take the same time whatever the input.
+ */
+public final class HttpAccess {
+  static final Set<String> OPEN_PATHS = Set.of("/health", "/ready");
+
+  private final HttpAuth auth;
+  private final byte[] expected;
+  private final Counter missing;
+  private final Counter invalid;
+
+  private HttpAccess(HttpAuth auth, MeterRegistry registry) {
+    this.auth = auth;
+    this.expected = digest(expectedHeader(auth));
+    this.missing =
+        SentinelMetric.SENTINEL_HTTP_AUTH_FAILURES.counter(registry, Tags.of("reason", "missing"));
+    this.invalid =
+        SentinelMetric.SENTINEL_HTTP_AUTH_FAILURES.counter(registry, Tags.of("reason", "invalid"));
+  }
+
+  /** Access as configured; with {@link HttpAuth.None} every request passes and nothing counts. */
+  public static HttpAccess of(HttpAuth auth, MeterRegistry registry) {
+    return new HttpAccess(auth, registry);
+  }
+
+  /** A 401 response if the request lacks the credential its path needs, else empty. */
+  Optional<HttpEndpoint.Response> check(HttpEndpoint.Request request) {
+    if (auth instanceof HttpAuth.None || OPEN_PATHS.contains(request.path())) {
+      return Optional.empty();
+    }
+    String given = request.header("Authorization");
+    if (given == null || given.isBlank()) {
+      missing.increment();
+      return Optional.of(unauthorized());
+    }
+    // Digests first: equal lengths, so neither the length nor the content leaks through timing.
+    if (!MessageDigest.isEqual(expected, digest(normalized(given)))) {
+      invalid.increment();
+      return Optional.of(unauthorized());
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * The header with its scheme in one spelling: RFC 9110 section 11.1 makes the scheme
+   * case-insensitive ({@code bearer}, {@code BASIC}), and one or more spaces may follow it. The
+   * credential itself stays exact.
+   */
+  private static String normalized(String header) {
+    String trimmed = header.trim();
+    int space = trimmed.indexOf(' ');
+    if (space < 0) {
+      return trimmed;
+    }
+    String scheme = trimmed.substring(0, space);
+    String credential = trimmed.substring(space).stripLeading();
+    for (String known : new String[] {"Basic", "Bearer"}) {
+      if (known.equalsIgnoreCase(scheme)) {
+        return known + " " + credential;
+      }
+    }
+    return trimmed;
+  }
+
+  private HttpEndpoint.Response unauthorized() {
+    String scheme = auth instanceof HttpAuth.Basic ? "Basic" : "Bearer";
+    return HttpEndpoint.Response.text(401, "authentication required\n")
+        .withHeader("WWW-Authenticate", scheme + " realm=\"jvm-sentinel\", charset=\"UTF-8\"");
+  }
+
+  /** The whole Authorization header a client must send. */
+  private static String expectedHeader(HttpAuth auth) {
+    if (auth instanceof HttpAuth.Basic basic) {
+      String pair = basic.username() + ":" + basic.password().value();
+      return "Basic " + Base64.getEncoder().encodeToString(pair.getBytes(StandardCharsets.UTF_8));
+    }
+    if (auth instanceof HttpAuth.Bearer bearer) {
+      return "Bearer " + bearer.token().value();
+    }
+    return "";
+  }
+
+  private static byte[] digest(String text) {
+    try {
+      return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is required of every JDK", e);
+    }
+  }
+}
