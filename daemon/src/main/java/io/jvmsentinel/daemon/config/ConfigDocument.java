@@ -31,6 +31,7 @@ record ConfigDocument(
       HttpTls tls,
       HttpAuth auth,
       List<Pattern> maskArguments,
+      List<Pattern> showProperties,
       String externalUrl) {}
 
   record HttpTls(String keyStore, String keyStorePasswordEnv, String keyStorePasswordFile) {}

@@ -182,7 +182,7 @@ public final class SentinelDaemon implements AutoCloseable {
         new StatusRoutes(
             targets::list,
             detection::warmingUp,
-            new RedactedArguments(config.http().maskArguments()),
+            new RedactedArguments(config.http().maskArguments(), config.http().showProperties()),
             new RuleCoverage(
                 Rules.all(), ruleSettings, detectionConfig.enabled(), detectionConfig.interval()));
     Map<String, HttpEndpoint.Route> routes =
