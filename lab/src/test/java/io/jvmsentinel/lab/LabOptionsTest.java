@@ -68,6 +68,8 @@ class LabOptionsTest {
             "pool-start",
             "gc-at-startup",
             "hostile-names",
+            "hostile-reply-class",
+            "hostile-reply-array",
             "lock-contention",
             "bench");
     for (String name : Scenarios.names()) {

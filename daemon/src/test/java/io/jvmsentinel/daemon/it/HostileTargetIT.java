@@ -1,0 +1,107 @@
+package io.jvmsentinel.daemon.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.jvmsentinel.daemon.lab.LabProcess;
+import io.jvmsentinel.daemon.lab.LabSpec;
+import io.jvmsentinel.daemon.lab.LoopbackPorts;
+import io.jvmsentinel.daemon.testing.DaemonHttp;
+import io.jvmsentinel.daemon.testing.ForkedDaemon;
+import io.jvmsentinel.daemon.testing.Jdks;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Targets that attack the daemon (issue 25): one packaged daemon watches a healthy lab JVM beside
+ * hostile ones. The daemon refuses each attack with one clear log line, stays up, and keeps
+ * watching the healthy target.
+ */
+class HostileTargetIT {
+  private static final Duration READY = Duration.ofSeconds(30);
+
+  @TempDir Path dir;
+  private final List<LabProcess> labs = new ArrayList<>();
+
+  @AfterEach
+  void stopLabs() {
+    labs.forEach(LabProcess::stop);
+  }
+
+  @Test
+  void jmxRepliesWithUnexpectedClassesOrOversizedArraysAreRefused() throws Exception {
+    LabProcess healthy = lab(LabSpec.builder("healthy").javaHome(Jdks.jdk17()).build());
+    LabProcess gadget = lab(LabSpec.builder("hostile-reply-class").javaHome(Jdks.jdk17()).build());
+    LabProcess array = lab(LabSpec.builder("hostile-reply-array").javaHome(Jdks.jdk11()).build());
+    gadget.awaitOnset("hostile-reply-class", READY);
+    array.awaitOnset("hostile-reply-array", READY);
+
+    try (ForkedDaemon daemon =
+        startDaemon(
+            Map.of(
+                "healthy", healthy.jmxHostPort(),
+                "gadget", gadget.jmxHostPort(),
+                "array", array.jmxHostPort()))) {
+      DaemonHttp http = daemon.http();
+      await()
+          .atMost(READY)
+          .ignoreExceptions()
+          .untilAsserted(
+              () -> {
+                String log = daemon.log();
+                assertThat(log)
+                    .contains("Refused a reply from a target")
+                    .contains("class io.jvmsentinel.lab.HostileReplyScenario$Payload")
+                    .contains("an array of 2000000 entries");
+                assertThat(up(http, "healthy")).isEqualTo(1.0);
+              });
+      double pollsBefore = polls(http);
+      // The healthy target is still read: its polls go on while the hostile ones fail.
+      await().atMost(READY).untilAsserted(() -> assertThat(polls(http)).isGreaterThan(pollsBefore));
+      assertThat(up(http, "gadget")).isEqualTo(0.0);
+      assertThat(up(http, "array")).isEqualTo(0.0);
+      assertThat(daemon.isAlive()).isTrue();
+      assertThat(http.get("/health").statusCode()).isEqualTo(200);
+      // The payload's readObject never ran in the daemon.
+      String log = daemon.log();
+      assertThat(log).doesNotContain("LAB hostile payload deserialized");
+      // One line per target and kind of refusal, not one per reconnect.
+      assertThat(log.lines().filter(line -> line.contains("[target-gadget] TargetReplyFilter")))
+          .hasSize(1);
+    }
+  }
+
+  private LabProcess lab(LabSpec spec) throws Exception {
+    LabProcess lab = spec.startReady(READY);
+    labs.add(lab);
+    return lab;
+  }
+
+  private ForkedDaemon startDaemon(Map<String, String> targets) throws Exception {
+    int port = LoopbackPorts.freePort();
+    StringBuilder yaml =
+        new StringBuilder(Daemons.connectionYaml().replace("127.0.0.1:0", "127.0.0.1:" + port));
+    yaml.append("targets:\n");
+    targets.forEach(
+        (name, hostPort) ->
+            yaml.append(
+                "  - {name: %s, jmx: \"%s\", pollInterval: 1s}\n".formatted(name, hostPort)));
+    return ForkedDaemon.start(dir, yaml.toString(), port);
+  }
+
+  private static double up(DaemonHttp http, String target) {
+    return http.scrape().value("jvm_sentinel_target_up", Map.of("target", target)).orElse(-1.0);
+  }
+
+  private static double polls(DaemonHttp http) {
+    return http.scrape()
+        .value("jvm_sentinel_poll_duration_seconds_count", Map.of("target", "healthy"))
+        .orElse(0.0);
+  }
+}
