@@ -34,6 +34,7 @@ public final class Scenarios {
     register("pool-start", PoolStartScenario::new);
     register("gc-at-startup", GcAtStartupScenario::new);
     register("hostile-names", HostileNamesScenario::new);
+    register("hostile-text", options -> new HostileTextScenario());
     register(
         "hostile-reply-class",
         options -> new HostileReplyScenario(HostileReplyScenario.Reply.UNEXPECTED_CLASS));

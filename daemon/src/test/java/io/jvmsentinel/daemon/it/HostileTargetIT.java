@@ -9,6 +9,7 @@ import io.jvmsentinel.daemon.lab.LoopbackPorts;
 import io.jvmsentinel.daemon.testing.DaemonHttp;
 import io.jvmsentinel.daemon.testing.ForkedDaemon;
 import io.jvmsentinel.daemon.testing.Jdks;
+import io.jvmsentinel.daemon.testing.PrometheusText;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -77,6 +78,77 @@ class HostileTargetIT {
     }
   }
 
+  @Test
+  void aForgedTenKilobyteMainClassAndThreadNamesWithLineBreaksGiveOneCleanTargetAndCleanLogLines()
+      throws Exception {
+    String label = "healthy-" + System.nanoTime();
+    LabProcess healthy =
+        lab(LabSpec.builder("healthy").javaHome(Jdks.jdk17()).args("--label", label).build());
+    // The rewrite can only fill the argv area the JVM started with: give it 11,000 characters.
+    LabProcess hostile =
+        lab(
+            LabSpec.builder("hostile-text")
+                .javaHome(Jdks.jdk17())
+                .args("--label", "x".repeat(11_000))
+                .build());
+    hostile.awaitOnset("hostile-text", READY);
+
+    int port = LoopbackPorts.freePort();
+    String yaml =
+        Daemons.connectionYaml().replace("127.0.0.1:0", "127.0.0.1:" + port)
+            + """
+            discovery:
+              local:
+                interval: 1s
+                pollInterval: 1s
+                include:
+                  - commandLine: 'hostile-text-marker'
+                  - commandLine: '--label %s'
+            """
+                .formatted(label);
+    try (ForkedDaemon daemon = ForkedDaemon.start(dir, yaml, port)) {
+      DaemonHttp http = daemon.http();
+      Map<String, String> hostilePid = Map.of("pid", Long.toString(hostile.pid()));
+      Map<String, String> healthyPid = Map.of("pid", Long.toString(healthy.pid()));
+      await()
+          .atMost(READY)
+          .ignoreExceptions()
+          .untilAsserted(
+              () -> {
+                PrometheusText scrape = http.scrape();
+                assertThat(scrape.value("jvm_sentinel_target_up", hostilePid)).contains(1.0);
+                assertThat(scrape.value("jvm_sentinel_target_up", healthyPid)).contains(1.0);
+              });
+      PrometheusText.Sample up = http.scrape().series("jvm_sentinel_target_up", hostilePid).get(0);
+      String mainClass = up.labels().get("main_class");
+      assertThat(mainClass).hasSize(128).startsWith("_[2K_hostile-text-marker__AAA");
+      assertThat(up.labels().get("target"))
+          .hasSizeLessThanOrEqualTo(128 + 1 + 7)
+          .matches("[A-Za-z0-9_.-]+");
+      // The threads API and the JFR thread tables carry the hostile threads, bounded and clean.
+      String targets = http.get("/api/v1/targets").body();
+      assertThat(targets).doesNotContain("\u001b", "\\u001B", "\\r\\n", "T".repeat(200));
+
+      double pollsBefore = polls(http, healthyPid);
+      await()
+          .atMost(READY)
+          .untilAsserted(() -> assertThat(polls(http, healthyPid)).isGreaterThan(pollsBefore));
+      assertThat(daemon.isAlive()).isTrue();
+      String log = daemon.log();
+      assertThat(log.lines())
+          .allSatisfy(
+              line ->
+                  assertThat(line)
+                      .matches(
+                          "^(\\d{4}-\\d{2}-\\d{2}T.*|\\s+at .*|Caused by: .*|\\s+\\.\\.\\. \\d+ more"
+                              + "|[\\w$.]+(Exception|Error)(: .*)?|Picked up .*)$"));
+      assertThat(log).doesNotContain("\u001b", "\u0007", "\u2028", "\u202E");
+      // One line names the target: watched, with its cleaned, capped name.
+      assertThat(log.lines().filter(l -> l.contains("watching target") && l.contains("hostile")))
+          .hasSize(1);
+    }
+  }
+
   private LabProcess lab(LabSpec spec) throws Exception {
     LabProcess lab = spec.startReady(READY);
     labs.add(lab);
@@ -100,8 +172,10 @@ class HostileTargetIT {
   }
 
   private static double polls(DaemonHttp http) {
-    return http.scrape()
-        .value("jvm_sentinel_poll_duration_seconds_count", Map.of("target", "healthy"))
-        .orElse(0.0);
+    return polls(http, Map.of("target", "healthy"));
+  }
+
+  private static double polls(DaemonHttp http, Map<String, String> target) {
+    return http.scrape().value("jvm_sentinel_poll_duration_seconds_count", target).orElse(0.0);
   }
 }

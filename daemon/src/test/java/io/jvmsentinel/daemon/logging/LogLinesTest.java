@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 /** The daemon's own logback.xml, as it writes lines on stderr. */
 class LogLinesTest {
   @Test
-  void bidiControlsInMessagesAreNeutralised() throws Exception {
+  void controlAndBidiCharactersInMessagesAreNeutralised() throws Exception {
     ByteArrayOutputStream captured = new ByteArrayOutputStream();
     PrintStream stderr = System.err;
     LoggerContext context = new LoggerContext();
@@ -26,6 +26,12 @@ class LogLinesTest {
       context
           .getLogger("io.jvmsentinel.test")
           .warn("thread {} started", "worker-\u202Eexe.txt\u2066x\u2069");
+      context
+          .getLogger("io.jvmsentinel.test")
+          .warn(
+              "pod {} annotation: {}",
+              "orders-1",
+              "9010\r\n2026-11-25T00:00:00.000Z ERROR [main] Forged: \u001b[31mowned\u2028x\u0085y");
     } finally {
       context
           .getStatusManager()
@@ -37,5 +43,10 @@ class LogLinesTest {
     String line = captured.toString(StandardCharsets.UTF_8);
     assertThat(line).contains("thread worker-_exe.txt_x_ started");
     assertThat(line).doesNotContain("\u202E", "\u2066", "\u2069");
+    // CR/LF and other controls from target text cannot start a line of their own.
+    assertThat(line.lines()).hasSize(2).allMatch(l -> l.matches("^\\d{4}-\\d{2}-\\d{2}T.*"));
+    assertThat(line)
+        .contains("annotation: 9010__2026-11-25T00:00:00.000Z ERROR [main] Forged: _[31mowned_x_y")
+        .doesNotContain("\u001b", "\u2028", "\u0085", "\r");
   }
 }
