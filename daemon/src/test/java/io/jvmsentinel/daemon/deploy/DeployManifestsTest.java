@@ -245,11 +245,14 @@ class DeployManifestsTest {
         byName(sidecar.path("env"), "JVM_SENTINEL_PID_MATCH").orElseThrow().get("value").asText();
     assertThat(String.join(" ", texts(app.path("command")))).contains(match);
 
-    // Attach needs one user and group for both containers, and the app's /tmp.
+    // Attach needs one user and group for both containers. The daemon reaches the app's /tmp
+    // through /proc/<pid>/root/tmp, so its own state (chunks, snapshots) is in a /tmp the app
+    // cannot read, and the app cannot attach to the daemon's JVM.
     for (String id : List.of("runAsUser", "runAsGroup")) {
       assertThat(effective(pod, app, id)).as(id).isPresent().isEqualTo(effective(pod, sidecar, id));
     }
-    assertThat(mountAt(app, "/tmp")).isEqualTo(mountAt(sidecar, "/tmp"));
+    assertThat(mountAt(app, "/tmp")).isNotEqualTo(mountAt(sidecar, "/tmp"));
+    assertThat(args).contains("-XX:+DisableAttachMechanism");
   }
 
   @ParameterizedTest
@@ -476,7 +479,8 @@ class DeployManifestsTest {
     assertThat(lines(runtime, "ENTRYPOINT "))
         .singleElement()
         .asString()
-        .contains("\"-jar\", \"/app/jvm-sentinel.jar\"");
+        .contains("\"-jar\", \"/app/jvm-sentinel.jar\"")
+        .contains("\"-XX:+DisableAttachMechanism\"");
     assertThat(lines(runtime, "CMD ")).containsExactly("CMD [\"run\"]");
     // Found through ServiceLoader only, so jdeps does not list them; without them no jmx: target
     // can connect.

@@ -1,8 +1,12 @@
 package io.jvmsentinel.daemon.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.tools.attach.AttachNotSupportedException;
+import com.sun.tools.attach.VirtualMachine;
 import io.jvmsentinel.daemon.lab.LabProcess;
 import io.jvmsentinel.daemon.lab.LabSpec;
 import io.jvmsentinel.daemon.lab.LoopbackPorts;
@@ -10,6 +14,8 @@ import io.jvmsentinel.daemon.testing.DaemonHttp;
 import io.jvmsentinel.daemon.testing.ForkedDaemon;
 import io.jvmsentinel.daemon.testing.Jdks;
 import io.jvmsentinel.daemon.testing.PrometheusText;
+import io.jvmsentinel.daemon.testing.SentinelJar;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -146,6 +152,62 @@ class HostileTargetIT {
       // One line names the target: watched, with its cleaned, capped name.
       assertThat(log.lines().filter(l -> l.contains("watching target") && l.contains("hostile")))
           .hasSize(1);
+    }
+  }
+
+  /**
+   * The daemon started with the image's ENTRYPOINT flags: a process of its own user (the app beside
+   * a pid sidecar) cannot attach to it, while the daemon still attaches to the app.
+   */
+  @Test
+  void theDaemonAsTheImageStartsItRefusesAttachAndStillAttachesToItsTarget() throws Exception {
+    LabProcess app =
+        lab(LabSpec.builder("healthy").javaHome(Jdks.jdk17()).withoutJmxRemote().build());
+    String entrypoint =
+        Files.readString(Jdks.repoRoot().resolve("deploy/Dockerfile"))
+            .lines()
+            .filter(line -> line.startsWith("ENTRYPOINT "))
+            .reduce((first, last) -> last)
+            .orElseThrow();
+    List<String> command = new ArrayList<>();
+    for (String word :
+        new ObjectMapper()
+            .readValue(entrypoint.substring("ENTRYPOINT ".length()), String[].class)) {
+      command.add(
+          switch (word) {
+            case "java" -> Jdks.java(Jdks.jdk17()).toString();
+            case "/app/jvm-sentinel.jar" -> SentinelJar.jar().toString();
+            case "-Djava.io.tmpdir=/tmp" -> "-Djava.io.tmpdir=" + dir;
+            default -> word;
+          });
+    }
+    assertThat(command).contains("-XX:+DisableAttachMechanism");
+    int port = LoopbackPorts.freePort();
+    command.addAll(
+        List.of("run", "--pid", Long.toString(app.pid()), "--listen", "127.0.0.1:" + port));
+    Process daemon =
+        new ProcessBuilder(command)
+            .redirectErrorStream(true)
+            .redirectOutput(dir.resolve("daemon.log").toFile())
+            .start();
+    try {
+      DaemonHttp http = new DaemonHttp(port);
+      await()
+          .atMost(READY)
+          .ignoreExceptions()
+          .untilAsserted(
+              () ->
+                  assertThat(
+                          http.scrape()
+                              .value(
+                                  "jvm_sentinel_target_up", Map.of("target", "pid-" + app.pid())))
+                      .contains(1.0));
+      assertThatThrownBy(() -> VirtualMachine.attach(Long.toString(daemon.pid())).detach())
+          .isInstanceOfAny(AttachNotSupportedException.class, java.io.IOException.class);
+      assertThat(daemon.isAlive()).isTrue();
+    } finally {
+      daemon.destroy();
+      daemon.waitFor();
     }
   }
 
