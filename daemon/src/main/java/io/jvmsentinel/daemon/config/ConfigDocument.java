@@ -32,6 +32,7 @@ record ConfigDocument(
       HttpAuth auth,
       List<Pattern> maskArguments,
       List<Pattern> showProperties,
+      Boolean openMetrics,
       String externalUrl) {}
 
   record HttpTls(String keyStore, String keyStorePasswordEnv, String keyStorePasswordFile) {}

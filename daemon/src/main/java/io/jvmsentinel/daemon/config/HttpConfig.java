@@ -18,6 +18,9 @@ import java.util.regex.Pattern;
  * @param showProperties the operator's patterns of {@code -D} property names whose values the API
  *     shows (through the value rules) beside the built-in allow-list; every other {@code -D} value
  *     is masked; default none
+ * @param openMetrics whether {@code /metrics} is served without the credential when {@code auth} is
+ *     set (a scraper that cannot send one); default false: with {@code auth}, only the probes are
+ *     open
  * @param externalUrl where people reach this endpoint (through an ingress, say), without a trailing
  *     slash: alert notifications then link to the alert's status page; default none
  */
@@ -27,6 +30,7 @@ public record HttpConfig(
     HttpAuth auth,
     List<Pattern> maskArguments,
     List<Pattern> showProperties,
+    boolean openMetrics,
     Optional<URI> externalUrl) {
   public static final HostPort DEFAULT_LISTEN = new HostPort("0.0.0.0", 9404);
   public static final HttpConfig DEFAULT = new HttpConfig(DEFAULT_LISTEN);
@@ -42,6 +46,6 @@ public record HttpConfig(
 
   /** Plain HTTP without authentication, the compatible default. */
   public HttpConfig(HostPort listen) {
-    this(listen, Optional.empty(), HttpAuth.NONE, List.of(), List.of(), Optional.empty());
+    this(listen, Optional.empty(), HttpAuth.NONE, List.of(), List.of(), false, Optional.empty());
   }
 }

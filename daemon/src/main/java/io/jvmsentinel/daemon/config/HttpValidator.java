@@ -39,6 +39,7 @@ final class HttpValidator {
         auth(raw.auth()),
         patterns(raw.maskArguments()),
         patterns(raw.showProperties()),
+        Boolean.TRUE.equals(raw.openMetrics()),
         externalUrl(raw.externalUrl()));
   }
 

@@ -213,7 +213,7 @@ public final class SentinelDaemon implements AutoCloseable {
               config.http().listen().toSocketAddress(),
               routes,
               serverTls(config),
-              HttpAccess.of(config.http().auth(), registry));
+              HttpAccess.of(config.http().auth(), config.http().openMetrics(), registry));
     } catch (IOException e) {
       detection.close();
       snapshots.close();

@@ -52,8 +52,11 @@ public final class RemoteAgentConnector implements Connector {
   static final String ROLE = "jvmsentinel";
   private static final String PROPERTY = "com.sun.management.jmxremote.";
   private static final int PORT_ATTEMPTS = 5;
-  private static final int FIRST_PORT = 20_000;
-  private static final int PORTS = 10_000;
+
+  /** The agents' ports: deploy/kubernetes/node-agent-networkpolicy.yaml admits this range. */
+  public static final int FIRST_PORT = 20_000;
+
+  public static final int PORTS = 10_000;
   private static final SecureRandom RANDOM = new SecureRandom();
 
   private final TargetProcess process;

@@ -309,6 +309,23 @@ class HttpEndpointSecurityTest {
     }
 
     @Test
+    void metricsAreOpenOnlyWhenChosenAndTheApiSnapshotsAndPageNever() throws Exception {
+      endpoint =
+          HttpEndpoint.start(
+              new InetSocketAddress("127.0.0.1", 0),
+              ROUTES,
+              Optional.empty(),
+              HttpAccess.of(new HttpAuth.Bearer(Secret.of("tok-1")), true, registry));
+      int port = endpoint.port();
+      assertThat(get(port, "/metrics")).isEqualTo("HTTP/1.1 200 OK");
+      assertThat(get(port, "/api/v1/targets")).startsWith("HTTP/1.1 401");
+      assertThat(get(port, "/api/v1/snapshots/a.jfr")).startsWith("HTTP/1.1 401");
+      assertThat(get(port, "/")).startsWith("HTTP/1.1 401");
+      assertThat(get(port, "/api/v1/targets", "Authorization: Bearer tok-1"))
+          .isEqualTo("HTTP/1.1 200 OK");
+    }
+
+    @Test
     void unauthorizedNamesTheScheme() throws Exception {
       int port = start(new HttpAuth.Basic("prom", Secret.of("s3cret-pw")));
       HttpResponse<String> response =
