@@ -56,12 +56,16 @@ class HttpEndpointSecurityTest {
   }
 
   private int start(HttpAuth auth) throws IOException {
+    return start(auth, false);
+  }
+
+  private int start(HttpAuth auth, boolean openMetrics) throws IOException {
     endpoint =
         HttpEndpoint.start(
             new InetSocketAddress("127.0.0.1", 0),
             ROUTES,
             Optional.empty(),
-            HttpAccess.of(auth, registry));
+            HttpAccess.of(auth, openMetrics, registry));
     return endpoint.port();
   }
 
@@ -310,13 +314,7 @@ class HttpEndpointSecurityTest {
 
     @Test
     void metricsAreOpenOnlyWhenChosenAndTheApiSnapshotsAndPageNever() throws Exception {
-      endpoint =
-          HttpEndpoint.start(
-              new InetSocketAddress("127.0.0.1", 0),
-              ROUTES,
-              Optional.empty(),
-              HttpAccess.of(new HttpAuth.Bearer(Secret.of("tok-1")), true, registry));
-      int port = endpoint.port();
+      int port = start(new HttpAuth.Bearer(Secret.of("tok-1")), true);
       assertThat(get(port, "/metrics")).isEqualTo("HTTP/1.1 200 OK");
       assertThat(get(port, "/api/v1/targets")).startsWith("HTTP/1.1 401");
       assertThat(get(port, "/api/v1/snapshots/a.jfr")).startsWith("HTTP/1.1 401");
