@@ -42,6 +42,7 @@ public final class Scenarios {
         "hostile-reply-array",
         options -> new HostileReplyScenario(HostileReplyScenario.Reply.OVERSIZED_ARRAY));
     register("lock-contention", LockContentionScenario::new);
+    register("incidents-at-once", IncidentsAtOnceScenario::new);
     register("bench", BenchScenario::new);
   }
 

@@ -72,6 +72,7 @@ class LabOptionsTest {
             "hostile-reply-class",
             "hostile-reply-array",
             "lock-contention",
+            "incidents-at-once",
             "bench");
     for (String name : Scenarios.names()) {
       assertThat(Scenarios.create(LabOptions.defaults(name)))
