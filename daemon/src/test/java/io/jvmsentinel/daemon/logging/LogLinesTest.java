@@ -8,6 +8,7 @@ import ch.qos.logback.classic.util.LogbackMDCAdapter;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The daemon's own logback.xml, as it writes lines on stderr. */
@@ -32,6 +33,13 @@ class LogLinesTest {
               "pod {} annotation: {}",
               "orders-1",
               "9010\r\n2026-11-25T00:00:00.000Z ERROR [main] Forged: \u001b[31mowned\u2028x\u0085y");
+      context
+          .getLogger("io.jvmsentinel.test")
+          .warn(
+              "reading failed",
+              new java.io.IOException(
+                  "refused\n2026-11-25T00:00:00.000Z ERROR [main] Forged: from an exception",
+                  new IllegalStateException("cause\r\nForged too")));
     } finally {
       context
           .getStatusManager()
@@ -44,7 +52,16 @@ class LogLinesTest {
     assertThat(line).contains("thread worker-_exe.txt_x_ started");
     assertThat(line).doesNotContain("\u202E", "\u2066", "\u2069");
     // CR/LF and other controls from target text cannot start a line of their own.
-    assertThat(line.lines()).hasSize(2).allMatch(l -> l.matches("^\\d{4}-\\d{2}-\\d{2}T.*"));
+    List<String> lines = line.lines().toList();
+    assertThat(lines.subList(0, 3)).allMatch(l -> l.matches("^\\d{4}-\\d{2}-\\d{2}T.*"));
+    // The stack trace keeps one line per frame; its messages cannot start a line of their own.
+    assertThat(lines.subList(3, lines.size()))
+        .isNotEmpty()
+        .allMatch(
+            l -> l.matches("^(java\\.io\\.IOException: |\\s+at |Caused by: |\\s+\\.\\.\\. ).*"));
+    assertThat(line)
+        .contains("java.io.IOException: refused_2026-11-25T00:00:00.000Z ERROR [main] Forged")
+        .contains("Caused by: java.lang.IllegalStateException: cause__Forged too");
     assertThat(line)
         .contains("annotation: 9010__2026-11-25T00:00:00.000Z ERROR [main] Forged: _[31mowned_x_y")
         .doesNotContain("\u001b", "\u2028", "\u0085", "\r");
