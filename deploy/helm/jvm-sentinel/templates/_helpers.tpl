@@ -113,6 +113,7 @@ app.kubernetes.io/instance: {{ .Release.Name }}
   args:
     - java
     - -XX:+ExitOnOutOfMemoryError
+    - -XX:+DisableAttachMechanism
     - -Djava.io.tmpdir=/tmp
     - -jar
     - /app/jvm-sentinel.jar

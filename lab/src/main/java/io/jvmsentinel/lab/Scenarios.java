@@ -34,6 +34,13 @@ public final class Scenarios {
     register("pool-start", PoolStartScenario::new);
     register("gc-at-startup", GcAtStartupScenario::new);
     register("hostile-names", HostileNamesScenario::new);
+    register("hostile-text", options -> new HostileTextScenario());
+    register(
+        "hostile-reply-class",
+        options -> new HostileReplyScenario(HostileReplyScenario.Reply.UNEXPECTED_CLASS));
+    register(
+        "hostile-reply-array",
+        options -> new HostileReplyScenario(HostileReplyScenario.Reply.OVERSIZED_ARRAY));
     register("lock-contention", LockContentionScenario::new);
     register("incidents-at-once", IncidentsAtOnceScenario::new);
     register("bench", BenchScenario::new);

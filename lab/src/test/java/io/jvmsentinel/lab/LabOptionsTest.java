@@ -68,6 +68,9 @@ class LabOptionsTest {
             "pool-start",
             "gc-at-startup",
             "hostile-names",
+            "hostile-text",
+            "hostile-reply-class",
+            "hostile-reply-array",
             "lock-contention",
             "incidents-at-once",
             "bench");

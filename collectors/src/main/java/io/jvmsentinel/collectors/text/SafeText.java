@@ -4,17 +4,20 @@ package io.jvmsentinel.collectors.text;
  * Text from a target (thread names, class and method names) or from a client (request paths) that
  * ends up in labels, reports and log lines. Control characters break lines and formats; Unicode
  * bidirectional controls (U+202E RIGHT-TO-LEFT OVERRIDE and friends) make a name read differently
- * from what it is (CVE-2021-42574, "Trojan Source"). Both are replaced, never interpreted.
+ * from what it is (CVE-2021-42574, "Trojan Source"); U+2028 and U+2029 end a line in JavaScript and
+ * in some log viewers. All are replaced, never interpreted.
  */
 public final class SafeText {
   private SafeText() {}
 
-  /** True for a C0/C1 control character or a bidirectional formatting character. */
+  /** True for a C0/C1 control, a Unicode line separator or a bidirectional formatting character. */
   public static boolean unsafe(char c) {
     return Character.isISOControl(c)
         || c == '\u061c' // ARABIC LETTER MARK
         || c == '\u200e' // LEFT-TO-RIGHT MARK
         || c == '\u200f' // RIGHT-TO-LEFT MARK
+        || c == '\u2028' // LINE SEPARATOR
+        || c == '\u2029' // PARAGRAPH SEPARATOR
         || (c >= '\u202a' && c <= '\u202e') // embeddings and overrides
         || (c >= '\u2066' && c <= '\u2069'); // isolates
   }

@@ -31,6 +31,8 @@ record ConfigDocument(
       HttpTls tls,
       HttpAuth auth,
       List<Pattern> maskArguments,
+      List<Pattern> showProperties,
+      Boolean openMetrics,
       String externalUrl) {}
 
   record HttpTls(String keyStore, String keyStorePasswordEnv, String keyStorePasswordFile) {}

@@ -4,6 +4,7 @@ import java.net.URI;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /** Checks the {@code http} section's TLS and authentication and builds its {@link HttpConfig}. */
 final class HttpValidator {
@@ -36,11 +37,15 @@ final class HttpValidator {
         listen,
         tls,
         auth(raw.auth()),
-        raw.maskArguments() == null
-            ? List.of()
-            // An unreadable pattern is null here; its problem is already reported.
-            : raw.maskArguments().stream().filter(Objects::nonNull).toList(),
+        patterns(raw.maskArguments()),
+        patterns(raw.showProperties()),
+        Boolean.TRUE.equals(raw.openMetrics()),
         externalUrl(raw.externalUrl()));
+  }
+
+  // An unreadable pattern is null here; its problem is already reported.
+  private static List<Pattern> patterns(List<Pattern> raw) {
+    return raw == null ? List.of() : raw.stream().filter(Objects::nonNull).toList();
   }
 
   /**

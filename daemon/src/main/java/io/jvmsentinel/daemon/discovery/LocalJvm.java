@@ -1,9 +1,9 @@
 package io.jvmsentinel.daemon.discovery;
 
+import io.jvmsentinel.collectors.text.SafeText;
 import io.jvmsentinel.daemon.config.LocalDiscoveryConfig;
 import io.jvmsentinel.daemon.config.PidAddress;
 import io.jvmsentinel.daemon.config.TargetConfig;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -13,15 +13,25 @@ import java.util.regex.Pattern;
 /**
  * A JVM found on this host: its pid, command line (main class or jar, then arguments) and user.
  *
+ * <p>The command line is the target's to write (its own argv memory, through {@code
+ * /proc/self/mem}) and becomes a tag, a target name, part of file names and log lines: it is
+ * cleaned here, once, where it enters (control and bidirectional characters as {@code _}), and the
+ * main class is cut to {@value #MAX_MAIN_CLASS} characters.
+ *
  * @param pid the process id
  * @param commandLine main class, jar path or module/class, then the program arguments (the Attach
- *     API's display name of the JVM)
+ *     API's display name of the JVM), cleaned
  * @param user the operating-system user it runs as, when the daemon may read it
  * @param sharesNetwork whether it is in the daemon's network namespace (its local JMX agent is then
  *     reachable); false for a JVM in another pod, or when that could not be read
  */
 public record LocalJvm(long pid, String commandLine, Optional<String> user, boolean sharesNetwork) {
   private static final Pattern NOT_IN_NAME = Pattern.compile("[^a-zA-Z0-9_.-]+");
+  static final int MAX_MAIN_CLASS = 128;
+
+  public LocalJvm {
+    commandLine = SafeText.of(commandLine);
+  }
 
   /** A JVM in the daemon's network. */
   public LocalJvm(long pid, String commandLine, Optional<String> user) {
@@ -34,7 +44,8 @@ public record LocalJvm(long pid, String commandLine, Optional<String> user, bool
     if (first.isEmpty()) {
       return "unknown";
     }
-    return first.endsWith(".jar") ? String.valueOf(Path.of(first).getFileName()) : first;
+    String main = first.endsWith(".jar") ? first.substring(first.lastIndexOf('/') + 1) : first;
+    return main.length() > MAX_MAIN_CLASS ? main.substring(0, MAX_MAIN_CLASS) : main;
   }
 
   /**

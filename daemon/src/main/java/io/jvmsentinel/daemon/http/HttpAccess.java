@@ -13,20 +13,27 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Checks the credential of a request when {@code http.auth} is set. The probes {@code /health} and
- * {@code /ready} stay open: kubelet probes cannot send a credential, and they reveal only whether
- * the daemon runs and which targets are down. Comparisons take the same time whatever the input.
+ * Checks the credential of a request when {@code http.auth} is set: every path, the API, the status
+ * page and the snapshots included. The probes {@code /health} and {@code /ready} stay open: kubelet
+ * probes cannot send a credential, and they reveal only whether the daemon runs and which targets
+ * are down. {@code /metrics} stays open only when the operator chooses so ({@code
+ * http.openMetrics}: a scraper that cannot send a credential). Comparisons take the same time
+ * whatever the input.
  */
 public final class HttpAccess {
   static final Set<String> OPEN_PATHS = Set.of("/health", "/ready");
 
+  static final String METRICS = "/metrics";
+
   private final HttpAuth auth;
+  private final boolean openMetrics;
   private final byte[] expected;
   private final Counter missing;
   private final Counter invalid;
 
-  private HttpAccess(HttpAuth auth, MeterRegistry registry) {
+  private HttpAccess(HttpAuth auth, boolean openMetrics, MeterRegistry registry) {
     this.auth = auth;
+    this.openMetrics = openMetrics;
     this.expected = digest(expectedHeader(auth));
     this.missing =
         SentinelMetric.SENTINEL_HTTP_AUTH_FAILURES.counter(registry, Tags.of("reason", "missing"));
@@ -36,12 +43,19 @@ public final class HttpAccess {
 
   /** Access as configured; with {@link HttpAuth.None} every request passes and nothing counts. */
   public static HttpAccess of(HttpAuth auth, MeterRegistry registry) {
-    return new HttpAccess(auth, registry);
+    return new HttpAccess(auth, false, registry);
+  }
+
+  /** Access as configured, with {@code /metrics} open when {@code openMetrics}. */
+  public static HttpAccess of(HttpAuth auth, boolean openMetrics, MeterRegistry registry) {
+    return new HttpAccess(auth, openMetrics, registry);
   }
 
   /** A 401 response if the request lacks the credential its path needs, else empty. */
   Optional<HttpEndpoint.Response> check(HttpEndpoint.Request request) {
-    if (auth instanceof HttpAuth.None || OPEN_PATHS.contains(request.path())) {
+    if (auth instanceof HttpAuth.None
+        || OPEN_PATHS.contains(request.path())
+        || (openMetrics && METRICS.equals(request.path()))) {
       return Optional.empty();
     }
     String given = request.header("Authorization");

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.jvmsentinel.daemon.config.HttpAuth;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -14,6 +15,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 import javax.net.ssl.SSLContext;
@@ -91,14 +93,35 @@ public final class HttpEndpoint implements AutoCloseable {
     }
   }
 
-  /** A response: status, content type, body and any extra headers. */
-  public record Response(int status, String contentType, byte[] body, Map<String, String> headers) {
+  /**
+   * A response: status, content type, body and any extra headers; or, for a file of any size, a
+   * stream the server copies to the client in small blocks and closes, instead of the body.
+   */
+  public record Response(
+      int status,
+      String contentType,
+      byte[] body,
+      Map<String, String> headers,
+      Optional<Streamed> streamed) {
     public Response {
       headers = Collections.unmodifiableMap(new LinkedHashMap<>(headers));
+      Objects.requireNonNull(streamed, "streamed");
+    }
+
+    public Response(int status, String contentType, byte[] body, Map<String, String> headers) {
+      this(status, contentType, body, headers, Optional.empty());
     }
 
     public Response(int status, String contentType, byte[] body) {
       this(status, contentType, body, Map.of());
+    }
+
+    /**
+     * A 200 whose body is {@code length} bytes read from {@code in}, never held in memory whole.
+     */
+    public static Response streamed(String contentType, InputStream in, long length) {
+      return new Response(
+          200, contentType, new byte[0], Map.of(), Optional.of(new Streamed(in, length)));
     }
 
     public static Response json(int status, Object value) {
@@ -118,7 +141,14 @@ public final class HttpEndpoint implements AutoCloseable {
     public Response withHeader(String name, String value) {
       Map<String, String> more = new LinkedHashMap<>(headers);
       more.put(name, value);
-      return new Response(status, contentType, body, more);
+      return new Response(status, contentType, body, more, streamed);
+    }
+  }
+
+  /** A body read from a stream as it is sent; the server closes the stream. */
+  public record Streamed(InputStream in, long length) {
+    public Streamed {
+      Objects.requireNonNull(in, "in");
     }
   }
 

@@ -8,6 +8,9 @@ import java.util.Map;
 import java.util.Optional;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpURI;
+import org.eclipse.jetty.io.ByteBufferPool;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.io.content.InputStreamContentSource;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -21,6 +24,8 @@ import org.slf4j.LoggerFactory;
  */
 final class Router extends Handler.Abstract {
   private static final Logger log = LoggerFactory.getLogger(Router.class);
+
+  private static final int STREAM_BUFFER_BYTES = 64 * 1024;
 
   private final Map<String, HttpEndpoint.Route> routes;
   private final HttpAccess access;
@@ -44,10 +49,36 @@ final class Router extends Handler.Abstract {
     SecurityHeaders.addTo(response.getHeaders());
     response.getHeaders().put("Content-Type", answer.contentType());
     answer.headers().forEach(response.getHeaders()::put);
+    if (answer.streamed().isPresent()) {
+      // A file of any size, in the pool's small buffers: never read into memory whole.
+      HttpEndpoint.Streamed streamed = answer.streamed().get();
+      response.getHeaders().put("Content-Length", streamed.length());
+      ByteBufferPool.Sized buffers =
+          new ByteBufferPool.Sized(
+              request.getComponents().getByteBufferPool(), false, STREAM_BUFFER_BYTES);
+      Content.copy(
+          new InputStreamContentSource(streamed.in(), buffers),
+          response,
+          closing(streamed, callback));
+      return true;
+    }
     response.getHeaders().put("Content-Length", answer.body().length);
     // Jetty sends no body for HEAD by itself.
     response.write(true, ByteBuffer.wrap(answer.body()), callback);
     return true;
+  }
+
+  /** The callback, after closing the stream whether the copy succeeded or failed. */
+  private static Callback closing(HttpEndpoint.Streamed streamed, Callback callback) {
+    return Callback.from(
+        callback,
+        () -> {
+          try {
+            streamed.in().close();
+          } catch (java.io.IOException e) {
+            log.debug("closing a streamed response: {}", e.toString());
+          }
+        });
   }
 
   private static HttpEndpoint.Request view(Request request) {

@@ -41,6 +41,7 @@ import io.jvmsentinel.daemon.target.Credentials;
 import io.jvmsentinel.daemon.target.RemoteAgentConnector;
 import io.jvmsentinel.daemon.target.RemoteJmxConnector;
 import io.jvmsentinel.daemon.target.RmiTimeouts;
+import io.jvmsentinel.daemon.target.TargetReplyFilter;
 import io.jvmsentinel.daemon.target.TargetSession;
 import io.jvmsentinel.daemon.target.TlsJmxConnector;
 import io.jvmsentinel.daemon.tls.SslContexts;
@@ -120,6 +121,7 @@ public final class SentinelDaemon implements AutoCloseable {
   public static SentinelDaemon start(SentinelConfig config) throws IOException {
     ConnectionConfig connection = config.connection();
     RmiTimeouts.install(connection.connectTimeout(), connection.callTimeout());
+    TargetReplyFilter.install();
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     config.tags().forEach((key, value) -> registry.config().commonTags(key, value));
 
@@ -183,7 +185,7 @@ public final class SentinelDaemon implements AutoCloseable {
         new StatusRoutes(
             targets::list,
             detection::warmingUp,
-            new RedactedArguments(config.http().maskArguments()),
+            new RedactedArguments(config.http().maskArguments(), config.http().showProperties()),
             new RuleCoverage(
                 Rules.all(), ruleSettings, detectionConfig.enabled(), detectionConfig.interval()));
     Map<String, HttpEndpoint.Route> routes =
@@ -212,7 +214,7 @@ public final class SentinelDaemon implements AutoCloseable {
               config.http().listen().toSocketAddress(),
               routes,
               serverTls(config),
-              HttpAccess.of(config.http().auth(), registry));
+              HttpAccess.of(config.http().auth(), config.http().openMetrics(), registry));
     } catch (IOException e) {
       detection.close();
       snapshots.close();

@@ -17,6 +17,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import javax.management.remote.JMXConnector;
 import javax.management.remote.JMXServiceURL;
 import org.slf4j.Logger;
@@ -50,8 +52,11 @@ public final class RemoteAgentConnector implements Connector {
   static final String ROLE = "jvmsentinel";
   private static final String PROPERTY = "com.sun.management.jmxremote.";
   private static final int PORT_ATTEMPTS = 5;
-  private static final int FIRST_PORT = 20_000;
-  private static final int PORTS = 10_000;
+
+  /** The agents' ports: deploy/kubernetes/node-agent-networkpolicy.yaml admits this range. */
+  public static final int FIRST_PORT = 20_000;
+
+  public static final int PORTS = 10_000;
   private static final SecureRandom RANDOM = new SecureRandom();
 
   private final TargetProcess process;
@@ -112,7 +117,7 @@ public final class RemoteAgentConnector implements Connector {
     files = Optional.of(agentFiles);
     String host = bindAddress();
     char[] password = newPassword();
-    Optional<String> earlier = agentFiles.rememberedAddress();
+    Optional<String> earlier = agentFiles.rememberedAddress().flatMap(note -> earlier(note, host));
     // Written first either way: a new agent reads both, a running one the password at each login.
     agentFiles.write(ROLE, password);
     String url;
@@ -168,7 +173,7 @@ public final class RemoteAgentConnector implements Connector {
         properties.setProperty(PROPERTY + "access.file", agentFiles.accessFileInTarget());
         try {
           vm.startManagementAgent(properties);
-          String url = "service:jmx:rmi:///jndi/rmi://" + host + ":" + port + "/jmxrmi";
+          String url = agentUrl(host, port);
           log.info("pid {}: started its JMX agent at {} (password auth)", process.pid(), url);
           return url;
         } catch (IOException e) {
@@ -201,6 +206,43 @@ public final class RemoteAgentConnector implements Connector {
   private IOException cannotStart(String where, String why) {
     return new IOException(
         "cannot start a JMX agent in pid " + process.pid() + " on " + where + ": " + why);
+  }
+
+  static String agentUrl(String host, int port) {
+    return "service:jmx:rmi:///jndi/rmi://" + host + ":" + port + "/jmxrmi";
+  }
+
+  /**
+   * The address in an earlier daemon's note, only if it is exactly one this daemon would have
+   * started here: the target's /tmp is the target's to write, so a note could point the daemon (and
+   * its password) at a serialized stub ({@code service:jmx:rmi:///stub/...}), an LDAP or other JNDI
+   * lookup, or another host. Rebuilt from the host and port, never used as written.
+   */
+  private Optional<String> earlier(String note, String host) {
+    Optional<String> url = startedByDaemon(note, host);
+    if (url.isEmpty()) {
+      log.warn(
+          "pid {}: ignoring the JMX agent note in its /tmp: not an address the daemon starts on {}"
+              + " ({} characters)",
+          process.pid(),
+          host,
+          note.length());
+    }
+    return url;
+  }
+
+  static Optional<String> startedByDaemon(String note, String host) {
+    Matcher matcher =
+        Pattern.compile(
+                "service:jmx:rmi:///jndi/rmi://" + Pattern.quote(host) + ":([0-9]{5})/jmxrmi")
+            .matcher(note);
+    if (!matcher.matches()) {
+      return Optional.empty();
+    }
+    int port = Integer.parseInt(matcher.group(1));
+    return port >= FIRST_PORT && port < FIRST_PORT + PORTS
+        ? Optional.of(agentUrl(host, port))
+        : Optional.empty();
   }
 
   /** A random port that nothing in the target's network uses now. */

@@ -3,6 +3,7 @@ package io.jvmsentinel.daemon.target;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.ObjectInputFilter;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.rmi.Remote;
@@ -59,6 +60,16 @@ final class TlsStubs {
       super(in);
       this.factory = factory;
       enableResolveObject(true);
+      // The daemon's own copy of a stub it already read through the process-wide filter; a stub
+      // rebound before carries this daemon's factory, which no target reply may.
+      ObjectInputFilter replies = ObjectInputFilter.Config.getSerialFilter();
+      setObjectInputFilter(
+          info ->
+              info.serialClass() == TlsSocketFactory.class
+                  ? ObjectInputFilter.Status.ALLOWED
+                  : replies == null
+                      ? ObjectInputFilter.Status.UNDECIDED
+                      : replies.checkInput(info));
     }
 
     @Override

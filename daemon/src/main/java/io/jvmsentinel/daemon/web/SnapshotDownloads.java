@@ -2,9 +2,12 @@ package io.jvmsentinel.daemon.web;
 
 import io.jvmsentinel.daemon.http.HttpEndpoint;
 import java.io.IOException;
-import java.nio.file.Files;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -49,16 +52,24 @@ public final class SnapshotDownloads implements HttpEndpoint.Route {
     if (!named) {
       throw notFound();
     }
-    byte[] body;
+    // Opened here and streamed by the server: a snapshot of hundreds of MB never sits in the heap,
+    // and one pruned while it downloads stays readable through the open file.
+    FileChannel channel;
     try {
-      body = Files.readAllBytes(file);
+      channel = FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
     } catch (NoSuchFileException e) {
       // Not written yet (the writer runs after the alert fires) or pruned since.
       throw new HttpEndpoint.NotFound(
           "the snapshot is not on disk (still being written, or pruned to fit the directory cap)");
     }
-    return new HttpEndpoint.Response(200, "application/octet-stream", body)
-        .withHeader("Content-Disposition", "attachment; filename=\"" + name + "\"");
+    try {
+      return HttpEndpoint.Response.streamed(
+              "application/octet-stream", Channels.newInputStream(channel), channel.size())
+          .withHeader("Content-Disposition", "attachment; filename=\"" + name + "\"");
+    } catch (IOException | RuntimeException e) {
+      channel.close();
+      throw e;
+    }
   }
 
   private static HttpEndpoint.NotFound notFound() {

@@ -249,6 +249,7 @@ class ConfigLoaderTest {
               """
               http:
                 maskArguments: ['ghp_[A-Za-z0-9]+', '(?<=-Dlicence=).*']
+                showProperties: ['app\\.region', 'spring\\..*\\.enabled']
               targets:
                 - {name: a, pid: 1}
               """);
@@ -256,6 +257,9 @@ class ConfigLoaderTest {
       assertThat(config.http().maskArguments())
           .extracting(java.util.regex.Pattern::pattern)
           .containsExactly("ghp_[A-Za-z0-9]+", "(?<=-Dlicence=).*");
+      assertThat(config.http().showProperties())
+          .extracting(java.util.regex.Pattern::pattern)
+          .containsExactly("app\\.region", "spring\\..*\\.enabled");
     }
   }
 

@@ -8,8 +8,10 @@ import static io.jvmsentinel.daemon.deploy.DeployFiles.single;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.jvmsentinel.daemon.config.HttpAuth;
 import io.jvmsentinel.daemon.config.SentinelConfig;
 import io.jvmsentinel.daemon.config.TargetConfig;
+import io.jvmsentinel.daemon.target.RemoteAgentConnector;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -246,11 +248,14 @@ class DeployManifestsTest {
         byName(sidecar.path("env"), "JVM_SENTINEL_PID_MATCH").orElseThrow().get("value").asText();
     assertThat(String.join(" ", texts(app.path("command")))).contains(match);
 
-    // Attach needs one user and group for both containers, and the app's /tmp.
+    // Attach needs one user and group for both containers. The daemon reaches the app's /tmp
+    // through /proc/<pid>/root/tmp, so its own state (chunks, snapshots) is in a /tmp the app
+    // cannot read, and the app cannot attach to the daemon's JVM.
     for (String id : List.of("runAsUser", "runAsGroup")) {
       assertThat(effective(pod, app, id)).as(id).isPresent().isEqualTo(effective(pod, sidecar, id));
     }
-    assertThat(mountAt(app, "/tmp")).isEqualTo(mountAt(sidecar, "/tmp"));
+    assertThat(mountAt(app, "/tmp")).isNotEqualTo(mountAt(sidecar, "/tmp"));
+    assertThat(args).contains("-XX:+DisableAttachMechanism");
   }
 
   @ParameterizedTest
@@ -342,6 +347,74 @@ class DeployManifestsTest {
       assertThat(volumeHolding(pod, daemon, passwordFile).at("/secret/secretName").asText())
           .isEqualTo("jvm-sentinel-jmx");
     }
+  }
+
+  static List<Path> clusterWideManifests() {
+    List<Path> all = new ArrayList<>(discoveryManifests());
+    all.add(deploy().resolve("kubernetes/node-agent-daemonset.yaml"));
+    return all;
+  }
+
+  /**
+   * The daemons that see many apps (the node agent, discovery) serve their API, status page and
+   * snapshots only with the bearer token of their own Secret; the probes stay open and /metrics is
+   * not opened.
+   */
+  @ParameterizedTest
+  @MethodSource("clusterWideManifests")
+  void clusterWideDaemonsRequireABearerTokenFromTheirOwnSecret(Path file, @TempDir Path dir)
+      throws Exception {
+    JsonNode pod = podSpec(file);
+    JsonNode daemon = sidecar(file);
+    String yaml = sidecarConfig(file, daemon);
+    SentinelConfig config =
+        DeployFiles.loadExample(yaml, "sentinel.yaml", dir, Map.of("NODE_NAME", "node-7"));
+    assertThat(config.http().auth()).isInstanceOf(HttpAuth.Bearer.class);
+    assertThat(config.http().openMetrics()).isFalse();
+    List<String> tokenFiles =
+        DeployFiles.valuesOfKeysEndingWith(DeployFiles.YAML.readTree(yaml), "tokenFile");
+    assertThat(tokenFiles).hasSize(1);
+    assertThat(volumeHolding(pod, daemon, tokenFiles.get(0)).at("/secret/secretName").asText())
+        .isEqualTo("jvm-sentinel-http");
+    assertThat(daemon.at("/livenessProbe/httpGet/path").asText()).isEqualTo("/health");
+  }
+
+  /**
+   * The JMX agents the node agent starts listen on ports of RemoteAgentConnector's range: the
+   * policy admits the node agent's pods (by the labels and namespace its manifest gives them) to
+   * that range only, and leaves every other port as it was.
+   */
+  @Test
+  void theNetworkPolicyAdmitsOnlyTheNodeAgentToTheAgentPortRange() throws Exception {
+    JsonNode policy =
+        only(deploy().resolve("kubernetes/node-agent-networkpolicy.yaml"), "NetworkPolicy");
+    assertThat(policy.at("/spec/podSelector").isEmpty()).isTrue();
+    JsonNode rules = policy.at("/spec/ingress");
+    assertThat(rules).hasSize(2);
+    JsonNode agentRule = rules.get(1);
+    int first = RemoteAgentConnector.FIRST_PORT;
+    int last = RemoteAgentConnector.FIRST_PORT + RemoteAgentConnector.PORTS - 1;
+    assertThat(agentRule.at("/ports/0/port").asInt()).isEqualTo(first);
+    assertThat(agentRule.at("/ports/0/endPort").asInt()).isEqualTo(last);
+    JsonNode from = agentRule.at("/from/0");
+    JsonNode nodeAgent =
+        only(deploy().resolve("kubernetes/node-agent-daemonset.yaml"), "DaemonSet");
+    assertThat(
+            contains(
+                nodeAgent.at("/spec/template/metadata/labels"),
+                from.at("/podSelector/matchLabels")))
+        .isTrue();
+    String header = Files.readString(deploy().resolve("kubernetes/node-agent-daemonset.yaml"));
+    String namespace =
+        from.at("/namespaceSelector/matchLabels").path("kubernetes.io/metadata.name").asText();
+    assertThat(header).contains("kubectl create namespace " + namespace);
+    // Every other TCP port stays open to all, as without the policy; nothing else reaches the
+    // range.
+    JsonNode others = rules.get(0);
+    assertThat(others.has("from")).isFalse();
+    assertThat(others.at("/ports/0/endPort").asInt()).isEqualTo(first - 1);
+    assertThat(others.at("/ports/1/port").asInt()).isEqualTo(last + 1);
+    assertThat(others.at("/ports/1/endPort").asInt()).isEqualTo(65535);
   }
 
   @Test
@@ -477,7 +550,8 @@ class DeployManifestsTest {
     assertThat(lines(runtime, "ENTRYPOINT "))
         .singleElement()
         .asString()
-        .contains("\"-jar\", \"/app/jvm-sentinel.jar\"");
+        .contains("\"-jar\", \"/app/jvm-sentinel.jar\"")
+        .contains("\"-XX:+DisableAttachMechanism\"");
     assertThat(lines(runtime, "CMD ")).containsExactly("CMD [\"run\"]");
     // Found through ServiceLoader only, so jdeps does not list them; without them no jmx: target
     // can connect.

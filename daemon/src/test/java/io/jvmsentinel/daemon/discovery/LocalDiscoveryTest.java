@@ -65,6 +65,20 @@ class LocalDiscoveryTest {
   }
 
   @Test
+  void aHostileCommandLineGivesABoundedCleanMainClassNameAndTag() {
+    String forged = "\u001b[2K\u0007" + "A".repeat(10_000) + "\u2028\u202Eevil";
+    LocalJvm hostile = new LocalJvm(31, forged + " --port 1\r\nFORGED", Optional.empty());
+    assertThat(hostile.mainClass()).hasSize(128).startsWith("_[2K_AAAA").doesNotContain("\u001b");
+    assertThat(hostile.commandLine()).doesNotContain("\r", "\n", "\u2028", "\u202E", "\u0007");
+    TargetConfig target = hostile.target(POLL);
+    assertThat(target.name()).hasSizeLessThanOrEqualTo(128 + 3).matches("[A-Za-z0-9_.-]+");
+    assertThat(target.tags().get("main_class")).hasSize(128);
+    // A jar's file name: a path component, at most 255 bytes, may hold a line break.
+    LocalJvm jar = new LocalJvm(32, "/opt/a\n/x\n" + "J".repeat(300) + ".jar", Optional.empty());
+    assertThat(jar.mainClass()).hasSize(128).startsWith("x_JJJ");
+  }
+
+  @Test
   void withoutFiltersEveryJvmIsATarget() {
     assertThat(names(settings(List.of(), List.of())))
         .containsExactly("OrdersMain-4242", "billing-2.1.jar-77", "GradleDaemon-99");

@@ -57,12 +57,16 @@ class HttpEndpointSecurityTest {
   }
 
   private int start(HttpAuth auth) throws IOException {
+    return start(auth, false);
+  }
+
+  private int start(HttpAuth auth, boolean openMetrics) throws IOException {
     endpoint =
         HttpEndpoint.start(
             new InetSocketAddress("127.0.0.1", 0),
             ROUTES,
             Optional.empty(),
-            HttpAccess.of(auth, registry));
+            HttpAccess.of(auth, openMetrics, registry));
     return endpoint.port();
   }
 
@@ -307,6 +311,17 @@ class HttpEndpointSecurityTest {
       assertThat(get(port, "/health")).isEqualTo("HTTP/1.1 200 OK");
       assertThat(get(port, "/ready")).isEqualTo("HTTP/1.1 200 OK");
       assertThat(failures("missing") + failures("invalid")).isEqualTo(5);
+    }
+
+    @Test
+    void metricsAreOpenOnlyWhenChosenAndTheApiSnapshotsAndPageNever() throws Exception {
+      int port = start(new HttpAuth.Bearer(Secret.of("tok-1")), true);
+      assertThat(get(port, "/metrics")).isEqualTo("HTTP/1.1 200 OK");
+      assertThat(get(port, "/api/v1/targets")).startsWith("HTTP/1.1 401");
+      assertThat(get(port, "/api/v1/snapshots/a.jfr")).startsWith("HTTP/1.1 401");
+      assertThat(get(port, "/")).startsWith("HTTP/1.1 401");
+      assertThat(get(port, "/api/v1/targets", "Authorization: Bearer tok-1"))
+          .isEqualTo("HTTP/1.1 200 OK");
     }
 
     @Test

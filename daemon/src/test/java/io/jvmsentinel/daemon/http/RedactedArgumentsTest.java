@@ -12,6 +12,53 @@ import org.junit.jupiter.params.provider.CsvSource;
 class RedactedArgumentsTest {
   private final RedactedArguments builtIn = RedactedArguments.builtIn();
 
+  // By default every -D value is masked unless its name is known to be safe: the target's owner
+  // decides what goes into a property, and its name need not say "secret".
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '`',
+      textBlock =
+          """
+          `-Dspring.application.json={"db":{"password":"s3cr3t"}}` | -Dspring.application.json=****
+          -Ddb.url=jdbc:postgresql://h/db?user=u&password=p4ss | -Ddb.url=****
+          -Dapp.banner=hello | -Dapp.banner=****
+          -Dotel.exporter.otlp.headers=Authorization=Bearer abc.def | -Dotel.exporter.otlp.headers=****
+          -Dfeature.fast.enabled=true | -Dfeature.fast.enabled=true
+          -Dverbose | -Dverbose
+          # the allow-list, still through the value rules
+          -Dfile.encoding=UTF-8 | -Dfile.encoding=UTF-8
+          -Duser.timezone=Europe/Paris | -Duser.timezone=Europe/Paris
+          -Djava.rmi.server.hostname=10.0.0.7 | -Djava.rmi.server.hostname=10.0.0.7
+          -Dcom.sun.management.jmxremote.port=9010 | -Dcom.sun.management.jmxremote.port=9010
+          -Dcom.sun.management.jmxremote.password.file=/etc/jmx/pw | -Dcom.sun.management.jmxremote.password.file=****
+          -Djavax.net.ssl.keyStore=/etc/ks.p12 | -Djavax.net.ssl.keyStore=/etc/ks.p12
+          -Djavax.net.ssl.keyStorePassword=changeit | -Djavax.net.ssl.keyStorePassword=****
+          -Dhttps.proxyHost=proxy.internal | -Dhttps.proxyHost=proxy.internal
+          # commands the JVM runs and agent options: anything may be in them
+          `-XX:OnError=curl -H "Authorization: Bearer x" https://h/%p` | -XX:OnError=****
+          -XX:OnOutOfMemoryError=kill -9 %p | -XX:OnOutOfMemoryError=****
+          -javaagent:/opt/dd-java-agent.jar=service=orders,apiKey=x | -javaagent:/opt/dd-java-agent.jar=****
+          -agentpath:/opt/yourkit/libyjpagent.so=port=10001,license=ABC | -agentpath:/opt/yourkit/libyjpagent.so=****
+          -agentlib:hprof=file=/tmp/x | -agentlib:hprof=****
+          -agentlib:jdwp=transport=dt_socket,server=y,address=*:5005 | -agentlib:jdwp=transport=dt_socket,server=y,address=*:5005
+          -javaagent:/opt/agent.jar | -javaagent:/opt/agent.jar
+          # JVM options: settings, read through the value rules
+          -Xmx512m | -Xmx512m
+          -XX:ReservedCodeCacheSize=240m | -XX:ReservedCodeCacheSize=240m
+          -XX:+UseG1GC | -XX:+UseG1GC
+          -XX:StartFlightRecording=filename=/tmp/r.jfr,settings=default | -XX:StartFlightRecording=filename=/tmp/r.jfr,settings=default
+          -Xlog:gc*:file=/var/log/gc.log | -Xlog:gc*:file=/var/log/gc.log
+          """)
+  void masksEveryPropertyValueByDefault(String argument, String shown) {
+    assertThat(builtIn.one(argument)).isEqualTo(shown);
+  }
+
+  // The value rules, for properties the operator shows (http.showProperties: ['.*']): secrets in
+  // names and inside values are still masked.
+  private final RedactedArguments everyPropertyShown =
+      new RedactedArguments(List.of(), List.of(Pattern.compile(".*")));
+
   @ParameterizedTest(name = "{0}")
   @CsvSource(
       delimiter = '|',
@@ -40,8 +87,7 @@ class RedactedArgumentsTest {
           -Dappdynamics.agent.accountAccessKey=ak-1 | -Dappdynamics.agent.accountAccessKey=****
           -Dotel.exporter.otlp.headers=api-key=abc123,x-team=jvm | -Dotel.exporter.otlp.headers=api-key=****,x-team=jvm
           -Dotel.exporter.otlp.headers=Authorization=Bearer abc.def | -Dotel.exporter.otlp.headers=Authorization=****
-          -javaagent:/opt/agent.jar=token=abc,port=8126 | -javaagent:/opt/agent.jar=token=****,port=8126
-          -javaagent:/opt/agent.jar=server=h;apiKey=xyz | -javaagent:/opt/agent.jar=server=h;apiKey=****
+          -javaagent:/opt/agent.jar=token=abc,port=8126 | -javaagent:/opt/agent.jar=****
           -agentlib:jdwp=transport=dt_socket,server=y | -agentlib:jdwp=transport=dt_socket,server=y
           # JDBC
           -Ddb.url=jdbc:postgresql://h/db?user=u&password=p4ss&ssl=true | -Ddb.url=jdbc:postgresql://h/db?user=u&password=****&ssl=true
@@ -66,16 +112,30 @@ class RedactedArgumentsTest {
           -Xmx512m | -Xmx512m
           -XX:ReservedCodeCacheSize=240m | -XX:ReservedCodeCacheSize=240m
           -XX:+UseG1GC | -XX:+UseG1GC
+          # JSON
+          `-Dspring.application.json={"db":{"url":"jdbc:x","password":"s3\\"cr3t"},"port":8080}` | `-Dspring.application.json={"db":{"url":"jdbc:x","password":"****"},"port":8080}`
+          `-Dapp.json={"apiKey": 1234567, "name": "orders"}` | `-Dapp.json={"apiKey": ****, "name": "orders"}`
+          `-Dapp.json={"clientSecret":"a,b}c","region":"eu"}` | `-Dapp.json={"clientSecret":"****","region":"eu"}`
+          # HTTP headers
+          -Dotel.exporter.otlp.headers=Authorization: Bearer eyJhbGciOi.x.y | -Dotel.exporter.otlp.headers=Authorization: ****
+          -Dapp.headers=X-Api-Key: abc123,X-Team: jvm | -Dapp.headers=X-Api-Key: ****,X-Team: jvm
+          `-Dapp.curl=-H "Proxy-Authorization: Basic dXNlcjpwYXNz" -H "Accept: */*"` | `-Dapp.curl=-H "Proxy-Authorization: ****" -H "Accept: */*"`
+          # URLs whose passwords hold special characters
+          -Ddb.url=postgresql://app:p@ss:w#rd?x@db.example.com:5432/orders | -Ddb.url=postgresql://app:****@db.example.com:5432/orders
+          -Dbroker=amqps://svc:%40%2Fx%3A@mq.example.com | -Dbroker=amqps://svc:****@mq.example.com
+          -Dproxy=http://u%20ser:pa%24%24@proxy:3128 | -Dproxy=http://u%20ser:****@proxy:3128
+          -Dmirror=https://tok!en$@repo.example.com/x | -Dmirror=https://****@repo.example.com/x
           """)
-  void masks(String argument, String shown) {
-    assertThat(builtIn.one(argument)).isEqualTo(shown);
+  void valueRulesMaskSecretsInShownValues(String argument, String shown) {
+    assertThat(everyPropertyShown.one(argument)).isEqualTo(shown);
   }
 
   @Test
   void operatorPatternsMaskEveryMatchAfterTheBuiltInRules() {
     RedactedArguments masking =
         new RedactedArguments(
-            List.of(Pattern.compile("ghp_[A-Za-z0-9]{8,}"), Pattern.compile("(?<=-Dlicence=).*")));
+            List.of(Pattern.compile("ghp_[A-Za-z0-9]{8,}"), Pattern.compile("(?<=-Dlicence=).*")),
+            List.of(Pattern.compile("git\\.remote|licence")));
     assertThat(
             masking.of(
                 List.of(

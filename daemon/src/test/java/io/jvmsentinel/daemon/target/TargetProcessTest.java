@@ -12,6 +12,8 @@ import java.util.Set;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A target in another pod as {@code /proc} shows it (a fake tree): its network, its address and
@@ -164,6 +166,68 @@ class TargetProcessTest {
         new AgentFiles(linkedTmp.resolve("tmp"), 777, new TargetProcess.Owner(uid, uid));
     assertThatThrownBy(() -> elsewhere.write("jvmsentinel", "x".toCharArray()))
         .hasMessageContaining("is not a directory");
+  }
+
+  @ParameterizedTest(name = "[{index}] {0}")
+  @ValueSource(
+      strings = {
+        "service:jmx:rmi:///stub/rO0ABXNyAC5qYXZheC5tYW5hZ2VtZW50LnJlbW90ZS5ybWkuUk1JU2VydmVySW1wbF9TdHVi",
+        "service:jmx:rmi:///jndi/ldap://attacker.example:389/cn=jmx",
+        "service:jmx:rmi:///jndi/rmi://attacker.example:24242/jmxrmi",
+        "service:jmx:rmi:///jndi/rmi://10.244.1.18:24242/jmxrmi",
+        "service:jmx:rmi:///jndi/rmi://10.244.1.17:9010/jmxrmi",
+        "service:jmx:rmi:///jndi/rmi://10.244.1.17:31000/jmxrmi",
+        "service:jmx:rmi:///jndi/rmi://10.244.1.17:24242/jmxrmi?x",
+        "service:jmx:rmi:///jndi/rmi://10.244.1.17:24242/other",
+        "service:jmx:jmxmp://10.244.1.17:24242",
+        "service:jmx:rmi://10.244.1.17:24242/jndi/rmi://10.244.1.17:24242/jmxrmi",
+        ""
+      })
+  void aNoteIsUsedOnlyWhenItIsExactlyAnAddressTheDaemonStartsHere(String note) {
+    assertThat(RemoteAgentConnector.startedByDaemon(note, "10.244.1.17")).isEmpty();
+    assertThat(
+            RemoteAgentConnector.startedByDaemon(
+                "service:jmx:rmi:///jndi/rmi://10.244.1.17:24242/jmxrmi", "10.244.1.17"))
+        .contains("service:jmx:rmi:///jndi/rmi://10.244.1.17:24242/jmxrmi");
+  }
+
+  @Test
+  void aPlantedNoteIsReadOnlyAsTextAndATmpThatIsALinkIsNeverEntered() throws IOException {
+    Path tmp = Files.createDirectories(pod().resolve("root/tmp"));
+    int uid = ((Number) Files.getAttribute(tmp, "unix:uid")).intValue();
+    AgentFiles files = new AgentFiles(tmp, POD, new TargetProcess.Owner(uid, uid));
+    // The target plants a note pointing at a serialized stub: read as text, refused by the check.
+    Files.writeString(
+        tmp.resolve("jvm-sentinel-jmx-4242.agent"), "service:jmx:rmi:///stub/rO0ABXNy\n");
+    assertThat(files.rememberedAddress()).contains("service:jmx:rmi:///stub/rO0ABXNy");
+    assertThat(
+            files
+                .rememberedAddress()
+                .flatMap(note -> RemoteAgentConnector.startedByDaemon(note, "10.244.1.17")))
+        .isEmpty();
+    // A directory planted as the note is no note.
+    Files.delete(tmp.resolve("jvm-sentinel-jmx-4242.agent"));
+    Files.createDirectory(tmp.resolve("jvm-sentinel-jmx-4242.agent"));
+    assertThat(files.rememberedAddress()).isEmpty();
+
+    // /tmp swapped for a link to a directory of the daemon's, holding a note, secrets and files.
+    Path daemonDir = Files.createDirectories(proc.resolve("daemon-dir"));
+    Files.writeString(
+        daemonDir.resolve("jvm-sentinel-jmx-4242.agent"),
+        "service:jmx:rmi:///jndi/rmi://10.244.1.17:24242/jmxrmi\n");
+    Files.writeString(daemonDir.resolve("jvm-sentinel-jmx-4242.password"), "keep\n");
+    Path linkedRoot = Files.createDirectories(proc.resolve("778/root"));
+    Files.createSymbolicLink(linkedRoot.resolve("tmp"), daemonDir);
+    AgentFiles linked =
+        new AgentFiles(linkedRoot.resolve("tmp"), 778, new TargetProcess.Owner(uid, uid));
+    assertThatThrownBy(linked::rememberedAddress).hasMessageContaining("is not a directory");
+    assertThatThrownBy(linked::removeSecrets).hasMessageContaining("is not a directory");
+    assertThatThrownBy(() -> linked.rewritePassword("jvmsentinel", "x".toCharArray()))
+        .hasMessageContaining("is not a directory");
+    assertThat(daemonDir.resolve("jvm-sentinel-jmx-4242.password")).hasContent("keep");
+    try (var left = Files.list(daemonDir)) {
+      assertThat(left).hasSize(2);
+    }
   }
 
   private Path pod() {

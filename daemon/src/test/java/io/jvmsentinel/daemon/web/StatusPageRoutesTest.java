@@ -97,7 +97,12 @@ class StatusPageRoutesTest {
         new SnapshotDownloads(Optional.of(snapshots), () -> Set.of(named.toString()));
 
     HttpEndpoint.Response ok = downloads.get(get("/api/v1/snapshots/orders-ThreadStorm-1.jfr"));
-    assertThat(ok.body()).containsExactly(1, 2, 3);
+    // Streamed from the open file, not read into the response.
+    assertThat(ok.body()).isEmpty();
+    assertThat(ok.streamed()).hasValueSatisfying(s -> assertThat(s.length()).isEqualTo(3));
+    try (var in = ok.streamed().get().in()) {
+      assertThat(in.readAllBytes()).containsExactly(1, 2, 3);
+    }
     assertThat(ok.headers().get("Content-Disposition")).contains("attachment");
     for (String path :
         List.of(

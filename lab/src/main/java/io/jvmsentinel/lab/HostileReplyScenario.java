@@ -1,0 +1,119 @@
+package io.jvmsentinel.lab;
+
+import java.io.IOException;
+import java.io.ObjectInputStream;
+import java.io.Serializable;
+import java.lang.management.ManagementFactory;
+import javax.management.Attribute;
+import javax.management.AttributeList;
+import javax.management.DynamicMBean;
+import javax.management.JMException;
+import javax.management.MBeanInfo;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+
+/**
+ * A target that answers JMX with what no monitoring client should accept: it replaces the platform
+ * {@code java.lang:type=Runtime} and {@code java.lang:type=Threading} MBeans with one whose every
+ * attribute and operation returns either an object of a class of the lab's own ({@link Payload},
+ * which announces itself on the reader's stderr when deserialized) or an array of {@value
+ * #ARRAY_LENGTH} longs. A client without a deserialization filter reads both.
+ */
+final class HostileReplyScenario implements Scenario {
+  static final int ARRAY_LENGTH = 2_000_000;
+
+  enum Reply {
+    UNEXPECTED_CLASS,
+    OVERSIZED_ARRAY
+  }
+
+  private final Reply reply;
+
+  HostileReplyScenario(Reply reply) {
+    this.reply = reply;
+  }
+
+  @Override
+  public String name() {
+    return reply == Reply.UNEXPECTED_CLASS ? "hostile-reply-class" : "hostile-reply-array";
+  }
+
+  @Override
+  public String description() {
+    return reply == Reply.UNEXPECTED_CLASS
+        ? "answers every Runtime and Threading JMX read with an object of a lab class"
+        : "answers every Runtime and Threading JMX read with an array of "
+            + ARRAY_LENGTH
+            + " longs";
+  }
+
+  @Override
+  public void run(LabLog log) throws InterruptedException {
+    MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+    try {
+      for (String name : new String[] {"java.lang:type=Runtime", "java.lang:type=Threading"}) {
+        ObjectName objectName = new ObjectName(name);
+        server.unregisterMBean(objectName);
+        server.registerMBean(new HostileMBean(reply), objectName);
+      }
+    } catch (JMException e) {
+      throw new IllegalStateException("cannot replace the platform MBeans", e);
+    }
+    log.onset(name());
+    Thread.sleep(Long.MAX_VALUE);
+  }
+
+  /** What a reader finds in every reply. */
+  public static final class Payload implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
+      in.defaultReadObject();
+      System.err.println("LAB hostile payload deserialized");
+    }
+  }
+
+  private static final class HostileMBean implements DynamicMBean {
+    private final Reply reply;
+
+    HostileMBean(Reply reply) {
+      this.reply = reply;
+    }
+
+    private Object value() {
+      return reply == Reply.UNEXPECTED_CLASS ? new Payload() : new long[ARRAY_LENGTH];
+    }
+
+    @Override
+    public Object getAttribute(String attribute) {
+      return value();
+    }
+
+    @Override
+    public void setAttribute(Attribute attribute) {}
+
+    @Override
+    public AttributeList getAttributes(String[] attributes) {
+      AttributeList list = new AttributeList();
+      for (String attribute : attributes) {
+        list.add(new Attribute(attribute, value()));
+      }
+      return list;
+    }
+
+    @Override
+    public AttributeList setAttributes(AttributeList attributes) {
+      return new AttributeList();
+    }
+
+    @Override
+    public Object invoke(String action, Object[] params, String[] signature) {
+      return value();
+    }
+
+    @Override
+    public MBeanInfo getMBeanInfo() {
+      return new MBeanInfo(HostileMBean.class.getName(), "hostile", null, null, null, null);
+    }
+  }
+}
