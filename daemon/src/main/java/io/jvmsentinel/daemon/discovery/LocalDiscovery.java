@@ -78,7 +78,10 @@ public final class LocalDiscovery implements AutoCloseable {
   public List<TargetConfig> discover() {
     return jvms.get().stream()
         .filter(jvm -> settings.watches(jvm.mainClass(), jvm.commandLine(), jvm.user()))
-        .map(jvm -> jvm.target(settings.pollInterval(), settings.jmxAgent()))
+        .map(
+            jvm ->
+                jvm.target(
+                    settings.pollInterval(), settings.jmxAgent(), settings.allowHostNetwork()))
         .toList();
   }
 

@@ -59,6 +59,15 @@ public record LocalJvm(long pid, String commandLine, Optional<String> user, bool
 
   /** The target, reached through the JMX agent {@code jmxAgent} asks for. */
   public TargetConfig target(Duration pollInterval, LocalDiscoveryConfig.JmxAgent jmxAgent) {
+    return target(pollInterval, jmxAgent, false);
+  }
+
+  /**
+   * The target, reached through the JMX agent {@code jmxAgent} asks for; with {@code
+   * allowHostNetwork}, a JVM in the host's network gets a remote agent too.
+   */
+  public TargetConfig target(
+      Duration pollInterval, LocalDiscoveryConfig.JmxAgent jmxAgent, boolean allowHostNetwork) {
     String main = mainClass();
     String simple = main.endsWith(".jar") ? main : main.substring(main.lastIndexOf('.') + 1);
     String name = NOT_IN_NAME.matcher(simple).replaceAll("-") + "-" + pid;
@@ -67,7 +76,7 @@ public record LocalJvm(long pid, String commandLine, Optional<String> user, bool
     tags.put(LocalDiscoveryConfig.PID_TAG, Long.toString(pid));
     return new TargetConfig(
         name,
-        new PidAddress(pid, agent(jmxAgent)),
+        new PidAddress(pid, agent(jmxAgent), allowHostNetwork),
         Optional.empty(),
         Optional.empty(),
         pollInterval,

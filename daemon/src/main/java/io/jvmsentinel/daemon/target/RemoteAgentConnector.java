@@ -64,6 +64,7 @@ public final class RemoteAgentConnector implements Connector {
   private static final SecureRandom RANDOM = new SecureRandom();
 
   private final TargetProcess process;
+  private final boolean allowHostNetwork;
   private final Duration connectTimeout;
   private final Duration callTimeout;
   // Attach and agent start have no timeout of their own (a stopped JVM hangs them): they run here.
@@ -71,12 +72,23 @@ public final class RemoteAgentConnector implements Connector {
   private volatile Optional<AgentFiles> files = Optional.empty();
   private Future<RunningAgent> agent;
 
+  /** A connector that refuses a JVM in the host's network ({@link AgentBindAddress}). */
   public RemoteAgentConnector(long pid, Duration connectTimeout, Duration callTimeout) {
-    this(TargetProcess.onThisHost(pid), connectTimeout, callTimeout);
+    this(pid, false, connectTimeout, callTimeout);
   }
 
-  RemoteAgentConnector(TargetProcess process, Duration connectTimeout, Duration callTimeout) {
+  public RemoteAgentConnector(
+      long pid, boolean allowHostNetwork, Duration connectTimeout, Duration callTimeout) {
+    this(TargetProcess.onThisHost(pid), allowHostNetwork, connectTimeout, callTimeout);
+  }
+
+  RemoteAgentConnector(
+      TargetProcess process,
+      boolean allowHostNetwork,
+      Duration connectTimeout,
+      Duration callTimeout) {
     this.process = process;
+    this.allowHostNetwork = allowHostNetwork;
     this.connectTimeout = connectTimeout;
     this.callTimeout = callTimeout;
     this.agentThread = HelperThread.withQueue("jmx-agent-pid-" + process.pid(), 1);
@@ -120,9 +132,10 @@ public final class RemoteAgentConnector implements Connector {
   private record RunningAgent(String host, int port, RemoteJmxConnector connector) {}
 
   private RunningAgent startOrFindAgent() throws IOException {
+    // Decided before anything is written into the target's /tmp.
+    String host = AgentBindAddress.of(process, allowHostNetwork);
     AgentFiles agentFiles = new AgentFiles(process.tmp(), process.pid(), process.owner());
     files = Optional.of(agentFiles);
-    String host = bindAddress();
     char[] password = newPassword();
     Optional<String> earlier = agentFiles.rememberedAddress().flatMap(note -> earlier(note, host));
     // Written first either way: a new agent reads both, a running one the password at each login.
@@ -147,23 +160,6 @@ public final class RemoteAgentConnector implements Connector {
         portOf(url),
         new RemoteJmxConnector(
             new JMXServiceURL(url), new Credentials(ROLE, password), connectTimeout, callTimeout));
-  }
-
-  private String bindAddress() throws IOException {
-    if (process.sharesNetwork()) {
-      return "127.0.0.1";
-    }
-    return process
-        .ownAddress()
-        .orElseThrow(
-            () ->
-                new IOException(
-                    "pid "
-                        + process.pid()
-                        + " is in another network but has no non-loopback IPv4 address in its"
-                        + " /proc/"
-                        + process.pid()
-                        + "/net/fib_trie: cannot start a JMX agent the daemon can reach"));
   }
 
   /** The port of an address this daemon built ({@link #agentUrl}). */

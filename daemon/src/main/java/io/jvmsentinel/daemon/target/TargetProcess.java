@@ -20,6 +20,9 @@ final class TargetProcess {
   private final long pid;
   private final long self;
 
+  /** The node's init process in a hostPID view: its network namespace is the host's. */
+  private static final long HOST_INIT = 1;
+
   /**
    * @param proc the proc file system ({@code /proc}; tests pass a tree of their own)
    * @param pid the target's pid as this daemon sees it
@@ -59,6 +62,14 @@ final class TargetProcess {
    */
   boolean sharesNetwork() throws IOException {
     return namespace(self).equals(namespace(pid));
+  }
+
+  /**
+   * Whether the target is in the host's network namespace (that of pid 1 as this daemon sees it: a
+   * node agent has the node's pids): a hostNetwork pod, whose addresses are the node's.
+   */
+  boolean inHostNetwork() throws IOException {
+    return namespace(HOST_INIT).equals(namespace(pid));
   }
 
   private Path namespace(long process) throws IOException {
