@@ -360,7 +360,7 @@ public final class RemoteAgentConnector implements Connector {
     } finally {
       stopThread.shutdownNow();
     }
-    if (accepts(running.host(), running.port())) {
+    if (stillAccepts(running.host(), running.port())) {
       log.warn(
           "pid {}: its JMX agent at {}:{} still runs, not stopped{}; its password file is removed,"
               + " so it lets nobody in",
@@ -373,6 +373,26 @@ public final class RemoteAgentConnector implements Connector {
     log.info(
         "pid {}: stopped its JMX agent at {}:{}", process.pid(), running.host(), running.port());
     return true;
+  }
+
+  /**
+   * Whether the port still accepts connections once the connect timeout has passed: the JVM closes
+   * the listening socket when its RMI objects are unexported, which may trail the command's reply.
+   */
+  private boolean stillAccepts(String host, int port) {
+    long deadline = System.nanoTime() + connectTimeout.toNanos();
+    while (accepts(host, port)) {
+      if (System.nanoTime() > deadline) {
+        return true;
+      }
+      try {
+        TimeUnit.MILLISECONDS.sleep(50);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return true;
+      }
+    }
+    return false;
   }
 
   private boolean accepts(String host, int port) {

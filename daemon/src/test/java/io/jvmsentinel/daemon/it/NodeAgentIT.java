@@ -295,7 +295,8 @@ class NodeAgentIT {
 
   /**
    * The agent properties the daemon passes ({@code port}, {@code rmi.port}, {@code host}, password
-   * and access files) are accepted by every JDK of the matrix, not just this one.
+   * and access files) are accepted by every JDK of the matrix, not just this one; and {@code
+   * ManagementAgent.stop} through the Attach API closes the agent's port on each.
    */
   @ParameterizedTest
   @ValueSource(ints = {11, 21, 25})
@@ -309,7 +310,10 @@ class NodeAgentIT {
             .startReady(READY)) {
       Path password = Path.of("/tmp", "jvm-sentinel-jmx-" + other.pid() + ".password");
       RemoteAgentConnector connector = new RemoteAgentConnector(other.pid(), UP, UP);
+      int port;
       try (JMXConnector connection = connector.connect()) {
+        port =
+            portOf(Files.readString(Path.of("/tmp", "jvm-sentinel-jmx-" + other.pid() + ".agent")));
         Object version =
             connection
                 .getMBeanServerConnection()
@@ -322,6 +326,7 @@ class NodeAgentIT {
         Files.deleteIfExists(Path.of("/tmp", "jvm-sentinel-jmx-" + other.pid() + ".agent"));
       }
       assertThat(password).doesNotExist();
+      assertThat(accepts(port)).as("the agent stopped on JDK " + feature).isFalse();
     }
   }
 

@@ -95,6 +95,18 @@ class TargetProcessTest {
     assertThat(pod.inHostNetwork()).isFalse();
     assertThat(AgentBindAddress.of(pod, false)).isEqualTo("10.244.1.17");
 
+    // A daemon that may not read pid 1's namespace is no node agent: it cannot tell, and refuses
+    // not.
+    Path initNs = proc.resolve("1/ns");
+    Files.setPosixFilePermissions(initNs, PosixFilePermissions.fromString("---------"));
+    try {
+      if (!Files.isReadable(initNs)) { // root reads it anyway
+        assertThat(hostNetwork.inHostNetwork()).isFalse();
+      }
+    } finally {
+      Files.setPosixFilePermissions(initNs, PosixFilePermissions.fromString("rwx------"));
+    }
+
     long daemonOnTheHost = SELF + 1;
     net(daemonOnTheHost, host);
     for (boolean allowed : new boolean[] {false, true}) {
