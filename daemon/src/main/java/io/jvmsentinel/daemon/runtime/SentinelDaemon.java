@@ -289,7 +289,8 @@ public final class SentinelDaemon implements AutoCloseable {
             tags,
             directories,
             recordingOwner,
-            evidenceWindow);
+            evidenceWindow,
+            Clock.systemUTC());
     session.addListener(stream);
     // Compiler CPU seconds: jdk.ThreadCPULoad is a fraction of all the target's processors.
     handlers.compilerCpu().processors(session.pollers().process()::availableProcessors);

@@ -62,7 +62,8 @@ public final class UnstartedTarget {
             tags,
             new StreamDirectories(tmp),
             new RecordingOwner("test-host", "test"),
-            Duration.ZERO);
+            Duration.ZERO,
+            Clock.systemUTC());
     return new WatchedTarget(session, handlers, stream);
   }
 }

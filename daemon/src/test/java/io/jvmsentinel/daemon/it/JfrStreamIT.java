@@ -238,7 +238,8 @@ class JfrStreamIT {
             tags,
             new StreamDirectories(tmp),
             OWNER,
-            Duration.ZERO);
+            Duration.ZERO,
+            Clock.systemUTC());
     session.addListener(stream);
     session.start();
   }
