@@ -585,7 +585,7 @@ class ConfigLoaderTest {
                     -
                   """))
           .containsExactly(
-              "targets[0]: 'name' is required",
+              "targets[0]: 'name' is required (in a pod, set JVM_SENTINEL_POD_NAME from the downward API to name it after the pod)",
               "targets[1] (name 'orders app'): 'name' must match [a-zA-Z0-9_.-]+",
               "targets[2]: empty entry; a target needs 'name' and 'jmx' or 'pid'");
     }
