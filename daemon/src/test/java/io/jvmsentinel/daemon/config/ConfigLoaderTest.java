@@ -1630,7 +1630,8 @@ class ConfigLoaderTest {
                       Optional.empty(),
                       Optional.of(LOCAL)));
       assertThat(both.targets()).extracting(TargetConfig::name).containsExactly("pid-7");
-      assertThat(both.tagKeys().keys()).containsExactly("main_class", "pid");
+      assertThat(both.tagKeys().keys())
+          .containsExactly("main_class", "pid", "namespace", "pod", "container", "node");
     }
 
     private static final LocalDiscoveryConfig LOCAL =
