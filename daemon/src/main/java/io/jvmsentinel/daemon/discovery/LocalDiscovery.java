@@ -30,6 +30,7 @@ public final class LocalDiscovery implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(LocalDiscovery.class);
 
   private static final Path PROC = Path.of("/proc");
+  private static final Path TOKEN = Path.of("/var/run/secrets/kubernetes.io/serviceaccount/token");
   // One scan for the process: it remembers what each process was found to be.
   private static final HostJvmScan HOST = HostJvmScan.ofThisHost();
 
@@ -76,18 +77,21 @@ public final class LocalDiscovery implements AutoCloseable {
 
   /**
    * The provider of this host: in a Kubernetes cluster (the API's {@code KUBERNETES_SERVICE_HOST}
-   * set, as in every pod) JVMs are named after their pods, which the API is asked for (the pods of
-   * {@code JVM_SENTINEL_NODE_NAME}'s node when set); elsewhere by main class.
+   * set, as in every pod) with a service-account token, JVMs are named after their pods, which the
+   * API is asked for (the pods of {@code JVM_SENTINEL_NODE_NAME}'s node when set); else by main
+   * class.
    */
   public static LocalDiscovery forThisHost(
       LocalDiscoveryConfig settings,
       Consumer<List<TargetConfig>> targets,
       Function<String, String> env) {
     String node = java.util.Objects.requireNonNullElse(env.apply(PodIdentity.NODE_ENV), "").strip();
+    // Only with a token: the node agent has none unless pod identity was given RBAC to list pods.
+    boolean api = env.apply("KUBERNETES_SERVICE_HOST") != null && Files.isRegularFile(TOKEN);
     PodLookup pods =
-        env.apply("KUBERNETES_SERVICE_HOST") == null
-            ? PodLookup.NONE
-            : KubernetesPods.inCluster(node.isEmpty() ? Optional.empty() : Optional.of(node));
+        api
+            ? KubernetesPods.inCluster(node.isEmpty() ? Optional.empty() : Optional.of(node))
+            : PodLookup.NONE;
     return new LocalDiscovery(settings, LocalDiscovery::attachable, targets, pods, node);
   }
 
