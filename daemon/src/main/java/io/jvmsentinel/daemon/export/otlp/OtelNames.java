@@ -79,6 +79,11 @@ public final class OtelNames {
           "classes", "{class}",
           "percent", "%");
 
+  // The daemon's own meters (jvm_sentinel_* in Prometheus): jvm.* is the semantic conventions'
+  // reserved namespace for the JVM's own metrics, so over OTLP they are jvm_sentinel.*.
+  static final String OWN_PREFIX = "jvm.sentinel.";
+  static final String OWN_OTEL_PREFIX = "jvm_sentinel.";
+
   private OtelNames() {}
 
   private static OtelName renamed(OtelName template, String name) {
@@ -110,7 +115,9 @@ public final class OtelNames {
     Meter.Id id = withoutEmptyTags(source);
     Optional<OtelName> otel = of(id.getName());
     if (otel.isEmpty()) {
-      return id;
+      return id.getName().startsWith(OWN_PREFIX)
+          ? id.withName(OWN_OTEL_PREFIX + id.getName().substring(OWN_PREFIX.length()))
+          : id;
     }
     OtelName n = otel.get();
     List<Tag> tags = new ArrayList<>();

@@ -15,9 +15,20 @@ final class OtlpSettings implements io.micrometer.registry.otlp.OtlpConfig {
   static final String DEFAULT_SERVICE_NAME = "jvm-sentinel";
 
   private final OtlpConfig config;
+  private final Map<String, String> target;
 
+  /** The daemon's own resource. */
   OtlpSettings(OtlpConfig config) {
+    this(config, Map.of());
+  }
+
+  /**
+   * @param target a target's resource attributes ({@link TargetResources}), which win over the
+   *     configured and environment ones; empty for the daemon's own resource
+   */
+  OtlpSettings(OtlpConfig config, Map<String, String> target) {
     this.config = config;
+    this.target = Map.copyOf(target);
   }
 
   @Override
@@ -63,6 +74,7 @@ final class OtlpSettings implements io.micrometer.registry.otlp.OtlpConfig {
     Map<String, String> attributes =
         new LinkedHashMap<>(io.micrometer.registry.otlp.OtlpConfig.super.resourceAttributes());
     attributes.putAll(config.resourceAttributes());
+    attributes.putAll(target);
     attributes.putIfAbsent("service.name", DEFAULT_SERVICE_NAME);
     return attributes;
   }

@@ -83,7 +83,8 @@ class OtlpExportTest {
       assertThat(
               OtlpReceiver.attributes(
                   request.request().getResourceMetrics(0).getResource().getAttributesList()))
-          .containsEntry("service.name", "jvm-sentinel")
+          // The target's own resource: a service of its own, named after it (no app tag here).
+          .containsEntry("service.name", "orders")
           .containsEntry("deployment.environment.name", "test");
 
       var memory = receiver.latest("jvm.memory.used").orElseThrow();
