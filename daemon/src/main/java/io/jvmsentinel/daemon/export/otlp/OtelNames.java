@@ -16,7 +16,8 @@ import java.util.Optional;
  * The one table from our meters to the OpenTelemetry JVM semantic conventions (semconv {@code
  * runtime/jvm-metrics}): a meter listed here is pushed over OTLP under the convention's name, unit
  * and attributes; every other meter keeps its Micrometer name, tags and unit (the unit in UCUM, see
- * {@link UcumUnits}). docs/opentelemetry.md is generated from this table (OpenTelemetryDocTest).
+ * {@link WireConventions}). docs/opentelemetry.md is generated from this table
+ * (OpenTelemetryDocTest).
  */
 public final class OtelNames {
   private static final OtelName MEMORY_POOL =
@@ -83,6 +84,23 @@ public final class OtelNames {
   // reserved namespace for the JVM's own metrics, so over OTLP they are jvm_sentinel.*.
   static final String OWN_PREFIX = "jvm.sentinel.";
   static final String OWN_OTEL_PREFIX = "jvm_sentinel.";
+
+  /**
+   * The names the conventions define as UpDownCounters (a value that goes up and down, summed
+   * across attributes): sent as non-monotonic sums ({@link WireConventions}).
+   */
+  static final java.util.Set<String> UP_DOWN_COUNTERS =
+      java.util.Set.of(
+          "jvm.memory.used",
+          "jvm.memory.committed",
+          "jvm.memory.limit",
+          "jvm.memory.used_after_last_gc",
+          "jvm.buffer.count",
+          "jvm.buffer.memory.used",
+          "jvm.buffer.memory.limit",
+          "jvm.thread.count",
+          "jvm.class.count",
+          "jvm.cpu.count");
 
   private OtelNames() {}
 

@@ -36,11 +36,11 @@ public final class OtlpExport implements AutoCloseable {
     }
     OtlpRegistries registries =
         new OtlpRegistries(
-            resource ->
-                OtlpMeterRegistry.builder(new OtlpSettings(config, resource))
+            (resource, serviceName) ->
+                OtlpMeterRegistry.builder(new OtlpSettings(config, resource, serviceName))
                     .clock(Clock.SYSTEM)
                     .metricsSender(
-                        new UcumUnits(
+                        new WireConventions(
                             new OtlpHttpMetricsSender(
                                 new HttpUrlConnectionSender(
                                     config.connectTimeout(), config.readTimeout()))))

@@ -4,7 +4,7 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 
 /**
  * One OTLP registry per resource: Micrometer's OTLP registry sends one resource, so each watched
@@ -15,15 +15,16 @@ import java.util.function.Function;
 final class OtlpRegistries implements AutoCloseable {
   private record Held(MeterRegistry registry, int meters) {}
 
-  private final Function<Map<String, String>, MeterRegistry> create;
+  private final BiFunction<Map<String, String>, String, MeterRegistry> create;
   // Guarded by this: by TargetResources.key, "" for the daemon's own.
   private final Map<String, Held> byResource = new HashMap<>();
   private boolean closed;
 
   /**
-   * @param create a registry for these resource attributes (empty for the daemon's resource)
+   * @param create a registry for these resource attributes (empty for the daemon's resource) and
+   *     this default service.name (the target's name, or the daemon's)
    */
-  OtlpRegistries(Function<Map<String, String>, MeterRegistry> create) {
+  OtlpRegistries(BiFunction<Map<String, String>, String, MeterRegistry> create) {
     this.create = create;
   }
 
@@ -35,7 +36,12 @@ final class OtlpRegistries implements AutoCloseable {
     String key = TargetResources.key(source);
     Held held = byResource.get(key);
     if (held == null) {
-      held = new Held(create.apply(key.isEmpty() ? Map.of() : TargetResources.of(source)), 0);
+      MeterRegistry registry =
+          key.isEmpty()
+              ? create.apply(Map.of(), OtlpSettings.DEFAULT_SERVICE_NAME)
+              : create.apply(
+                  TargetResources.of(source), TargetResources.targetOf(source).orElseThrow());
+      held = new Held(registry, 0);
     }
     byResource.put(key, new Held(held.registry(), held.meters() + 1));
     return held.registry();

@@ -16,19 +16,22 @@ final class OtlpSettings implements io.micrometer.registry.otlp.OtlpConfig {
 
   private final OtlpConfig config;
   private final Map<String, String> target;
+  private final String serviceName;
 
   /** The daemon's own resource. */
   OtlpSettings(OtlpConfig config) {
-    this(config, Map.of());
+    this(config, Map.of(), DEFAULT_SERVICE_NAME);
   }
 
   /**
    * @param target a target's resource attributes ({@link TargetResources}), which win over the
    *     configured and environment ones; empty for the daemon's own resource
+   * @param serviceName the service.name when neither those nor the configuration set one
    */
-  OtlpSettings(OtlpConfig config, Map<String, String> target) {
+  OtlpSettings(OtlpConfig config, Map<String, String> target, String serviceName) {
     this.config = config;
     this.target = Map.copyOf(target);
+    this.serviceName = serviceName;
   }
 
   @Override
@@ -75,7 +78,7 @@ final class OtlpSettings implements io.micrometer.registry.otlp.OtlpConfig {
         new LinkedHashMap<>(io.micrometer.registry.otlp.OtlpConfig.super.resourceAttributes());
     attributes.putAll(config.resourceAttributes());
     attributes.putAll(target);
-    attributes.putIfAbsent("service.name", DEFAULT_SERVICE_NAME);
+    attributes.putIfAbsent("service.name", serviceName);
     return attributes;
   }
 }

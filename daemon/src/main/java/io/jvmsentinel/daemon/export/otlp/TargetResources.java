@@ -11,13 +11,15 @@ import java.util.Optional;
 /**
  * Which OTLP resource a meter belongs to. A watched JVM is a service of its own, not part of the
  * daemon: its meters (those with a {@code target} tag) go out under the app's resource, {@code
- * service.name} from the target's {@code service} or {@code app} tag, else its name, and the
- * Kubernetes resource attributes of its pod identity ({@code k8s.namespace.name}, {@code
- * k8s.pod.name}, {@code k8s.container.name}, {@code k8s.node.name}). The daemon's own meters keep
- * the daemon's resource ({@code service.name} jvm-sentinel).
+ * service.name} from the target's {@code service} or {@code app} tag, else the configured one
+ * ({@code otlp.resourceAttributes}, {@code OTEL_SERVICE_NAME}: a sidecar's app), else the target's
+ * name, and the Kubernetes resource attributes of its pod identity ({@code k8s.namespace.name},
+ * {@code k8s.pod.name}, {@code k8s.container.name}, {@code k8s.node.name}). The daemon's own meters
+ * keep the daemon's resource ({@code service.name} jvm-sentinel).
  */
 final class TargetResources {
   static final String TARGET_TAG = "target";
+  static final String SERVICE_NAME = "service.name";
 
   /** Tags a service's name is read from, first found wins; else the target's name. */
   static final List<String> SERVICE_NAME_TAGS = List.of("service", "app");
@@ -42,16 +44,14 @@ final class TargetResources {
     return targetOf(id).map(target -> target + "|" + of(id)).orElse("");
   }
 
-  /** The resource attributes of the target whose meter this is. */
+  /** The resource attributes of the target whose meter this is (service.name only from a tag). */
   static Map<String, String> of(Meter.Id id) {
     Map<String, String> attributes = new LinkedHashMap<>();
-    String service =
-        SERVICE_NAME_TAGS.stream()
-            .map(id::getTag)
-            .filter(value -> value != null && !value.isEmpty())
-            .findFirst()
-            .orElse(id.getTag(TARGET_TAG));
-    attributes.put("service.name", service);
+    SERVICE_NAME_TAGS.stream()
+        .map(id::getTag)
+        .filter(value -> value != null && !value.isEmpty())
+        .findFirst()
+        .ifPresent(service -> attributes.put(SERVICE_NAME, service));
     K8S_ATTRIBUTES.forEach(
         (tag, attribute) -> {
           String value = id.getTag(tag);

@@ -89,7 +89,12 @@ class OtlpExportTest {
 
       var memory = receiver.latest("jvm.memory.used").orElseThrow();
       assertThat(memory.getUnit()).isEqualTo("By");
-      assertThat(memory.getGauge().getDataPointsList())
+      // An UpDownCounter in the conventions: a non-monotonic cumulative sum, not a gauge.
+      assertThat(memory.hasGauge()).isFalse();
+      assertThat(memory.getSum().getIsMonotonic()).isFalse();
+      assertThat(memory.getSum().getAggregationTemporality())
+          .isEqualTo(AggregationTemporality.AGGREGATION_TEMPORALITY_CUMULATIVE);
+      assertThat(memory.getSum().getDataPointsList())
           .extracting(
               p -> OtlpReceiver.attributes(p.getAttributesList()), NumberDataPoint::getAsDouble)
           .containsExactlyInAnyOrder(

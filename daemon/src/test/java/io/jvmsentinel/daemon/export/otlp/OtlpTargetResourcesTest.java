@@ -65,7 +65,7 @@ class OtlpTargetResourcesTest {
         var memory = resource.getScopeMetrics(0).getMetrics(0);
         assertThat(memory.getName()).isEqualTo("jvm.memory.used");
         // The pod is the resource's, not repeated on every point.
-        assertThat(OtlpReceiver.attributes(memory.getGauge().getDataPoints(0).getAttributesList()))
+        assertThat(OtlpReceiver.attributes(memory.getSum().getDataPoints(0).getAttributesList()))
             .containsOnlyKeys("target", "app", "jvm.memory.type", "jvm.memory.pool.name");
       }
       ResourceMetrics daemon = byPod.get("daemon");
