@@ -33,6 +33,7 @@ public final class OtelNames {
     t.put(Metric.JVM_MEMORY_USED, renamed(MEMORY_POOL, "jvm.memory.used"));
     t.put(Metric.JVM_MEMORY_COMMITTED, renamed(MEMORY_POOL, "jvm.memory.committed"));
     t.put(Metric.JVM_MEMORY_MAX, renamed(MEMORY_POOL, "jvm.memory.limit"));
+    t.put(Metric.JVM_MEMORY_USED_AFTER_GC, renamed(MEMORY_POOL, "jvm.memory.used_after_last_gc"));
     // Not in the conventions: our name, with the same pool attributes as its neighbours.
     t.put(Metric.JVM_MEMORY_PEAK, renamed(MEMORY_POOL, "jvm.memory.peak"));
     t.put(
@@ -58,6 +59,7 @@ public final class OtelNames {
             .attribute("action", "jvm.gc.action")
             .attribute("cause", "jvm.gc.cause"));
     t.put(Metric.JVM_CLASSES_LOADED, OtelName.of("jvm.class.count", "{class}"));
+    t.put(Metric.JVM_CLASSES_LOADS, OtelName.of("jvm.class.loaded", "{class}"));
     t.put(Metric.JVM_CLASSES_UNLOADED, OtelName.of("jvm.class.unloaded", "{class}"));
     t.put(Metric.PROCESS_CPU_TIME, OtelName.of("jvm.cpu.time", "s").scaledBy(1e-9));
     t.put(Metric.PROCESS_CPU_USAGE, OtelName.of("jvm.cpu.recent_utilization", "1"));
