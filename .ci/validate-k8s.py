@@ -3,7 +3,7 @@
 
 Core kinds: against the strict JSON schemas of Kubernetes (unknown fields are errors) shipped in
 the kubernetes-validate package. Prometheus Operator kinds (PodMonitor, PrometheusRule,
-ServiceMonitor): against the models generated from the operator's CRDs in the
+ServiceMonitor, AlertmanagerConfig): against the models generated from the operator's CRDs in the
 cloudcoil.models.prometheus_operator package; a field the model does not know is an error too.
 Prints one line per problem and exits 1 if there is any; prints "N passed, 0 failed" otherwise.
 Run with the interpreter of the venv that .ci/install-test-deps builds.
@@ -13,10 +13,12 @@ import sys
 import yaml
 import kubernetes_validate
 from cloudcoil.models.prometheus_operator import v1 as monitoring
+from cloudcoil.models.prometheus_operator import v1alpha1 as monitoring_alpha
 
 KUBERNETES_VERSION = "1.34.0"
 MONITORING = {"PodMonitor": monitoring.PodMonitor, "PrometheusRule": monitoring.PrometheusRule,
-              "ServiceMonitor": monitoring.ServiceMonitor}
+              "ServiceMonitor": monitoring.ServiceMonitor,
+              "AlertmanagerConfig": monitoring_alpha.AlertmanagerConfig}
 
 
 def unknown_fields(given, known, path=""):

@@ -16,6 +16,48 @@ their own adds this chart as a dependency and includes them in its pod template 
 app.kubernetes.io/name: {{ include "jvm-sentinel.targetName" . }}
 app.kubernetes.io/component: jvm-sentinel
 app.kubernetes.io/instance: {{ .Release.Name }}
+{{ include "jvm-sentinel.chartLabels" . }}
+{{- end }}
+
+{{/* The labels Helm's conventions put on every object (never on selectors: they change on upgrade). */}}
+{{- define "jvm-sentinel.chartLabels" -}}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/version: {{ include "jvm-sentinel.imageTag" . | quote }}
+app.kubernetes.io/part-of: jvm-sentinel
+{{- end }}
+
+{{/* image.tag, else the chart's appVersion. A chart that includes the sidecar templates with a
+     context of {Values, Release} has no .Chart here: it sets image.tag. */}}
+{{- define "jvm-sentinel.imageTag" -}}
+{{- $appVersion := "" -}}
+{{- with .Chart }}{{ $appVersion = .AppVersion }}{{ end -}}
+{{- .Values.image.tag | default $appVersion | required "image.tag is required when the jvm-sentinel templates are included without .Chart in their context" -}}
+{{- end }}
+
+{{- define "jvm-sentinel.image" -}}
+{{- printf "%s:%s" .Values.image.repository (include "jvm-sentinel.imageTag" .) -}}
+{{- end }}
+
+
+{{/* Sets http.listen of a config dict from `port`: one value decides both the container port and
+     where the daemon listens. A config.http.listen of its own on another port is an error. */}}
+{{- define "jvm-sentinel.setListen" -}}
+{{- $http := .config.http | default dict -}}
+{{- $listen := printf "0.0.0.0:%d" (int .root.Values.port) -}}
+{{- if and $http.listen (not (hasSuffix (printf ":%d" (int .root.Values.port)) (toString $http.listen))) -}}
+{{- fail (printf "config.http.listen (%s) and port (%d) disagree: set only port, the chart sets http.listen to %s" $http.listen (int .root.Values.port) $listen) -}}
+{{- end -}}
+{{- $_ := set $http "listen" ($http.listen | default $listen) -}}
+{{- $_ := set .config "http" $http -}}
+{{- end }}
+
+{{/* The daemon's own notifications link the same runbooks as the PrometheusRule: alerts.runbookBaseUrl
+     from runbookBaseUrl, unless config.alerts sets it. */}}
+{{- define "jvm-sentinel.setRunbookBaseUrl" -}}
+{{- $alerts := .config.alerts | default dict -}}
+{{- $_ := set $alerts "runbookBaseUrl" ($alerts.runbookBaseUrl | default .root.Values.runbookBaseUrl) -}}
+{{- $_ := set .config "alerts" $alerts -}}
 {{- end }}
 
 {{- define "jvm-sentinel.selectorLabels" -}}
@@ -49,6 +91,8 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 {{- $_ := set $target "tags" .Values.targetTags -}}
 {{- end -}}
 {{- $config := deepCopy .Values.config -}}
+{{- include "jvm-sentinel.setListen" (dict "root" . "config" $config) -}}
+{{- include "jvm-sentinel.setRunbookBaseUrl" (dict "root" . "config" $config) -}}
 {{- if eq .Values.mode "jmx" -}}
 {{- $_ := set $config "targets" (list $target) -}}
 {{- end -}}
@@ -71,12 +115,16 @@ app.kubernetes.io/instance: {{ .Release.Name }}
   value: {{ .Values.appContainerName | default "app" | quote }}
 {{- end }}
 
-{{/* The sidecar container, as one list item of a pod's containers. */}}
+{{/* The sidecar container, as one list item of a pod's containers; with sidecar.native, of its
+     initContainers (restartPolicy: Always makes it a native sidecar, Kubernetes 1.29+). */}}
 {{- define "jvm-sentinel.sidecar.container" -}}
 {{- include "jvm-sentinel.checkMode" . -}}
 - name: jvm-sentinel
-  image: "{{ .Values.image.repository }}:{{ .Values.image.tag | default "0.1.0" }}"
+  image: {{ include "jvm-sentinel.image" . | quote }}
   imagePullPolicy: {{ .Values.image.pullPolicy }}
+  {{- if .Values.sidecar.native }}
+  restartPolicy: Always
+  {{- end }}
   {{- if eq .Values.mode "pid" }}
   # find-pid.sh (deploy/kubernetes/find-pid.sh) waits for the app's JVM and runs the daemon
   # with its pid in place of {pid}; it exits when that JVM does, so the kubelet restarts it.
@@ -113,6 +161,8 @@ app.kubernetes.io/instance: {{ .Release.Name }}
   ports:
     - name: metrics
       containerPort: {{ .Values.port }}
+  {{- /* Probes that can only restart the sidecar; no readinessProbe (values.yaml, probes). */}}
+  {{- if not .Values.sidecar.native }}
   startupProbe:
     httpGet: {path: /health, port: metrics}
     {{- if eq .Values.mode "pid" }}
@@ -122,12 +172,14 @@ app.kubernetes.io/instance: {{ .Release.Name }}
     {{- else }}
     {{- toYaml .Values.probes.startup | nindent 4 }}
     {{- end }}
+  {{- end }}
   livenessProbe:
     httpGet: {path: /health, port: metrics}
+    {{- if .Values.sidecar.native }}
+    # No startup probe on a native sidecar: the app's containers would wait for it to pass.
+    initialDelaySeconds: {{ eq .Values.mode "pid" | ternary (add .Values.pid.waitSeconds 30) .Values.probes.nativeJmxInitialDelaySeconds }}
+    {{- end }}
     {{- toYaml .Values.probes.liveness | nindent 4 }}
-  readinessProbe:
-    httpGet: {path: {{ .Values.probes.readinessPath }}, port: metrics}
-    {{- toYaml .Values.probes.readiness | nindent 4 }}
   resources:
     {{- toYaml .Values.resources | nindent 4 }}
   securityContext:
@@ -199,7 +251,7 @@ app.kubernetes.io/instance: {{ .Release.Name }}
      refuses group-readable ones), and the volumes it and the app use. */}}
 {{- define "jvm-sentinel.app.jmxInitContainer" -}}
 - name: jmx-auth-files
-  image: "{{ .Values.image.repository }}:{{ .Values.image.tag | default "0.1.0" }}"
+  image: {{ include "jvm-sentinel.image" . | quote }}
   command:
     - /bin/sh
     - -c
@@ -263,6 +315,9 @@ jvm-sentinel.io/role: discovery
 {{- $_ := set $k8s "passwordFile" (printf "/var/run/secrets/jvm-sentinel/%s" .Values.discovery.passwordKey) -}}
 {{- end -}}
 {{- $config := deepCopy .Values.config -}}
+{{- include "jvm-sentinel.setListen" (dict "root" . "config" $config) -}}
+{{- include "jvm-sentinel.setRunbookBaseUrl" (dict "root" . "config" $config) -}}
 {{- $_ := set $config "discovery" (dict "kubernetes" $k8s) -}}
 {{- toYaml $config -}}
 {{- end }}
+

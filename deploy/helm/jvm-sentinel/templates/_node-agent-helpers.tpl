@@ -2,6 +2,7 @@
 {{- define "jvm-sentinel.nodeAgent.labels" -}}
 {{ include "jvm-sentinel.nodeAgent.selectorLabels" . }}
 app.kubernetes.io/component: node-agent
+{{ include "jvm-sentinel.chartLabels" . }}
 {{- end }}
 
 {{- define "jvm-sentinel.nodeAgent.selectorLabels" -}}
@@ -13,6 +14,8 @@ app.kubernetes.io/instance: {{ .Release.Name }}
      become the daemon's tags on every series. */}}
 {{- define "jvm-sentinel.nodeAgent.config" -}}
 {{- $config := deepCopy .Values.config -}}
+{{- include "jvm-sentinel.setListen" (dict "root" . "config" $config) -}}
+{{- include "jvm-sentinel.setRunbookBaseUrl" (dict "root" . "config" $config) -}}
 {{- $_ := set $config "discovery" (dict "local" .Values.nodeAgent.discovery) -}}
 {{- if .Values.targetTags -}}
 {{- $_ := set $config "tags" .Values.targetTags -}}

@@ -35,6 +35,7 @@ public final class Scenarios {
     register("gc-at-startup", GcAtStartupScenario::new);
     register("hostile-names", HostileNamesScenario::new);
     register("lock-contention", LockContentionScenario::new);
+    register("incidents-at-once", IncidentsAtOnceScenario::new);
     register("bench", BenchScenario::new);
   }
 

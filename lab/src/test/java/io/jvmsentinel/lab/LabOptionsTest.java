@@ -69,6 +69,7 @@ class LabOptionsTest {
             "gc-at-startup",
             "hostile-names",
             "lock-contention",
+            "incidents-at-once",
             "bench");
     for (String name : Scenarios.names()) {
       assertThat(Scenarios.create(LabOptions.defaults(name)))

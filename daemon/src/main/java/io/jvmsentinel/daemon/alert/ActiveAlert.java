@@ -7,6 +7,9 @@ import java.time.Instant;
  *
  * @param since when the condition first held (pending) or the alert fired (firing)
  * @param lastSeen the last evaluation at which the condition held
+ * @param snapshot the alert's JFR evidence snapshot, once written and checked whole; else null
+ * @param snapshotUnavailable why the alert names no snapshot (still being written, or why there is
+ *     none); null when it names one, or says nothing of it (pending, restored)
  */
 public record ActiveAlert(
     String ruleId,
@@ -17,7 +20,8 @@ public record ActiveAlert(
     Instant since,
     Instant lastSeen,
     Finding finding,
-    String snapshot) {
+    String snapshot,
+    String snapshotUnavailable) {
 
   public AlertKey alertKey() {
     return new AlertKey(ruleId, target, key);

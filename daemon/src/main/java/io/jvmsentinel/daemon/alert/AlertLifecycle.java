@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -170,7 +171,8 @@ public final class AlertLifecycle {
         record.startedAt(),
         record.startedAt(),
         restoredFinding(record),
-        record.snapshot());
+        record.snapshot(),
+        null);
   }
 
   /** The finding of a restored alert until its rule speaks again. */
@@ -244,6 +246,7 @@ public final class AlertLifecycle {
                   now,
                   now,
                   finding,
+                  null,
                   null));
     }
     boolean continuedAfterRestart = tracked.restored();
@@ -264,6 +267,7 @@ public final class AlertLifecycle {
               now,
               now,
               finding,
+              null,
               null);
       alerts.put(key, tracked.withAlert(fired).notified(finding.cause(), now));
       out.add(new Transition(Change.FIRED, fired, ""));
@@ -279,7 +283,8 @@ public final class AlertLifecycle {
             alert.since(),
             now,
             finding,
-            alert.snapshot());
+            alert.snapshot(),
+            alert.snapshotUnavailable());
     tracked = tracked.withAlert(seen);
     if (seen.state() == ActiveAlert.State.FIRING && causeChanged(tracked, now)) {
       alerts.put(key, tracked.notified(tracked.candidateCause(), now));
@@ -349,8 +354,11 @@ public final class AlertLifecycle {
     return transitions;
   }
 
-  /** Records the evidence snapshot taken for a firing alert; the alert as it is now. */
-  public ActiveAlert attachSnapshot(AlertKey key, String snapshot) {
+  /**
+   * Records what a firing alert says of its evidence snapshot: the file once checked whole, or why
+   * there is none (yet); the alert as it is now.
+   */
+  public ActiveAlert attachSnapshot(AlertKey key, String snapshot, String unavailable) {
     Tracked tracked = alerts.get(key);
     if (tracked == null) {
       throw new IllegalArgumentException("no alert " + key);
@@ -366,9 +374,23 @@ public final class AlertLifecycle {
             a.since(),
             a.lastSeen(),
             a.finding(),
-            snapshot);
+            snapshot,
+            unavailable);
     alerts.put(key, tracked.withAlert(with));
     return with;
+  }
+
+  /**
+   * The alert a snapshot taken when it fired at {@code firedAt} belongs to, if that alert still
+   * fires (not resolved, nor fired again since).
+   */
+  public Optional<ActiveAlert> firingSince(AlertKey key, Instant firedAt) {
+    Tracked tracked = alerts.get(key);
+    return tracked != null
+            && tracked.alert().state() == ActiveAlert.State.FIRING
+            && tracked.alert().since().equals(firedAt)
+        ? Optional.of(tracked.alert())
+        : Optional.empty();
   }
 
   /** How many alerts of a rule fire on a target. */

@@ -21,7 +21,9 @@ import java.util.Optional;
  * @param action what to do about it
  * @param runbook link to the runbook ({@code alerts/runbooks/<id>.md})
  * @param evidence JSON-friendly details (numbers, strings, lists and maps of them)
- * @param snapshot path of the JFR evidence snapshot saved when the alert fired, if any
+ * @param snapshot path of the alert's JFR evidence snapshot, once written and checked whole
+ * @param snapshotUnavailable why the notification names no snapshot: still being written (an update
+ *     names it once checked), or why there is none
  * @param page the alert on the daemon's status page, when {@code http.externalUrl} is set
  * @param targetTags the target's tags with a value (discovery's namespace, pod, main class, the
  *     configured ones), the same as on its series; sinks add them to their labels or tags
@@ -40,6 +42,7 @@ public record AlertNotification(
     String runbook,
     Map<String, Object> evidence,
     Optional<String> snapshot,
+    Optional<String> snapshotUnavailable,
     Optional<String> page,
     Map<String, String> targetTags) {
 
@@ -65,6 +68,7 @@ public record AlertNotification(
     // Insertion order is the order people read the evidence in; unknown values stay as nulls.
     evidence = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(evidence));
     Objects.requireNonNull(snapshot, "snapshot");
+    Objects.requireNonNull(snapshotUnavailable, "snapshotUnavailable");
     Objects.requireNonNull(page, "page");
     targetTags = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(targetTags));
   }
@@ -99,20 +103,35 @@ public record AlertNotification(
         evidence,
         snapshot,
         Optional.empty(),
+        Optional.empty(),
         Map.of());
+  }
+
+  /** This notification with another runbook link. */
+  public AlertNotification withRunbook(String link) {
+    return with(link, snapshotUnavailable, page, targetTags);
   }
 
   /** This notification with a link to the alert's page. */
   public AlertNotification withPage(String url) {
-    return with(Optional.of(url), targetTags);
+    return with(runbook, snapshotUnavailable, Optional.of(url), targetTags);
   }
 
   /** This notification with its target's tags. */
   public AlertNotification withTargetTags(Map<String, String> tags) {
-    return with(page, tags);
+    return with(runbook, snapshotUnavailable, page, tags);
   }
 
-  private AlertNotification with(Optional<String> page, Map<String, String> targetTags) {
+  /** This notification saying why it names no snapshot (null: it says nothing of it). */
+  public AlertNotification withSnapshotUnavailable(String why) {
+    return with(runbook, Optional.ofNullable(why), page, targetTags);
+  }
+
+  private AlertNotification with(
+      String runbook,
+      Optional<String> snapshotUnavailable,
+      Optional<String> page,
+      Map<String, String> targetTags) {
     return new AlertNotification(
         ruleId,
         target,
@@ -127,6 +146,7 @@ public record AlertNotification(
         runbook,
         evidence,
         snapshot,
+        snapshotUnavailable,
         page,
         targetTags);
   }

@@ -160,6 +160,16 @@ public enum SentinelMetric implements MeterDefinition {
           + " at most two wait; alerts firing together want the same minutes of events); logged",
       "",
       "daemon"),
+  SENTINEL_JFR_EVIDENCE_SNAPSHOTS(
+      "jvm.sentinel.jfr.evidence.snapshots",
+      MeterKind.COUNTER,
+      null,
+      "JFR evidence snapshots of alerts by outcome: written (checked whole and named in the alert),"
+          + " empty (the target held none of the incident's events for the alert's window), failed"
+          + " (could not be read, filtered or checked); an empty or failed snapshot is never"
+          + " published, and the alert says why it has none",
+      "outcome",
+      "daemon"),
   SENTINEL_NOTIFICATION_QUEUE(
       "jvm.sentinel.notification.queue",
       MeterKind.GAUGE,

@@ -25,6 +25,8 @@ import java.util.Optional;
  * @param stateFile where firing alerts are kept across daemon restarts (none: in memory only)
  * @param restoreGrace how long a restored alert is held before it may resolve: the rules need that
  *     much fresh history to tell whether its condition still holds
+ * @param runbookBaseUrl where the runbooks live (ends in "/"): a notification links {@code
+ *     <runbookBaseUrl><RuleId>.md}, never the bare repository path {@code alerts/runbooks/...}
  */
 public record AlertsConfig(
     int queueSize,
@@ -36,12 +38,17 @@ public record AlertsConfig(
     Optional<PagerDuty> pagerduty,
     Optional<Alertmanager> alertmanager,
     Optional<Path> stateFile,
-    Duration restoreGrace) {
+    Duration restoreGrace,
+    URI runbookBaseUrl) {
   public static final int MIN_QUEUE_SIZE = 1;
   public static final Duration DEFAULT_RESTORE_GRACE = Duration.ofSeconds(60);
   public static final int MAX_QUEUE_SIZE = 100_000;
   public static final URI DEFAULT_PAGERDUTY_URL =
       URI.create("https://events.pagerduty.com/v2/enqueue");
+
+  /** This repository's runbooks, as the Prometheus rules link them. */
+  public static final URI DEFAULT_RUNBOOK_BASE_URL =
+      URI.create("https://github.com/jvm-sentinel/jvm-sentinel/blob/main/alerts/runbooks/");
 
   /** The JSON log only. */
   public static final AlertsConfig DEFAULT =
@@ -55,7 +62,8 @@ public record AlertsConfig(
           Optional.empty(),
           Optional.empty(),
           Optional.empty(),
-          DEFAULT_RESTORE_GRACE);
+          DEFAULT_RESTORE_GRACE,
+          DEFAULT_RUNBOOK_BASE_URL);
 
   public AlertsConfig {
     Objects.requireNonNull(retryInitialDelay, "retryInitialDelay");

@@ -81,7 +81,32 @@ final class AlertsValidator {
         Optional.ofNullable(sinks.pagerduty()).flatMap(this::pagerduty),
         Optional.ofNullable(sinks.alertmanager()).flatMap(this::alertmanager),
         stateFile,
-        restoreGrace);
+        restoreGrace,
+        runbookBaseUrl(raw.runbookBaseUrl()));
+  }
+
+  /** An absolute http(s) URL ending in "/", to which a runbook's file name is appended. */
+  private URI runbookBaseUrl(String text) {
+    if (text == null || problems.unreadable("alerts.runbookBaseUrl")) {
+      return AlertsConfig.DEFAULT_RUNBOOK_BASE_URL;
+    }
+    try {
+      URI uri = new URI(text.trim());
+      if ((!"https".equalsIgnoreCase(uri.getScheme()) && !"http".equalsIgnoreCase(uri.getScheme()))
+          || uri.getHost() == null
+          || !uri.getPath().endsWith("/")) {
+        problems.add(
+            "'alerts.runbookBaseUrl' (\""
+                + text
+                + "\") must be an http(s) URL ending in \"/\", e.g."
+                + " https://wiki.example.com/jvm-sentinel/runbooks/");
+        return AlertsConfig.DEFAULT_RUNBOOK_BASE_URL;
+      }
+      return uri;
+    } catch (URISyntaxException e) {
+      problems.add("'alerts.runbookBaseUrl' (\"" + text + "\") is not a URL: " + e.getReason());
+      return AlertsConfig.DEFAULT_RUNBOOK_BASE_URL;
+    }
   }
 
   /** The state file, relative to the configuration file; its directory must exist already. */

@@ -115,6 +115,7 @@ record ConfigDocument(
       Duration httpTimeout,
       String stateFile,
       Duration restoreGrace,
+      String runbookBaseUrl,
       Sinks sinks) {}
 
   record Sinks(Webhook webhook, Slack slack, PagerDuty pagerduty, Alertmanager alertmanager) {}
@@ -132,7 +133,8 @@ record ConfigDocument(
       DogStatsdAddress address,
       Duration step,
       Map<String, String> tags,
-      Boolean alerts) {}
+      Boolean alerts,
+      Boolean agentNames) {}
 
   record Otlp(
       Boolean enabled,

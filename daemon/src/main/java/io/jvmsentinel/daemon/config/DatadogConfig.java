@@ -28,13 +28,14 @@ public record DatadogConfig(
     DogStatsdAddress address,
     Duration step,
     Map<String, String> tags,
-    boolean alerts) {
+    boolean alerts,
+    boolean agentNames) {
   public static final Duration DEFAULT_STEP = Duration.ofSeconds(10);
   public static final Duration MIN_STEP = Duration.ofSeconds(1);
 
   /** No {@code datadog:} section. */
   public static final DatadogConfig DISABLED =
-      new DatadogConfig(false, DogStatsdAddress.DEFAULT, DEFAULT_STEP, Map.of(), true);
+      new DatadogConfig(false, DogStatsdAddress.DEFAULT, DEFAULT_STEP, Map.of(), true, false);
 
   public DatadogConfig {
     Objects.requireNonNull(address, "address");

@@ -56,7 +56,12 @@ final class DatadogValidator {
     Map<String, String> tags = raw.tags() != null ? raw.tags() : Map.of();
     tags.forEach((key, value) -> checkTag(key, value, globalTags));
     return new DatadogConfig(
-        enabled, address, step, tags, raw.alerts() != null ? raw.alerts() : d.alerts());
+        enabled,
+        address,
+        step,
+        tags,
+        raw.alerts() != null ? raw.alerts() : d.alerts(),
+        raw.agentNames() != null ? raw.agentNames() : d.agentNames());
   }
 
   /** DD_DOGSTATSD_URL, else DD_AGENT_HOST and DD_DOGSTATSD_PORT, else localhost:8125. */

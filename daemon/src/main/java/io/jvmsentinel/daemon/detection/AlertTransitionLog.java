@@ -27,6 +27,16 @@ public final class AlertTransitionLog {
         "ALERT {} updated on {}{}: {}", alert.ruleId(), alert.target(), alert.keySuffix(), summary);
   }
 
+  /** The alert's snapshot was checked whole ({@code what} is its file), or why there is none. */
+  static void snapshotSettled(AlertKey alert, String what) {
+    log.info(
+        "ALERT {} on {}{}: JFR snapshot {}",
+        alert.ruleId(),
+        alert.target(),
+        alert.keySuffix(),
+        what);
+  }
+
   static void resolved(AlertKey alert) {
     log.info("ALERT {} resolved on {}{}", alert.ruleId(), alert.target(), alert.keySuffix());
   }

@@ -19,6 +19,7 @@ import io.jvmsentinel.daemon.alert.WarmUp;
 import io.jvmsentinel.daemon.catalog.SentinelMetric;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -208,6 +209,13 @@ public final class DetectionEngine implements AutoCloseable {
       if (trackedInstances.containsKey(record.target())) {
         awaitingTarget.remove(record);
         lifecycle.restore(record, now.plus(restoreGrace));
+        if (record.snapshot() != null && !Files.isRegularFile(Path.of(record.snapshot()))) {
+          // Pruned, or the directory was not kept across the restart: never advertise it.
+          lifecycle.attachSnapshot(
+              record.alertKey(),
+              null,
+              "the snapshot " + record.snapshot() + " is gone since the daemon restarted");
+        }
         stateChanged = true;
       } else if (!now.isBefore(restoreGraceEnds)) {
         awaitingTarget.remove(record);
@@ -260,6 +268,7 @@ public final class DetectionEngine implements AutoCloseable {
     for (TargetSignals target : current) {
       observe(target.name(), target.sample());
     }
+    settleSnapshots(now);
     published = lifecycle.alerts();
     if (stateChanged) {
       stateChanged = false;
@@ -353,7 +362,25 @@ public final class DetectionEngine implements AutoCloseable {
     return rule.needsJfr() && history.latest().map(SignalSample::jfrStormPaused).orElse(false);
   }
 
-  /** Logs each transition and hands it to the listener; a firing alert gets its snapshot first. */
+  /**
+   * Names each settled snapshot in its alert, or says why it has none, through every sink (an
+   * update: same alert, no new page). A snapshot of an alert that resolved meanwhile names nothing.
+   */
+  private void settleSnapshots(Instant now) {
+    for (EvidenceSnapshots.Settled done : snapshots.settled()) {
+      if (lifecycle.firingSince(done.alert(), done.firedAt()).isEmpty()) {
+        continue;
+      }
+      ActiveAlert alert = lifecycle.attachSnapshot(done.alert(), done.file(), done.unavailable());
+      AlertTransitionLog.snapshotSettled(
+          done.alert(), done.file() != null ? done.file() : "none: " + done.unavailable());
+      listener.notify(
+          notification(runbookOf(alert.ruleId()), alert, AlertNotification.Status.UPDATED, now));
+      stateChanged = true;
+    }
+  }
+
+  /** Logs each transition and hands it to the listener; a firing alert starts its snapshot. */
   private void deliver(List<AlertLifecycle.Transition> transitions, Instant now) {
     for (AlertLifecycle.Transition transition : transitions) {
       ActiveAlert alert = transition.alert();
@@ -361,10 +388,8 @@ public final class DetectionEngine implements AutoCloseable {
       String runbook = runbookOf(alert.ruleId());
       switch (transition.change()) {
         case FIRED -> {
-          Optional<String> snapshot = snapshots.take(key.target(), key.ruleId(), alert.since());
-          if (snapshot.isPresent()) {
-            alert = lifecycle.attachSnapshot(key, snapshot.get());
-          }
+          // The page goes out now; the snapshot is named by an update once checked whole.
+          alert = lifecycle.attachSnapshot(key, null, snapshots.take(alert));
           AlertTransitionLog.firing(key, alert.finding().summary());
           listener.notify(notification(runbook, alert, AlertNotification.Status.FIRING, now));
         }
@@ -426,6 +451,7 @@ public final class DetectionEngine implements AutoCloseable {
             runbook,
             finding.evidence(),
             Optional.ofNullable(alert.snapshot()))
+        .withSnapshotUnavailable(alert.snapshotUnavailable())
         .withTargetTags(tags);
   }
 

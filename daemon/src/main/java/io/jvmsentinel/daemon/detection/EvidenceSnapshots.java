@@ -1,95 +1,247 @@
 package io.jvmsentinel.daemon.detection;
 
+import io.jvmsentinel.daemon.alert.ActiveAlert;
+import io.jvmsentinel.daemon.alert.AlertKey;
 import io.jvmsentinel.daemon.jfr.JfrStreamSession;
+import io.jvmsentinel.daemon.jfr.JfrStreamSession.SnapshotOutcome;
+import io.jvmsentinel.daemon.jfr.RecordedEvidence;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Function;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * When an alert fires, saves the target's recent JFR events to a file on-call can open in JDK
- * Mission Control, and names the file in the alert. The stream writes it on its target's bounded
- * dump thread (the alert goes out at once, with the path the file will have; a dump that does not
- * fit the queue is dropped and the alert names no file); the directory is capped in size, oldest
- * snapshots deleted first.
+ * When an alert fires, saves what the target recorded from {@code window} before it to a file
+ * on-call can open in JDK Mission Control, and names the file in the alert only once the file is
+ * whole.
+ *
+ * <p>Implementation notes. {@link #take} returns at once with what the alert says until the
+ * snapshot settles ({@link #PENDING}, or why there is none). The target's dump thread reads the
+ * window from the daemon's evidence recording on the target and keeps only the daemon's own events
+ * ({@link JfrStreamSession#readEvidence}) into a {@code .part} file; {@link SnapshotCheck} then
+ * opens it: it must parse, cover the window (from the later of the window's start and the
+ * recording's start, to the firing, or a little after the recording's start when that is later:
+ * {@link JfrStreamSession#EVIDENCE_MIN_RECORDED}) and hold the events that made the rule fire
+ * ({@link SnapshotEvidence}). Only then is it renamed to its {@code .jfr} name; otherwise it is
+ * deleted. Either way the outcome is counted ({@code jvm_sentinel_jfr_evidence_snapshots_total})
+ * and queued for the engine ({@link #settled}), which names the file, or says why there is none, in
+ * an update of the alert. The directory is capped in size, oldest snapshots deleted first.
  */
 public final class EvidenceSnapshots implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(EvidenceSnapshots.class);
   private static final DateTimeFormatter STAMP =
       DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
 
+  /** What an alert says of its snapshot while it is being written and checked. */
+  public static final String PENDING = "being written; named here once checked whole";
+
+  static final String OFF = "snapshots are off (detection.snapshots.directory is empty)";
+
+  private static final Duration UNFINISHED_AFTER = Duration.ofMinutes(10);
+
+  /**
+   * A snapshot settled after its alert fired.
+   *
+   * @param alert the alert it was taken for
+   * @param firedAt when that alert fired (a later alert of the same key is another one)
+   * @param file the verified snapshot, or null
+   * @param unavailable why there is none, or null
+   */
+  public record Settled(AlertKey alert, Instant firedAt, String file, String unavailable) {}
+
   private final Path directory;
   private final long maxDirectoryBytes;
+  private final Duration window;
   private final Function<String, Optional<JfrStreamSession>> streams;
+  private final Queue<Settled> settled = new ConcurrentLinkedQueue<>();
 
-  /** Snapshots into {@code directory}, or none when it is null, of a fixed set of streams. */
-  public EvidenceSnapshots(
-      Path directory, long maxDirectoryBytes, Map<String, JfrStreamSession> streams) {
-    this(directory, maxDirectoryBytes, fixed(streams));
-  }
-
-  /** Snapshots of the streams of targets that come and go: looked up by target name. */
+  /**
+   * Snapshots of {@code window} into {@code directory} (none when it is null), of the targets'
+   * streams, looked up by target name (targets come and go).
+   */
   public EvidenceSnapshots(
       Path directory,
       long maxDirectoryBytes,
+      Duration window,
       Function<String, Optional<JfrStreamSession>> streams) {
     this.directory = directory;
     this.maxDirectoryBytes = maxDirectoryBytes;
+    this.window = window;
     this.streams = streams;
-  }
-
-  private static Function<String, Optional<JfrStreamSession>> fixed(
-      Map<String, JfrStreamSession> streams) {
-    Map<String, JfrStreamSession> copy = Map.copyOf(streams);
-    return name -> Optional.ofNullable(copy.get(name));
+    removeUnfinished();
   }
 
   public static EvidenceSnapshots disabled() {
-    return new EvidenceSnapshots(null, 0, Map.of());
+    return new EvidenceSnapshots(null, 0, Duration.ZERO, name -> Optional.empty());
   }
 
-  /** Starts saving a snapshot for an alert; returns the file path, or empty when not possible. */
-  public Optional<String> take(String target, String ruleId, Instant at) {
-    JfrStreamSession stream = streams.apply(target).orElse(null);
-    if (directory == null || stream == null || !stream.streaming()) {
-      return Optional.empty();
+  /**
+   * Starts the snapshot of an alert that fired; returns what the alert says of it now: {@link
+   * #PENDING} (the outcome follows in {@link #settled}), or why there is none.
+   */
+  public String take(ActiveAlert alert) {
+    if (directory == null) {
+      return OFF;
     }
-    Path file = directory.resolve(target + "-" + ruleId + "-" + STAMP.format(at) + ".jfr");
+    Optional<List<SnapshotEvidence.Need>> needs = SnapshotEvidence.of(alert);
+    if (needs.isEmpty()) {
+      return SnapshotEvidence.whyNone(alert);
+    }
+    JfrStreamSession stream = streams.apply(alert.target()).orElse(null);
+    if (stream == null) {
+      return "the target is not watched any more";
+    }
+    Optional<String> noJfr = stream.evidenceUnavailable();
+    if (noJfr.isPresent()) {
+      return "the daemon has no JFR recording of the target: " + noJfr.get();
+    }
+    Path part;
     try {
       Files.createDirectories(directory);
+      part = SnapshotFiles.reservePart(directory, baseName(alert));
     } catch (IOException e) {
-      log.warn("cannot save JFR evidence {}: {}", file, e.toString());
-      return Optional.empty();
+      return "cannot write to " + directory + ": " + e;
     }
-    return stream
-        .dump(file)
-        .map(written -> written.whenComplete(this::saved))
-        .map(f -> file.toString());
+    Instant firedAt = alert.since();
+    Instant from = firedAt.minus(window);
+    Optional<CompletableFuture<RecordedEvidence>> read = stream.readEvidence(from, firedAt, part);
+    if (read.isEmpty()) {
+      return "not written: the target's snapshot queue was full"
+          + " (jvm_sentinel_jfr_evidence_dropped_total)";
+    }
+    read.get()
+        .whenComplete(
+            (recorded, failure) ->
+                settled.add(settle(alert, needs.get(), stream, from, part, recorded, failure)));
+    return PENDING;
   }
 
-  private void saved(Path file, Throwable failure) {
+  /** The snapshots settled since the last call, oldest first. */
+  public List<Settled> settled() {
+    List<Settled> done = new ArrayList<>();
+    for (Settled next = settled.poll(); next != null; next = settled.poll()) {
+      done.add(next);
+    }
+    return done;
+  }
+
+  /** Checks what was read and publishes it, or deletes it; runs on the target's dump thread. */
+  private Settled settle(
+      ActiveAlert alert,
+      List<SnapshotEvidence.Need> needs,
+      JfrStreamSession stream,
+      Instant from,
+      Path part,
+      RecordedEvidence recorded,
+      Throwable failure) {
+    AlertKey key = alert.alertKey();
+    Instant firedAt = alert.since();
     if (failure != null) {
-      Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
-      log.warn("cannot save JFR evidence: {}", String.valueOf(cause));
-      return;
+      deleteQuietly(part);
+      return failed(stream, key, firedAt, "could not be read: " + cause(failure));
     }
     try {
-      log.info("saved JFR evidence {} ({} bytes)", file, Files.size(file));
+      Instant coverFrom = later(from, recorded.recordedFrom());
+      SnapshotCheck.Verdict verdict = SnapshotCheck.check(part, needs, coverFrom, recorded.to());
+      if (!verdict.whole()) {
+        deleteQuietly(part);
+        stream.countSnapshot(SnapshotOutcome.EMPTY);
+        log.warn("JFR evidence of {} not kept: {} ({})", key, verdict.why(), recorded.source());
+        return new Settled(key, firedAt, null, "not kept: " + verdict.why());
+      }
+      Path file = SnapshotFiles.publish(part);
+      stream.countSnapshot(SnapshotOutcome.WRITTEN);
+      log.info(
+          "saved JFR evidence {} ({} bytes, {} events from {} to {}; {} events of other"
+              + " recordings left out; from {})",
+          file,
+          Files.size(file),
+          verdict.eventCount(),
+          verdict.from(),
+          verdict.to(),
+          recorded.droppedEvents(),
+          recorded.source());
       prune();
+      return new Settled(key, firedAt, file.toString(), null);
     } catch (IOException | RuntimeException e) {
-      log.warn("cannot prune JFR evidence after {}: {}", file, e.toString());
+      deleteQuietly(part);
+      return failed(stream, key, firedAt, "could not be checked: " + e);
+    }
+  }
+
+  private static Instant later(Instant a, Instant b) {
+    return a.isAfter(b) ? a : b;
+  }
+
+  private static Settled failed(
+      JfrStreamSession stream, AlertKey key, Instant firedAt, String why) {
+    stream.countSnapshot(SnapshotOutcome.FAILED);
+    log.warn("JFR evidence of {} {}", key, why);
+    return new Settled(key, firedAt, null, why);
+  }
+
+  private static String cause(Throwable failure) {
+    Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
+    if (cause instanceof UncheckedIOException unchecked) {
+      cause = unchecked.getCause();
+    }
+    return cause.getMessage() == null ? cause.toString() : cause.getMessage();
+  }
+
+  /**
+   * {@code target-rule[-key]-time}, with anything but letters, digits, '.' and '-' as '_'; {@link
+   * SnapshotFiles} makes it unique and adds {@code .jfr}.
+   */
+  static String baseName(ActiveAlert alert) {
+    String name =
+        alert.target()
+            + "-"
+            + alert.ruleId()
+            + (alert.key().isEmpty() ? "" : "-" + alert.key())
+            + "-"
+            + STAMP.format(alert.since());
+    return name.replaceAll("[^A-Za-z0-9.-]", "_");
+  }
+
+  private static void deleteQuietly(Path file) {
+    try {
+      Files.deleteIfExists(file);
+    } catch (IOException e) {
+      log.warn("cannot delete {}: {}", file, e.toString());
+    }
+  }
+
+  /**
+   * Deletes what a daemon stopped in the middle of a snapshot left behind; not recent files, which
+   * another daemon sharing the directory may be writing (a snapshot takes seconds).
+   */
+  private void removeUnfinished() {
+    if (directory == null || !Files.isDirectory(directory)) {
+      return;
+    }
+    long before = System.currentTimeMillis() - UNFINISHED_AFTER.toMillis();
+    try (Stream<Path> list = Files.list(directory)) {
+      list.filter(f -> f.toString().endsWith(".part") || f.toString().endsWith(".part.raw"))
+          .filter(f -> modified(f) < before)
+          .forEach(EvidenceSnapshots::deleteQuietly);
+    } catch (IOException e) {
+      log.warn("cannot list {}: {}", directory, e.toString());
     }
   }
 

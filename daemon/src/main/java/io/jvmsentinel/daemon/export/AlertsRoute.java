@@ -34,6 +34,9 @@ public final class AlertsRoute implements HttpEndpoint.Route {
     map.put("action", alert.finding().action());
     map.put("evidence", alert.finding().evidence());
     map.put("snapshot", alert.snapshot());
+    if (alert.snapshotUnavailable() != null) {
+      map.put("snapshotUnavailable", alert.snapshotUnavailable());
+    }
     return map;
   }
 }

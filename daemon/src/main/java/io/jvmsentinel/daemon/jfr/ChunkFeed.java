@@ -3,7 +3,6 @@ package io.jvmsentinel.daemon.jfr;
 import io.jvmsentinel.daemon.target.ConnectFailure;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -62,9 +61,6 @@ final class ChunkFeed implements EventFeed {
   /** An event and where it goes. */
   private record Delivery(Consumer<RecordedEvent> consumer, RecordedEvent event) {}
 
-  /** A chunk kept on disk for evidence dumps. */
-  private record Kept(Path file, Instant end, long size) {}
-
   private final String target;
   private final TargetFlightRecorder recorder;
   private final long recordingId;
@@ -75,13 +71,10 @@ final class ChunkFeed implements EventFeed {
   private final Map<String, Consumer<RecordedEvent>> consumers = new HashMap<>();
   private final ChunkPacer<Delivery> pacer = new ChunkPacer<>(MAX_PENDING);
   private final Deque<Long> readChunks = new ArrayDeque<>();
-  private final Deque<Kept> kept = new ArrayDeque<>();
   private final ScheduledExecutorService thread;
   private final ScheduledExecutorService handOut;
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile Runnable onFlush = () -> {};
-  private volatile Duration keepAge = Duration.ZERO;
-  private volatile long keepBytes;
 
   // Confined to the feed thread (after start).
   private Instant recordingStart = Instant.EPOCH;
@@ -94,7 +87,7 @@ final class ChunkFeed implements EventFeed {
    * @param recordingId the daemon's recording, created, named and bounded, not started
    * @param copyName the name of the stopped copies each read makes ({@link
    *     RecordingOwner#readCopyName}), so a copy a killed daemon leaves behind can be closed
-   * @param directory where chunks are written to be parsed, and kept for dumps
+   * @param directory where chunks are written to be parsed
    * @param period how often the target's recording is read
    * @param maxReadBytes the most one read may bring; more is refused (a hostile or broken target)
    */
@@ -144,12 +137,6 @@ final class ChunkFeed implements EventFeed {
   @Override
   public void onFlush(Runnable action) {
     onFlush = action;
-  }
-
-  @Override
-  public void keepLocally(Duration age, long maxBytes) {
-    keepAge = age;
-    keepBytes = maxBytes;
   }
 
   @Override
@@ -204,34 +191,20 @@ final class ChunkFeed implements EventFeed {
 
   /** The chunks of the recording that end after {@code from}, through a stopped copy. */
   private byte[] readSince(Instant from) throws IOException {
-    long copy = recorder.stoppedCopy(recordingId);
-    try {
-      recorder.setOptions(copy, Map.of("name", copyName));
-      // openStream includes a chunk that ends exactly at the start time, and JDK 17 (not 11.0.13)
-      // ends a chunk at the next one's start to the nanosecond: without the nanosecond, every read
-      // brought the chunk read last time again (twice the bytes; bench/jfr-feeds.sh).
-      long stream = recorder.openStream(copy, from.plusNanos(1), blockSize);
-      try {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        for (byte[] block = recorder.readStream(stream);
-            block != null;
-            block = recorder.readStream(stream)) {
-          if (out.size() + (long) block.length > maxReadBytes) {
-            throw new IOException(
-                "the target sent more than "
-                    + maxReadBytes
-                    + " bytes of JFR data in one read (jfr.maxSizeMb); skipped");
-          }
-          out.write(block);
-        }
-        blockSize = blockSize(out.size());
-        return out.toByteArray();
-      } finally {
-        recorder.closeStream(stream);
-      }
-    } finally {
-      recorder.close(copy);
-    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    // openStream includes a chunk that ends exactly at the start time, and JDK 17 (not 11.0.13)
+    // ends a chunk at the next one's start to the nanosecond: without the nanosecond, every read
+    // brought the chunk read last time again (twice the bytes; bench/jfr-feeds.sh).
+    recorder.readCopy(
+        recorder.stoppedCopy(recordingId),
+        copyName,
+        from.plusNanos(1),
+        null,
+        blockSize,
+        out,
+        maxReadBytes);
+    blockSize = blockSize(out.size());
+    return out.toByteArray();
   }
 
   /** The block size for the next read: about an eighth of this one's bytes, within bounds. */
@@ -270,11 +243,11 @@ final class ChunkFeed implements EventFeed {
         }
       }
     } catch (IOException | RuntimeException e) {
-      Files.deleteIfExists(file);
       throw new IOException("JFR chunk from " + chunk.start() + " cannot be parsed: " + e, e);
+    } finally {
+      Files.deleteIfExists(file);
     }
     pacer.add(System.nanoTime(), chunk.start(), Duration.ofNanos(chunk.durationNanos()), events);
-    keep(file, chunk);
   }
 
   /** Hands out the events that are due. */
@@ -285,38 +258,6 @@ final class ChunkFeed implements EventFeed {
   private static void deliver(List<Delivery> due) {
     // The consumers count and log their own failures (EventDispatcher).
     due.forEach(delivery -> delivery.consumer().accept(delivery.event()));
-  }
-
-  private void keep(Path file, ChunkHeader chunk) throws IOException {
-    synchronized (kept) {
-      if (keepAge.isZero()) {
-        Files.deleteIfExists(file);
-        return;
-      }
-      kept.addLast(new Kept(file, chunk.end(), chunk.size()));
-      Instant oldest = chunk.end().minus(keepAge);
-      long total = kept.stream().mapToLong(Kept::size).sum();
-      while (kept.size() > 1 && (kept.peekFirst().end().isBefore(oldest) || total > keepBytes)) {
-        Kept gone = kept.removeFirst();
-        total -= gone.size();
-        Files.deleteIfExists(gone.file());
-      }
-    }
-  }
-
-  /** The kept chunks, one after the other: a valid recording for JDK Mission Control. */
-  @Override
-  public void dump(Path file) throws IOException {
-    synchronized (kept) {
-      if (kept.isEmpty()) {
-        throw new IOException("no JFR chunk of target " + target + " has been read yet");
-      }
-      try (OutputStream out = Files.newOutputStream(file)) {
-        for (Kept chunk : kept) {
-          Files.copy(chunk.file(), out);
-        }
-      }
-    }
   }
 
   /** Lets the running task finish (at most 5 s), cancels the scheduled ones. */

@@ -1,7 +1,6 @@
 package io.jvmsentinel.daemon.jfr;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -11,8 +10,8 @@ import jdk.jfr.consumer.RecordedEvent;
  * How the events of the daemon's recording on a target reach the handlers: a remote stream on JDK
  * 16+ ({@link StreamFeed}), or recorded chunks read over JMX every few seconds on targets that have
  * the FlightRecorder MBean but no remote streaming (JDK 11, OpenJDK 8u262+: {@link ChunkFeed}).
- * Everything above a feed (settings, handlers, storm protection, stack sampling, lease, dumps) is
- * the same for both. Handlers are called from one feed thread at a time.
+ * Everything above a feed (settings, handlers, storm protection, stack sampling, lease, evidence)
+ * is the same for both. Handlers are called from one feed thread at a time.
  */
 interface EventFeed {
   /** Which kind of feed, for the API: {@code stream} or {@code chunks}. */
@@ -27,9 +26,6 @@ interface EventFeed {
   /** Runs each time the target's data has been read up to a new point (proof of life). */
   void onFlush(Runnable action);
 
-  /** Keeps the last {@code age} (at most {@code maxBytes}) of events locally, for {@link #dump}. */
-  void keepLocally(Duration age, long maxBytes);
-
   /** Starts recording and delivering; returns once started. */
   void start() throws IOException;
 
@@ -38,9 +34,6 @@ interface EventFeed {
    * about one read period for chunks. Overload shedding allows for it.
    */
   Duration inherentDelay();
-
-  /** Writes the events kept locally to {@code file}. */
-  void dump(Path file) throws IOException;
 
   /** Stops delivering and closes the recording on the target. */
   void close();

@@ -25,10 +25,10 @@ final class EvidenceDumps implements AutoCloseable {
 
   static final int QUEUED = 2;
 
-  /** Writes one dump; runs on the dump thread. */
+  /** One dump; runs on the dump thread. */
   @FunctionalInterface
-  interface Dump {
-    void to(Path file) throws IOException;
+  interface Dump<T> {
+    T write() throws IOException;
   }
 
   private final String target;
@@ -59,14 +59,13 @@ final class EvidenceDumps implements AutoCloseable {
    * {@code jvm_sentinel_jfr_evidence_dropped_total} and logged). The future fails with the dump's
    * {@link IOException} wrapped in an {@link UncheckedIOException}.
    */
-  Optional<CompletableFuture<Path>> submit(Path file, Dump dump) {
+  <T> Optional<CompletableFuture<T>> submit(Path file, Dump<T> dump) {
     try {
       return Optional.of(
           CompletableFuture.supplyAsync(
               () -> {
                 try {
-                  dump.to(file);
-                  return file;
+                  return dump.write();
                 } catch (IOException e) {
                   throw new UncheckedIOException(e);
                 }

@@ -14,11 +14,15 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -74,13 +78,34 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
   private static final long SIZE_CHECK_MILLIS = 10_000;
   private static final Duration DROP_LOG_INTERVAL = Duration.ofMinutes(1);
 
+  /**
+   * Events recorded only so that evidence snapshots hold them, read by no handler: GcOverhead
+   * judges GC notifications over JMX, and its snapshot shows the collections.
+   */
+  static final Map<String, String> EVIDENCE_ONLY =
+      Map.of("jdk.GarbageCollection#enabled", "true", "jdk.GarbageCollection#threshold", "0 ms");
+
+  /** The event names of {@link #EVIDENCE_ONLY}. */
+  public static final Set<String> EVIDENCE_ONLY_EVENTS = eventNames(EVIDENCE_ONLY);
+
+  /** How much longer than a snapshot's window the evidence recording keeps chunks. */
+  private static final Duration EVIDENCE_MARGIN = Duration.ofMinutes(1);
+
+  private static final Duration EVIDENCE_RETRY = Duration.ofSeconds(2);
+
+  /** How long a snapshot waits for an evidence recording that is starting. */
+  static final Duration EVIDENCE_START_WAIT = Duration.ofSeconds(30);
+
+  /** The least a snapshot holds after the evidence recording started (CodeCacheStatistics: 5 s). */
+  public static final Duration EVIDENCE_MIN_RECORDED = Duration.ofSeconds(10);
+
   private final String target;
   private final List<JfrEventHandler> handlers;
   private final JfrConfig config;
   private final Supplier<JvmIdentity> identity;
   private final StreamDirectories directories;
   private final RecordingOwner owner;
-  private final Duration localRetention;
+  private final Duration evidenceWindow;
   private final EventDispatcher dispatcher;
   private final DropLog drops = new DropLog(DROP_LOG_INTERVAL);
   private final LoadCountingHandler loadCounter;
@@ -91,6 +116,8 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
   private final AtomicLong startedThreads = new AtomicLong(-1);
   private final ScheduledExecutorService thread;
   private final EvidenceDumps dumps;
+  private final Map<SnapshotOutcome, Counter> snapshotOutcomes =
+      new EnumMap<>(SnapshotOutcome.class);
   private final AtomicLong recordingSize = new AtomicLong(-1);
   private final Counter startsOnConnect;
   private final Counter startsAfterStall;
@@ -98,9 +125,11 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
   private final Counter startsAfterStorm;
   private final Counter startsForProbe;
 
-  // Confined to the session thread, except that dump threads read the recording.
-  private MBeanServerConnection mbeans;
+  // Written by the session thread only; the dump thread reads them.
+  private volatile MBeanServerConnection mbeans;
   private volatile TargetRecording recording;
+  private volatile EvidenceRecording evidence;
+  private volatile Set<String> evidenceEvents = Set.of();
   private Path directory;
   private long nextRetry;
   private long nextSizeCheck;
@@ -122,14 +151,14 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
       Tags tags,
       StreamDirectories directories,
       RecordingOwner owner,
-      Duration localRetention) {
+      Duration evidenceWindow) {
     this.target = target;
     this.handlers = List.copyOf(handlers);
     this.config = config;
     this.identity = identity;
     this.directories = directories;
     this.owner = owner;
-    this.localRetention = localRetention;
+    this.evidenceWindow = evidenceWindow;
     this.dispatcher =
         new EventDispatcher(
             target,
@@ -185,6 +214,12 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
     this.dumps =
         new EvidenceDumps(
             target, SentinelMetric.SENTINEL_JFR_EVIDENCE_DROPPED.counter(registry, tags));
+    for (SnapshotOutcome outcome : SnapshotOutcome.values()) {
+      snapshotOutcomes.put(
+          outcome,
+          SentinelMetric.SENTINEL_JFR_EVIDENCE_SNAPSHOTS.counter(
+              registry, tags.and("outcome", outcome.tag())));
+    }
     this.thread =
         Executors.newSingleThreadScheduledExecutor(
             runnable -> {
@@ -262,6 +297,7 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
         () -> {
           mbeans = null;
           stop();
+          closeEvidence();
           resetLoad();
         });
   }
@@ -306,7 +342,7 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
         }
       }
       missingEvents = List.copyOf(absent);
-      closeLeftovers(-1);
+      closeLeftovers(liveIds());
       dir = directories.create(target);
       String name = owner.recordingName(target);
       long maxSize = config.maxSizeMb() * 1024 * 1024;
@@ -331,12 +367,10 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
                   maxSize,
                   TargetRecording.Lease.DEFAULT);
       EventFeed feed = opened.feed();
-      if (!localRetention.isZero()) {
-        // Keep the last minutes of events locally, so an alert can save them as evidence; the
-        // size bound too, since minutes of a storm are hundreds of MB.
-        feed.keepLocally(localRetention, maxSize);
-      }
       Map<String, String> settings = settings(active);
+      if (!evidenceWindow.isZero() && offered.contains("jdk.GarbageCollection")) {
+        settings.putAll(EVIDENCE_ONLY);
+      }
       feed.setSettings(settings);
       for (JfrEventHandler handler : active) {
         feed.onEvent(handler.eventName(), dispatcher.consumerFor(handler, feed.inherentDelay()));
@@ -347,6 +381,8 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
       recording = opened;
       directory = dir;
       liveSettings = settings;
+      evidenceEvents = eventNames(settings);
+      startEvidence();
       resetStackSampling();
       lastFailure = null;
       published = StreamState.flowing(feedDescription(chunks, version));
@@ -423,6 +459,8 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
       if (mbeans == null) {
         return;
       }
+      // Before the storm guard: the evidence recording keeps what a paused stream captured.
+      renewEvidenceLease();
       if (guardAgainstStorm()) {
         return;
       }
@@ -450,6 +488,8 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
       if (now >= nextSizeCheck) {
         nextSizeCheck = now + SIZE_CHECK_MILLIS;
         updateRecordingSize(live);
+        // Its start failed (a call that timed out on a busy target): tried again.
+        startEvidence();
       }
     } catch (RuntimeException e) {
       log.warn("target {}: JFR watchdog failed: {}", target, e.toString(), e);
@@ -600,7 +640,7 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
     try {
       live.size().ifPresent(recordingSize::set);
       // A daemon that died since leaves a recording that stops with its lease: closed here.
-      closeLeftovers(live.id());
+      closeLeftovers(liveIds());
     } catch (IOException | JMException | RuntimeException e) {
       // The JMX session notices a broken connection on its own.
       log.debug("target {}: reading the target's JFR recordings failed: {}", target, e.toString());
@@ -608,9 +648,9 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
   }
 
   /** Closes what {@link RecordingOwner#mayClose} allows, e.g. after a kill -9 of a daemon. */
-  private void closeLeftovers(long liveId) throws IOException, JMException {
+  private void closeLeftovers(Set<Long> live) throws IOException, JMException {
     for (TargetFlightRecorder.Recording closed :
-        TargetRecording.closeLeftovers(mbeans, owner, target, liveId)) {
+        TargetRecording.closeLeftovers(mbeans, owner, target, live)) {
       log.info(
           "target {}: closed JFR recording {} '{}' ({}, {} bytes) left behind by a jvm-sentinel"
               + " daemon",
@@ -638,28 +678,228 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
     }
   }
 
+  /** What became of an alert's snapshot of this target, for {@code jvm_sentinel_jfr_evidence_*}. */
+  public enum SnapshotOutcome {
+    WRITTEN,
+    EMPTY,
+    FAILED;
+
+    String tag() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
+
+  /** Counts an alert's snapshot of this target by what became of it. */
+  public void countSnapshot(SnapshotOutcome outcome) {
+    snapshotOutcomes.get(outcome).increment();
+  }
+
   /**
-   * Starts writing the events the stream holds locally (the last {@code localRetention}) to {@code
-   * file}, for JDK Mission Control, on this target's dump thread ({@link EvidenceDumps}); empty
-   * when the dump queue is full. The future fails when no stream is running.
+   * Why no snapshot of this target can be read (no JFR recording of it, nor one starting), or empty
+   * when one can: a read waits for a recording that is starting ({@link #readEvidence}).
    */
-  public Optional<CompletableFuture<Path>> dump(Path file) {
-    return dumps.submit(
-        file,
-        to -> {
-          TargetRecording live = recording;
-          if (live == null) {
-            throw new IOException("no JFR stream is running for target " + target);
-          }
-          live.feed().dump(to);
-        });
+  public Optional<String> evidenceUnavailable() {
+    if (evidence != null || recording != null) {
+      return Optional.empty();
+    }
+    if (mbeans == null) {
+      return Optional.of("the target is not connected");
+    }
+    boolean starting =
+        config.enabled() && !evidenceWindow.isZero() && published.unavailableReason() == null;
+    return starting ? Optional.empty() : Optional.of(published.describe());
+  }
+
+  /**
+   * Starts writing what the target recorded from {@code from} to {@code to} to {@code file}, only
+   * the daemon's own events ({@link EvidenceEventFilter}), on this target's dump thread ({@link
+   * EvidenceDumps}); empty when the dump queue is full. The read waits for an evidence recording
+   * that is starting ({@link #EVIDENCE_START_WAIT}), and until {@code to}, or {@link
+   * #EVIDENCE_MIN_RECORDED} after the recording started when that is later: an alert that fires as
+   * the daemon connects (a code cache already full) gets the periodic events that show its state,
+   * not the fraction of a second recorded before it. Read from the evidence recording ({@link
+   * EvidenceRecording}), else from a snapshot of the target's running recordings, and once again
+   * after a failure (a call that timed out on a busy target); the future fails with the reason when
+   * neither can be read.
+   */
+  public Optional<CompletableFuture<RecordedEvidence>> readEvidence(
+      Instant from, Instant to, Path file) {
+    return dumps.submit(file, () -> writeEvidence(from, to, file));
+  }
+
+  private RecordedEvidence writeEvidence(Instant from, Instant to, Path file) throws IOException {
+    Path raw = file.resolveSibling(file.getFileName() + ".raw");
+    try {
+      for (long waited = 0;
+          evidence == null && mbeans != null && waited < EVIDENCE_START_WAIT.toMillis();
+          waited += 250) {
+        pause(Duration.ofMillis(250));
+      }
+      EvidenceRecording kept = evidence;
+      if (kept != null && kept.started().plus(EVIDENCE_MIN_RECORDED).isAfter(to)) {
+        to = kept.started().plus(EVIDENCE_MIN_RECORDED);
+      }
+      pause(Duration.between(Instant.now(), to));
+      RawRead read;
+      try {
+        read = readRaw(from, to, raw);
+      } catch (IOException e) {
+        if (mbeans == null) {
+          throw e;
+        }
+        log.debug("target {}: reading evidence failed, once more: {}", target, e.toString());
+        pause(EVIDENCE_RETRY);
+        read = readRaw(from, to, raw);
+      }
+      EvidenceEventFilter.Result filtered = EvidenceEventFilter.filter(raw, file, evidenceEvents);
+      return new RecordedEvidence(
+          file,
+          read.recordedFrom(),
+          to,
+          read.source(),
+          filtered.keptEvents(),
+          filtered.droppedEvents());
+    } catch (IllegalArgumentException e) {
+      throw new IOException("the target's JFR data is malformed: " + e.getMessage(), e);
+    } finally {
+      Files.deleteIfExists(raw);
+    }
+  }
+
+  private record RawRead(Instant recordedFrom, String source) {}
+
+  private static void pause(Duration duration) throws IOException {
+    if (duration.isNegative() || duration.isZero()) {
+      return;
+    }
+    try {
+      Thread.sleep(duration.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted: the daemon is stopping", e);
+    }
+  }
+
+  private RawRead readRaw(Instant from, Instant to, Path raw) throws IOException {
+    MBeanServerConnection connection = mbeans;
+    if (connection == null) {
+      throw new IOException("the target is not connected");
+    }
+    long maxBytes = config.maxSizeMb() * 1024 * 1024;
+    EvidenceRecording kept = evidence;
+    String failure = "there is no evidence recording (" + published.describe() + ")";
+    if (kept != null) {
+      try (OutputStream out = Files.newOutputStream(raw)) {
+        kept.read(from, to, out, maxBytes);
+        return new RawRead(kept.started(), "the daemon's evidence recording");
+      } catch (IOException | RuntimeException e) {
+        failure = "reading the evidence recording failed: " + ConnectFailure.describe(e);
+      }
+    }
+    // What the target's running recordings hold: after a failed start of the evidence recording,
+    // or if someone closed it.
+    try (OutputStream out = Files.newOutputStream(raw)) {
+      TargetFlightRecorder recorder = new TargetFlightRecorder(connection);
+      long snapshot = recorder.takeSnapshot();
+      Instant started =
+          Instant.ofEpochMilli(
+              recorder
+                  .find(snapshot)
+                  .map(TargetFlightRecorder.Recording::startTimeMillis)
+                  .orElse(0L));
+      recorder.readCopy(snapshot, owner.readCopyName(target), from, to, 1 << 20, out, maxBytes);
+      return new RawRead(started, "a snapshot of the target's recordings (" + failure + ")");
+    } catch (IOException | JMException | RuntimeException e) {
+      throw new IOException(
+          failure
+              + "; a snapshot of the target's recordings failed too: "
+              + ConnectFailure.describe(e),
+          e);
+    }
+  }
+
+  /** Starts the evidence recording when snapshots are on and none runs; a failure is logged. */
+  private void startEvidence() {
+    if (evidenceWindow.isZero() || evidence != null) {
+      return;
+    }
+    try {
+      evidence =
+          EvidenceRecording.start(
+              mbeans,
+              owner.evidenceRecordingName(target),
+              owner.readCopyName(target),
+              evidenceWindow.plus(EVIDENCE_MARGIN),
+              config.maxSizeMb() * 1024 * 1024,
+              TargetRecording.Lease.DEFAULT);
+    } catch (IOException | JMException | RuntimeException e) {
+      log.warn(
+          "target {}: cannot start the JFR evidence recording (snapshots then read the target's"
+              + " other recordings): {}",
+          target,
+          ConnectFailure.describe(e));
+    }
+  }
+
+  private void renewEvidenceLease() {
+    EvidenceRecording kept = evidence;
+    if (kept == null) {
+      return;
+    }
+    try {
+      kept.renewLeaseIfDue(System.nanoTime());
+    } catch (RuntimeException e) {
+      log.debug("target {}: renewing the evidence recording's lease failed: {}", target, e);
+    }
+  }
+
+  private void closeEvidence() {
+    EvidenceRecording kept = evidence;
+    evidence = null;
+    if (kept == null) {
+      return;
+    }
+    try {
+      kept.close();
+    } catch (IOException | RuntimeException e) {
+      // Gone with the connection; its lease stops it, a later connect closes it.
+      log.debug("target {}: closing the evidence recording failed: {}", target, e.toString());
+    }
+  }
+
+  /** The daemon's recordings on the target now, which leftover cleaning must not close. */
+  private Set<Long> liveIds() {
+    Set<Long> live = new HashSet<>();
+    TargetRecording feed = recording;
+    EvidenceRecording kept = evidence;
+    if (feed != null) {
+      live.add(feed.id());
+    }
+    if (kept != null) {
+      live.add(kept.id());
+    }
+    return live;
+  }
+
+  /** The event names of a settings map ({@code jdk.ThreadStart#enabled} and the like). */
+  static Set<String> eventNames(Map<String, String> settings) {
+    Set<String> names = new HashSet<>();
+    settings.keySet().forEach(key -> names.add(key.substring(0, Math.max(0, key.indexOf('#')))));
+    names.remove("");
+    return Set.copyOf(names);
   }
 
   @Override
   public void close() {
     dumps.close();
     try {
-      thread.submit(this::stop).get(10, TimeUnit.SECONDS);
+      thread
+          .submit(
+              () -> {
+                stop();
+                closeEvidence();
+              })
+          .get(10, TimeUnit.SECONDS);
     } catch (Exception e) {
       log.debug("target {}: JFR stream did not close cleanly: {}", target, e.toString());
     }

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HexFormat;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -14,14 +15,14 @@ import java.util.concurrent.ThreadLocalRandom;
  * daemons on one host, or a daemon and its restarted successor, never share a name.
  *
  * <p>Which recordings the daemon may close ({@link #mayClose}): only ones a jvm-sentinel daemon
- * named, and of those only (1) this daemon's own earlier recording for the same target that is not
- * its live one, and (2) any jvm-sentinel recording in state {@code STOPPED}. A daemon gives its
- * recording a lease ({@code duration}, renewed while its stream runs: {@link TargetRecording}), so
- * the recording of a daemon that died stops on its own once the lease runs out; stopped, no stream
- * reads it any more. A running recording of another daemon is never touched, whether that daemon is
- * alive or not: it stops within a lease and is closed by the next daemon that connects. Recordings
- * named by anybody else (JMC, jcmd, an APM agent, a plain {@code RemoteRecordingStream}, the {@code
- * Clone of ...} a dump makes) never match.
+ * named, and of those only (1) this daemon's own earlier recording (feed or evidence) for the same
+ * target that is not a live one, and (2) any jvm-sentinel recording in state {@code STOPPED}. A
+ * daemon gives its recording a lease ({@code duration}, renewed while its stream runs: {@link
+ * TargetRecording}), so the recording of a daemon that died stops on its own once the lease runs
+ * out; stopped, no stream reads it any more. A running recording of another daemon is never
+ * touched, whether that daemon is alive or not: it stops within a lease and is closed by the next
+ * daemon that connects. Recordings named by anybody else (JMC, jcmd, an APM agent, a plain {@code
+ * RemoteRecordingStream}, the {@code Clone of ...} a dump makes) never match.
  *
  * <p>A chunk feed reads its recording through stopped copies it names {@code
  * jvm-sentinel-read@<host>/<instance>/<target>} and closes at once; a copy left by a daemon killed
@@ -53,18 +54,26 @@ public record RecordingOwner(String host, String instance) {
     return PREFIX + host + "/" + instance + "/" + target;
   }
 
+  /**
+   * The name of this daemon's evidence recording for {@code target} ({@link EvidenceRecording}).
+   */
+  String evidenceRecordingName(String target) {
+    return recordingName(target) + " evidence";
+  }
+
   /** The name of the stopped copies a chunk feed reads its recording for {@code target} through. */
   String readCopyName(String target) {
     return READ_COPY_PREFIX + host + "/" + instance + "/" + target;
   }
 
   /**
-   * Whether the daemon watching {@code target} through its live recording {@code liveId} (-1 when
-   * none) may close {@code recording} at {@code now}; see the class comment.
+   * Whether the daemon watching {@code target} through its recordings {@code live} (the feed's and
+   * the evidence recording, when open) may close {@code recording} at {@code now}; see the class
+   * comment.
    */
   boolean mayClose(
-      TargetFlightRecorder.Recording recording, String target, long liveId, Instant now) {
-    if (recording.id() == liveId || "CLOSED".equals(recording.state())) {
+      TargetFlightRecorder.Recording recording, String target, Set<Long> live, Instant now) {
+    if (live.contains(recording.id()) || "CLOSED".equals(recording.state())) {
       return false;
     }
     String name = recording.name();
@@ -73,7 +82,7 @@ public record RecordingOwner(String host, String instance) {
           && recording.stopTimeMillis() > 0
           && now.toEpochMilli() - recording.stopTimeMillis() > READ_COPY_GRACE.toMillis();
     }
-    if (name.equals(recordingName(target))) {
+    if (name.equals(recordingName(target)) || name.equals(evidenceRecordingName(target))) {
       return true;
     }
     // Older daemons named their recording jvm-sentinel@<host>, without a lease: not provably

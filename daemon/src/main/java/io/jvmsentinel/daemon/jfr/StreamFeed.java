@@ -1,7 +1,5 @@
 package io.jvmsentinel.daemon.jfr;
 
-import java.io.IOException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -42,14 +40,6 @@ final class StreamFeed implements EventFeed {
   }
 
   @Override
-  public void keepLocally(Duration age, long maxBytes) {
-    // The stream's own limits only govern the daemon's copy of the chunks; without them the JDK
-    // deletes each chunk once parsed.
-    stream.setMaxAge(age);
-    stream.setMaxSize(maxBytes);
-  }
-
-  @Override
   public void start() {
     stream.startAsync();
   }
@@ -57,12 +47,6 @@ final class StreamFeed implements EventFeed {
   @Override
   public Duration inherentDelay() {
     return Duration.ZERO;
-  }
-
-  @Override
-  public void dump(Path file) throws IOException {
-    // Safe beside the stream's own threads: the JDK locks.
-    stream.dump(file);
   }
 
   @Override

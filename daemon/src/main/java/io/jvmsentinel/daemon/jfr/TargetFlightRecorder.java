@@ -2,8 +2,10 @@ package io.jvmsentinel.daemon.jfr;
 
 import io.jvmsentinel.collectors.jmx.ObjectNames;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -99,25 +101,78 @@ final class TargetFlightRecorder {
   /**
    * A stopped copy of recording {@code id} holding what it recorded so far: making it ends the
    * target's current chunk, so everything recorded until now is in finished chunks that {@link
-   * #openStream} can read.
+   * #copyChunks} can read.
    */
   long stoppedCopy(long id) {
     return proxy().cloneRecording(id, true);
   }
 
-  /** Opens the chunks of recording {@code id} that end after {@code from} for reading. */
-  long openStream(long id, Instant from, int blockSize) throws IOException {
-    return proxy()
-        .openStream(
-            id, Map.of("startTime", from.toString(), "blockSize", Integer.toString(blockSize)));
+  /**
+   * A stopped recording of everything the target's running recordings hold on disk now (the current
+   * chunk ended), whichever recording enabled what.
+   */
+  long takeSnapshot() {
+    return proxy().takeSnapshot();
+  }
+
+  /**
+   * Names the stopped recording {@code copy} (so a daemon killed mid-read leaves a copy its
+   * successor may close), copies its chunks that overlap {@code from} to {@code to} (null: no end)
+   * into {@code out} as {@link #copyChunks} does, and closes it, whatever happens.
+   */
+  long readCopy(
+      long copy,
+      String copyName,
+      Instant from,
+      Instant to,
+      int blockSize,
+      OutputStream out,
+      long maxBytes)
+      throws IOException {
+    try {
+      setOptions(copy, Map.of("name", copyName));
+      return copyChunks(copy, from, to, blockSize, out, maxBytes);
+    } finally {
+      close(copy);
+    }
+  }
+
+  /**
+   * Copies the chunks of the stopped recording {@code id} that overlap {@code from} to {@code to}
+   * (null: no end) into {@code out}: at most {@code maxBytes} (the target may send anything), else
+   * an {@link IOException} naming the limit. Returns the bytes copied.
+   */
+  long copyChunks(long id, Instant from, Instant to, int blockSize, OutputStream out, long maxBytes)
+      throws IOException {
+    Map<String, String> options = new HashMap<>();
+    options.put("startTime", from.toString());
+    if (to != null) {
+      options.put("endTime", to.toString());
+    }
+    options.put("blockSize", Integer.toString(blockSize));
+    long stream = proxy().openStream(id, options);
+    try {
+      long copied = 0;
+      for (byte[] block = readStream(stream); block != null; block = readStream(stream)) {
+        if (copied + block.length > maxBytes) {
+          throw new IOException(
+              "the target sent more than " + maxBytes + " bytes of JFR data (jfr.maxSizeMb)");
+        }
+        out.write(block);
+        copied += block.length;
+      }
+      return copied;
+    } finally {
+      closeStream(stream);
+    }
   }
 
   /** The next block of an open stream, null at its end. */
-  byte[] readStream(long streamId) throws IOException {
+  private byte[] readStream(long streamId) throws IOException {
     return proxy().readStream(streamId);
   }
 
-  void closeStream(long streamId) throws IOException {
+  private void closeStream(long streamId) throws IOException {
     proxy().closeStream(streamId);
   }
 

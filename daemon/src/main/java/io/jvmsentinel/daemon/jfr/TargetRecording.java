@@ -9,7 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
+import java.util.Set;
 import javax.management.JMException;
 import javax.management.MBeanServerConnection;
 import jdk.management.jfr.RemoteRecordingStream;
@@ -35,18 +35,14 @@ final class TargetRecording {
   private final TargetFlightRecorder recorder;
   private final EventFeed feed;
   private final long id;
-  private final Lease lease;
-  private final long openedNanos;
-  private long renewedNanos;
+  private final RecordingLease lease;
 
   private TargetRecording(
       TargetFlightRecorder recorder, EventFeed feed, long id, Lease lease, long openedNanos) {
     this.recorder = recorder;
     this.feed = feed;
     this.id = id;
-    this.lease = lease;
-    this.openedNanos = openedNanos;
-    this.renewedNanos = openedNanos;
+    this.lease = new RecordingLease(recorder, id, lease, openedNanos);
   }
 
   /**
@@ -114,13 +110,13 @@ final class TargetRecording {
     }
   }
 
-  private static Map<String, String> options(
-      String name, Duration maxAge, long maxSizeBytes, Lease lease) {
+  /** The options that name, bound and lease one of the daemon's recordings (mutable). */
+  static Map<String, String> options(String name, Duration maxAge, long maxSizeBytes, Lease lease) {
     Map<String, String> options = new LinkedHashMap<>();
     options.put("name", name);
     options.put("maxAge", maxAge.toSeconds() + " s");
     options.put("maxSize", Long.toString(maxSizeBytes));
-    options.put("duration", seconds(lease.length()));
+    options.put("duration", RecordingLease.seconds(lease.length()));
     return options;
   }
 
@@ -134,16 +130,16 @@ final class TargetRecording {
 
   /**
    * Closes the recordings on the target that {@code owner} may close while watching {@code target}
-   * through {@code liveId} (-1 when none): left behind by this daemon, or by any jvm-sentinel
-   * daemon and stopped ({@link RecordingOwner#mayClose}). Returns what it closed.
+   * through the recordings {@code live}: left behind by this daemon, or by any jvm-sentinel daemon
+   * and stopped ({@link RecordingOwner#mayClose}). Returns what it closed.
    */
   static List<TargetFlightRecorder.Recording> closeLeftovers(
-      MBeanServerConnection mbeans, RecordingOwner owner, String target, long liveId)
+      MBeanServerConnection mbeans, RecordingOwner owner, String target, Set<Long> live)
       throws IOException, JMException {
     TargetFlightRecorder recorder = new TargetFlightRecorder(mbeans);
     List<TargetFlightRecorder.Recording> closed = new ArrayList<>();
     for (TargetFlightRecorder.Recording recording : recorder.recordings()) {
-      if (owner.mayClose(recording, target, liveId, Instant.now())) {
+      if (owner.mayClose(recording, target, live, Instant.now())) {
         recorder.close(recording.id());
         closed.add(recording);
       }
@@ -159,17 +155,9 @@ final class TargetRecording {
     return id;
   }
 
-  /**
-   * Extends the lease when due: the recording then stops a lease's length from now at the earliest.
-   * The duration counts from the recording's start, which came after {@code openedNanos}.
-   */
+  /** Extends the lease when due ({@link RecordingLease#renewIfDue}). */
   void renewLeaseIfDue(long nowNanos) {
-    if (nowNanos - renewedNanos < lease.renewEvery().toNanos()) {
-      return;
-    }
-    Duration ran = Duration.ofNanos(nowNanos - openedNanos);
-    recorder.setOptions(id, Map.of("duration", seconds(ran.plus(lease.length()))));
-    renewedNanos = nowNanos;
+    lease.renewIfDue(nowNanos);
   }
 
   /** The recording's size as the target reports it, if the target still has it. */
@@ -179,9 +167,5 @@ final class TargetRecording {
 
   void close() {
     feed.close();
-  }
-
-  private static String seconds(Duration duration) {
-    return TimeUnit.NANOSECONDS.toSeconds(duration.toNanos() + 999_999_999) + " s";
   }
 }

@@ -21,6 +21,8 @@ import java.util.List;
  *   <li>{@code gc-pressure}, {@code gc-at-startup}: {@code -Xmx64m}; gc-pressure keeps 60% of it
  *       live.
  *   <li>{@code mixed}: {@code -Xmx128m}, so its gc-pressure phase has a bounded heap.
+ *   <li>{@code incidents-at-once}: {@code -Xmx256m}: its gc-pressure keeps 60% of it live beside
+ *       three other incidents.
  * </ul>
  *
  * Other scenarios need no flags.
@@ -47,6 +49,8 @@ public final class LabScenarios {
         return List.of("-Xmx64m");
       case "mixed":
         return List.of("-Xmx128m");
+      case "incidents-at-once":
+        return List.of("-Xmx256m");
       default:
         return List.of();
     }

@@ -127,14 +127,14 @@ public final class SentinelDaemon implements AutoCloseable {
     directories.removeOrphans();
     RecordingOwner recordingOwner = RecordingOwner.forThisProcess();
     DetectionConfig detectionConfig = config.detection();
-    // Snapshots need the stream to keep its last minutes locally.
-    Duration localRetention =
+    // Snapshots need an evidence recording on each target that keeps the window.
+    Duration evidenceWindow =
         detectionConfig.enabled() && detectionConfig.snapshotDirectory().isPresent()
             ? detectionConfig.snapshotWindow()
             : Duration.ZERO;
     LiveTargets targets =
         new LiveTargets(
-            target -> watch(target, config, registry, directories, recordingOwner, localRetention),
+            target -> watch(target, config, registry, directories, recordingOwner, evidenceWindow),
             registry,
             config.maxTargets());
     // Before detection is built: it takes back the firing alerts of the targets it knows.
@@ -153,6 +153,7 @@ public final class SentinelDaemon implements AutoCloseable {
             ? new EvidenceSnapshots(
                 detectionConfig.snapshotDirectory().get(),
                 detectionConfig.snapshotMaxSizeMb() * 1024 * 1024,
+                detectionConfig.snapshotWindow(),
                 targets::stream)
             : EvidenceSnapshots.disabled();
     RuleSettings ruleSettings =
@@ -268,7 +269,7 @@ public final class SentinelDaemon implements AutoCloseable {
       PrometheusMeterRegistry registry,
       StreamDirectories directories,
       RecordingOwner recordingOwner,
-      Duration localRetention) {
+      Duration evidenceWindow) {
     // Every target carries every key (fixed at start-up), so sources may tag differently.
     Tags tags = Tags.of("target", target.name());
     for (Map.Entry<String, String> tag : config.tagKeys().complete(target.tags()).entrySet()) {
@@ -286,7 +287,7 @@ public final class SentinelDaemon implements AutoCloseable {
             tags,
             directories,
             recordingOwner,
-            localRetention);
+            evidenceWindow);
     session.addListener(stream);
     // Compiler CPU seconds: jdk.ThreadCPULoad is a fraction of all the target's processors.
     handlers.compilerCpu().processors(session.pollers().process()::availableProcessors);

@@ -202,6 +202,8 @@
       link.href = base + '/api/v1/snapshots/' + encodeURIComponent(file);
       link.setAttribute('download', file);
       buttons.appendChild(link);
+    } else if (a.snapshotUnavailable) {
+      buttons.appendChild(el('span', 'No JFR snapshot: ' + a.snapshotUnavailable, 'muted'));
     }
     box.appendChild(buttons);
     if (a.evidence && Object.keys(a.evidence).length > 0) {

@@ -70,6 +70,7 @@ class ConfigLoaderTest {
                   new DogStatsdAddress("unix:///var/run/datadog/dsd.socket"),
                   Duration.ofSeconds(15),
                   Map.of("team", "jvm"),
+                  false,
                   false));
       assertThat(config.targets())
           .containsExactly(
@@ -804,6 +805,26 @@ class ConfigLoaderTest {
   @Nested
   class Alerts {
     @Test
+    void runbookBaseUrlIsAnHttpUrlEndingInASlash() throws Exception {
+      String targets = "targets:\n  - {name: a, pid: 1}\n";
+      assertThat(
+              load("alerts: {runbookBaseUrl: \"https://wiki.example.com/rb/\"}\n" + targets)
+                  .alerts()
+                  .runbookBaseUrl())
+          .isEqualTo(URI.create("https://wiki.example.com/rb/"));
+      assertThat(load(targets).alerts().runbookBaseUrl())
+          .isEqualTo(AlertsConfig.DEFAULT_RUNBOOK_BASE_URL);
+      assertThat(problems("alerts: {runbookBaseUrl: \"wiki/rb\"}\n" + targets))
+          .singleElement()
+          .asString()
+          .contains("'alerts.runbookBaseUrl' (\"wiki/rb\") must be an http(s) URL ending in \"/\"");
+      assertThat(problems("alerts: {runbookBaseUrl: \"https://wiki.example.com/rb\"}\n" + targets))
+          .singleElement()
+          .asString()
+          .contains("ending in \"/\"");
+    }
+
+    @Test
     void absentSectionMeansTheJsonLogOnlyWithDefaults() throws Exception {
       AlertsConfig alerts = load("targets:\n  - {name: a, pid: 1}\n").alerts();
 
@@ -820,7 +841,8 @@ class ConfigLoaderTest {
                   Optional.empty(),
                   Optional.empty(),
                   Optional.empty(),
-                  Duration.ofSeconds(60)));
+                  Duration.ofSeconds(60),
+                  AlertsConfig.DEFAULT_RUNBOOK_BASE_URL));
     }
 
     @Test
@@ -874,7 +896,8 @@ class ConfigLoaderTest {
                           List.of(
                               URI.create("http://am-0:9093"), URI.create("http://am-1:9093/")))),
                   Optional.of(dir.resolve("alerts.json").toAbsolutePath()),
-                  Duration.ofSeconds(30)));
+                  Duration.ofSeconds(30),
+                  AlertsConfig.DEFAULT_RUNBOOK_BASE_URL));
       assertThat(config.alerts().pagerduty().get().url())
           .hasToString("https://events.pagerduty.com/v2/enqueue");
     }
@@ -1085,7 +1108,8 @@ class ConfigLoaderTest {
                   new DogStatsdAddress("udp://localhost:8125"),
                   Duration.ofSeconds(10),
                   Map.of(),
-                  true));
+                  true,
+                  false));
     }
 
     @Test
@@ -1097,7 +1121,8 @@ class ConfigLoaderTest {
                   new DogStatsdAddress("udp://localhost:8125"),
                   Duration.ofSeconds(10),
                   Map.of(),
-                  true));
+                  true,
+                  false));
     }
 
     @Test
@@ -1192,7 +1217,7 @@ class ConfigLoaderTest {
       assertThat(problems("datadog: {enabled: true, host: agent, address: [1]}\n" + TARGETS))
           .containsExactly(
               "config.yaml:1:26: unknown key 'datadog.host'; allowed keys: enabled, address, step,"
-                  + " tags, alerts",
+                  + " tags, alerts, agentNames",
               "config.yaml:1:48: 'datadog.address': expected udp://host:port or unix:///path, got"
                   + " a list");
     }

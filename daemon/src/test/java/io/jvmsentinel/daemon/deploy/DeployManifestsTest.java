@@ -98,12 +98,13 @@ class DeployManifestsTest {
 
   @ParameterizedTest
   @MethodSource("sidecarManifests")
-  void sidecarIsProbedOnHealthAndReadyAndServesMetrics(Path file) {
+  void sidecarIsProbedOnHealthNeverGatesTheAppsReadinessAndServesMetrics(Path file) {
     JsonNode sidecar = sidecar(file);
     assertThat(sidecar.at("/livenessProbe/httpGet/path").asText()).isEqualTo("/health");
     assertThat(sidecar.at("/livenessProbe/httpGet/port").asInt()).isEqualTo(METRICS_PORT);
-    assertThat(sidecar.at("/readinessProbe/httpGet/path").asText()).isEqualTo("/ready");
-    assertThat(sidecar.at("/readinessProbe/httpGet/port").asInt()).isEqualTo(METRICS_PORT);
+    assertThat(sidecar.at("/startupProbe/httpGet/path").asText()).isEqualTo("/health");
+    // A pod is Ready only when all its containers are: monitoring must not gate the app.
+    assertThat(sidecar.has("readinessProbe")).isFalse();
     JsonNode port = byName(sidecar.path("ports"), "metrics").orElseThrow();
     assertThat(port.path("containerPort").asInt()).isEqualTo(METRICS_PORT);
   }

@@ -122,8 +122,13 @@ class HelmChartIT {
     assertThat(sidecar.at("/securityContext/runAsNonRoot").asBoolean()).isTrue();
     assertThat(sidecar.at("/securityContext/readOnlyRootFilesystem").asBoolean()).isTrue();
     assertThat(sidecar.at("/securityContext/allowPrivilegeEscalation").asBoolean()).isFalse();
-    assertThat(sidecar.at("/readinessProbe/httpGet/path").asText()).isEqualTo("/ready");
+    // A pod is Ready only when all its containers are: the sidecar never gates the app.
+    assertThat(sidecar.has("readinessProbe")).isFalse();
+    assertThat(sidecar.at("/startupProbe/httpGet/path").asText()).isEqualTo("/health");
     assertThat(sidecar.at("/livenessProbe/httpGet/path").asText()).isEqualTo("/health");
+    assertThat(sidecar.at("/securityContext/seccompProfile/type").asText())
+        .isEqualTo("RuntimeDefault");
+    assertThat(sidecar.at("/image").asText()).endsWith(":" + appVersion());
     assertThat(sidecar.at("/resources/limits/memory").asText()).isEqualTo("256Mi");
     JsonNode app = DeployFiles.byName(pod.get("containers"), "app").orElseThrow();
     assertThat(app.at("/env/0/value").asText())
@@ -233,6 +238,244 @@ class HelmChartIT {
         .containsExactly("shop", "billing");
   }
 
+  @Test
+  void theNativeSidecarIsARestartableInitContainerThatHoldsNothingUp() throws Exception {
+    for (String mode : List.of("jmx", "pid")) {
+      List<String> values =
+          List.of(
+              "--set", "mode=" + mode,
+              "--set", "workload.enabled=true",
+              "--set", "jmx.existingSecret=orders-jmx",
+              "--set", "sidecar.native=true");
+      Result lint = helm(concat(List.of("lint", "--strict", CHART.toString()), values));
+      assertThat(lint.exitCode()).as(lint.output()).isZero();
+      String rendered = template(values);
+      Path out = Files.writeString(dir.resolve("native-" + mode + ".yaml"), rendered);
+      Result validation = validate(List.of(out.toString()));
+      assertThat(validation.exitCode()).as(validation.output()).isZero();
+      JsonNode pod = object(rendered, "Deployment").at("/spec/template/spec");
+      assertThat(DeployFiles.byName(pod.get("containers"), "jvm-sentinel")).isEmpty();
+      JsonNode sidecar =
+          DeployFiles.byName(pod.get("initContainers"), "jvm-sentinel").orElseThrow();
+      assertThat(sidecar.path("restartPolicy").asText()).isEqualTo("Always");
+      // The app's containers start only once a native sidecar's startup probe passed: none, and
+      // no readiness probe either (a native sidecar's readiness counts for the pod's).
+      assertThat(sidecar.has("startupProbe")).isFalse();
+      assertThat(sidecar.has("readinessProbe")).isFalse();
+      assertThat(sidecar.at("/livenessProbe/initialDelaySeconds").asInt())
+          .isEqualTo(mode.equals("pid") ? 330 : 30);
+    }
+  }
+
+  @Test
+  void everyRenderingCarriesHelmsLabelsPullSecretsAndOnePort() throws Exception {
+    List<List<String>> renderings =
+        List.of(
+            JMX_STANDALONE,
+            PID_STANDALONE,
+            DISCOVERY_CLUSTER,
+            List.of("--set", "nodeAgent.enabled=true"));
+    for (List<String> values : renderings) {
+      String rendered =
+          template(
+              concat(
+                  values,
+                  List.of(
+                      "--set", "port=9555",
+                      "--set", "imagePullSecrets[0].name=regcred",
+                      "--set", "dashboards.enabled=true")));
+      Path file = Files.writeString(dir.resolve("labels.yaml"), rendered);
+      for (JsonNode object : DeployFiles.documents(file)) {
+        String what = object.path("kind").asText() + " " + object.at("/metadata/name").asText();
+        assertThat(object.at("/metadata/labels/helm.sh~1chart").asText())
+            .as(what)
+            .isEqualTo("jvm-sentinel-" + appVersion());
+        assertThat(object.at("/metadata/labels/app.kubernetes.io~1managed-by").asText())
+            .as(what)
+            .isEqualTo("Helm");
+        JsonNode pod = object.at("/spec/template/spec");
+        if (!pod.isMissingNode()) {
+          assertThat(pod.at("/imagePullSecrets/0/name").asText()).as(what).isEqualTo("regcred");
+          for (JsonNode c : pod.path("containers")) {
+            if (c.path("name").asText().equals("jvm-sentinel")) {
+              assertThat(c.at("/ports/0/containerPort").asInt()).as(what).isEqualTo(9555);
+            }
+          }
+        }
+        if (object.at("/data/sentinel.yaml").isTextual()) {
+          JsonNode config = DeployFiles.YAML.readTree(object.at("/data/sentinel.yaml").asText());
+          assertThat(config.at("/http/listen").asText()).as(what).isEqualTo("0.0.0.0:9555");
+        }
+      }
+    }
+    Result disagree =
+        helm(
+            concat(
+                List.of("template", "release", CHART.toString()),
+                concat(SNIPPET_ONLY, List.of("--set", "config.http.listen=0.0.0.0:9000"))));
+    assertThat(disagree.exitCode()).isNotZero();
+    assertThat(disagree.output())
+        .contains("config.http.listen (0.0.0.0:9000) and port (9404) disagree");
+  }
+
+  @Test
+  void aWrongTypeOrAnUnknownKeyIsRejectedByTheValuesSchema() {
+    for (List<String> wrong :
+        List.of(
+            List.of("--set", "port=metrics"),
+            List.of("--set-string", "sidecar.native=yes"),
+            List.of("--set", "podMonitor.enabeld=true"))) {
+      List<String> values = concat(SNIPPET_ONLY, wrong);
+      Result lint = helm(concat(List.of("lint", "--strict", CHART.toString()), values));
+      assertThat(lint.exitCode()).as(lint.output()).isNotZero();
+      Result template = helm(concat(List.of("template", "release", CHART.toString()), values));
+      assertThat(template.exitCode()).as(template.output()).isNotZero();
+      assertThat(template.output()).contains("values don't meet the specifications of the schema");
+    }
+  }
+
+  @Test
+  void kubePrometheusStackPicksUpTheMonitorRulesInhibitionAndDashboardsWithOneValuesLine()
+      throws Exception {
+    List<String> kps =
+        List.of(
+            "--set", "prometheusRelease=kube-prometheus-stack",
+            "--set", "podMonitor.enabled=true",
+            "--set", "prometheusRule.enabled=true",
+            "--set", "alertmanagerConfig.enabled=true",
+            "--set", "dashboards.enabled=true",
+            "--set", "dashboards.namespace=monitoring");
+    List<String> sidecar =
+        List.of("--set", "workload.enabled=true", "--set", "jmx.existingSecret=orders-jmx");
+    List<List<String>> modes =
+        List.of(sidecar, DISCOVERY_CLUSTER, List.of("--set", "nodeAgent.enabled=true"));
+    for (List<String> mode : modes) {
+      List<String> values = concat(mode, kps);
+      Result lint = helm(concat(List.of("lint", "--strict", CHART.toString()), values));
+      assertThat(lint.exitCode()).as(lint.output()).isZero();
+      String rendered = template(values);
+      Path out = Files.writeString(dir.resolve("kps.yaml"), rendered);
+      Result validation = validate(List.of(out.toString()));
+      assertThat(validation.exitCode()).as(validation.output()).isZero();
+      for (String kind : List.of("PodMonitor", "PrometheusRule", "AlertmanagerConfig")) {
+        assertThat(object(rendered, kind).at("/metadata/labels/release").asText())
+            .as(kind)
+            .isEqualTo("kube-prometheus-stack");
+      }
+      // The PodMonitor selects the pods this release runs: the sidecar's, the fleet daemon's
+      // or the node agent's.
+      JsonNode selector = object(rendered, "PodMonitor").at("/spec/selector/matchLabels");
+      JsonNode workload =
+          objects(rendered, "Deployment").isEmpty()
+              ? object(rendered, "DaemonSet")
+              : object(rendered, "Deployment");
+      JsonNode podLabels = workload.at("/spec/template/metadata/labels");
+      selector
+          .properties()
+          .forEach(
+              e ->
+                  assertThat(podLabels.path(e.getKey()).asText()).isEqualTo(e.getValue().asText()));
+      assertThat(selector.size()).isPositive();
+    }
+
+    String rendered = template(concat(sidecar, kps));
+    // Dashboards: one ConfigMap per file of dashboards/grafana/, its content that file's.
+    List<Path> sources =
+        DeployFiles.filesUnder(DeployFiles.repo().resolve("dashboards/grafana"), ".json");
+    List<JsonNode> maps =
+        objects(rendered, "ConfigMap").stream()
+            .filter(m -> m.at("/metadata/labels/grafana_dashboard").asText().equals("1"))
+            .toList();
+    assertThat(maps).hasSize(sources.size());
+    for (Path source : sources) {
+      String name = source.getFileName().toString();
+      JsonNode map = maps.stream().filter(m -> m.at("/data").has(name)).findFirst().orElseThrow();
+      assertThat(map.at("/metadata/namespace").asText()).isEqualTo("monitoring");
+      assertThat(map.at("/data").get(name).asText()).isEqualTo(Files.readString(source).strip());
+    }
+
+    // The job selector and runbook base URL are values.
+    String custom =
+        template(
+            concat(
+                JMX_STANDALONE,
+                List.of(
+                    "--set", "prometheusRule.jobSelector=platform/jvm-monitor",
+                    "--set", "runbookBaseUrl=https://wiki.example.com/runbooks/")));
+    // The daemon's own notifications link the same runbooks.
+    JsonNode daemonConfig =
+        DeployFiles.YAML.readTree(object(custom, "ConfigMap").at("/data/sentinel.yaml").asText());
+    assertThat(daemonConfig.at("/alerts/runbookBaseUrl").asText())
+        .isEqualTo("https://wiki.example.com/runbooks/");
+    JsonNode rules = object(custom, "PrometheusRule").at("/spec/groups");
+    List<JsonNode> all = new ArrayList<>();
+    rules.forEach(g -> g.get("rules").forEach(all::add));
+    JsonNode absent =
+        all.stream()
+            .filter(r -> r.path("alert").asText().equals("JvmSentinelDaemonAbsent"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(absent.get("expr").asText()).isEqualTo("absent(up{job=~\"platform/jvm-monitor\"})");
+    assertThat(all)
+        .allSatisfy(
+            r ->
+                assertThat(r.at("/annotations/runbook_url").asText())
+                    .startsWith("https://wiki.example.com/runbooks/"));
+
+    // The AlertmanagerConfig holds alerts/alertmanager/inhibit-rules.yml, matcher by matcher.
+    JsonNode inhibit = object(rendered, "AlertmanagerConfig").at("/spec/inhibitRules");
+    JsonNode source =
+        DeployFiles.single(DeployFiles.repo().resolve("alerts/alertmanager/inhibit-rules.yml"))
+            .get("inhibit_rules");
+    assertThat(inhibit).hasSize(source.size());
+    for (int i = 0; i < source.size(); i++) {
+      assertThat(inhibit.get(i).get("equal")).isEqualTo(source.get(i).get("equal"));
+      assertThat(matchers(inhibit.get(i).get("sourceMatch")))
+          .isEqualTo(texts(source.get(i).get("source_matchers")));
+      assertThat(matchers(inhibit.get(i).get("targetMatch")))
+          .isEqualTo(texts(source.get(i).get("target_matchers")));
+    }
+  }
+
+  @Test
+  void deployIsYamllintClean() {
+    // deploy/.yamllint leaves out the chart's Go templates, whose rendered output is checked above.
+    Result lint =
+        run(
+            List.of(
+                tool("yamllint-venv/bin/yamllint", "yamllint"),
+                "-f",
+                "parsable",
+                "-c",
+                "deploy/.yamllint",
+                "deploy"));
+    assertThat(lint.exitCode()).as(lint.output()).isZero();
+    assertThat(lint.output()).isEmpty();
+  }
+
+  private static List<String> matchers(JsonNode match) {
+    List<String> out = new ArrayList<>();
+    match.forEach(
+        m ->
+            out.add(
+                m.get("name").asText()
+                    + m.get("matchType").asText()
+                    + "\""
+                    + m.get("value").asText()
+                    + "\""));
+    return out;
+  }
+
+  private static List<String> texts(JsonNode array) {
+    List<String> out = new ArrayList<>();
+    array.forEach(t -> out.add(t.asText()));
+    return out;
+  }
+
+  private static String appVersion() {
+    return DeployFiles.single(CHART.resolve("Chart.yaml")).get("appVersion").asText();
+  }
+
   private static void assertOnlyReadsPods(JsonNode role) {
     JsonNode rules = role.get("rules");
     assertThat(rules).hasSize(1);
@@ -248,7 +491,8 @@ class HelmChartIT {
     assertThat(result.exitCode()).isNotZero();
     assertThat(result.output()).contains("mode jmx needs jmx.existingSecret");
     Result badMode = helm(List.of("template", "release", CHART.toString(), "--set", "mode=agent"));
-    assertThat(badMode.output()).contains("mode must be jmx or pid, not \"agent\"");
+    // values.schema.json says it before the template's own check could.
+    assertThat(badMode.output()).contains("at '/mode': value must be one of 'jmx', 'pid'");
   }
 
   @Test

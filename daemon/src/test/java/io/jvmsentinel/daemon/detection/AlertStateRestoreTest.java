@@ -2,12 +2,15 @@ package io.jvmsentinel.daemon.detection;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.jvmsentinel.daemon.alert.ActiveAlert;
 import io.jvmsentinel.daemon.alert.AlertListener;
 import io.jvmsentinel.daemon.alert.AlertNotification;
 import io.jvmsentinel.daemon.alert.AlertStateFile;
+import io.jvmsentinel.daemon.alert.FiringAlertRecord;
 import io.jvmsentinel.daemon.alert.Samples;
+import io.jvmsentinel.daemon.alert.Severity;
 import io.jvmsentinel.daemon.alert.UnstartedTarget;
 import io.jvmsentinel.daemon.detection.ScriptedDetection.ScriptedRule;
 import io.jvmsentinel.daemon.testing.MutableClock;
@@ -20,6 +23,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -229,6 +233,40 @@ class AlertStateRestoreTest {
     engine.tick();
     assertThat(engine.active()).isEmpty();
     assertThat(sent).isEmpty();
+  }
+
+  @Test
+  void aRestoredAlertNamesItsSnapshotOnlyWhileTheFileIsThere() throws Exception {
+    Path kept = Files.writeString(tmp.resolve("orders-Scripted-seg-a.jfr"), "whole");
+    Path gone = tmp.resolve("orders-Scripted-seg-b.jfr");
+    state().save(List.of(record("seg-a", kept.toString()), record("seg-b", gone.toString())));
+    rule.keys = List.of("seg-a", "seg-b");
+
+    DetectionEngine restarted = daemon("orders");
+    tickFor(restarted, Duration.ofSeconds(4));
+
+    assertThat(restarted.active())
+        .extracting(ActiveAlert::key, ActiveAlert::snapshot)
+        .containsExactlyInAnyOrder(tuple("seg-a", kept.toString()), tuple("seg-b", null));
+    assertThat(restarted.active())
+        .filteredOn(alert -> alert.key().equals("seg-b"))
+        .singleElement()
+        .extracting(ActiveAlert::snapshotUnavailable)
+        .asString()
+        .contains("is gone since the daemon restarted");
+  }
+
+  private FiringAlertRecord record(String key, String snapshot) {
+    return new FiringAlertRecord(
+        "Scripted",
+        "orders",
+        key,
+        Severity.WARNING,
+        clock.instant().minusSeconds(60),
+        "trouble with " + key,
+        snapshot,
+        Map.of(),
+        "");
   }
 
   @Test

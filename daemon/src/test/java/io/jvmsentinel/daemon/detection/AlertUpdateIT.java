@@ -73,7 +73,8 @@ class AlertUpdateIT {
                     new AlertsConfig.PagerDuty(Secret.of("R0UT1NG"), receiver.url("/pagerduty"))),
                 Optional.of(new AlertsConfig.Alertmanager(List.of(alertmanager.base()))),
                 Optional.empty(),
-                AlertsConfig.DEFAULT_RESTORE_GRACE),
+                AlertsConfig.DEFAULT_RESTORE_GRACE,
+                AlertsConfig.DEFAULT_RUNBOOK_BASE_URL),
             new SimpleMeterRegistry());
     String fixture = "storm-after-storm-jdk17";
     Instant storm = AlertLifeReplayTest.onset(fixture, "phase=logger-storm");

@@ -74,6 +74,11 @@ final class Daemons {
 
   /** Alerts to a webhook, and evidence snapshots to {@code snapshots} ("" for none). */
   static String webhookAndSnapshots(String webhookUrl, String snapshots) {
+    return webhookAndSnapshots(webhookUrl, snapshots, "");
+  }
+
+  /** The same, with more of {@code detection:} ({@code detection} lines, indented 2). */
+  static String webhookAndSnapshots(String webhookUrl, String snapshots, String detection) {
     return """
         alerts:
           sinks:
@@ -83,7 +88,8 @@ final class Daemons {
           snapshots:
             directory: "%s"
         """
-        .formatted(webhookUrl, snapshots);
+            .formatted(webhookUrl, snapshots)
+        + detection;
   }
 
   static String target(String name, String hostPort, String pollInterval) {

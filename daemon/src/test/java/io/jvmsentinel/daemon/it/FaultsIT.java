@@ -196,7 +196,8 @@ class FaultsIT {
                 + " events %d ms after it reopened; slowest of %d scrapes %d ms%n",
             down, streaming, settingsBack, scrapes.scrapes(), scrapes.slowestMillis());
       }
-      // The lost stream's recording ran on in the target; the new connection closed it.
+      // The lost stream's recordings ran on in the target; the new connection closed them: one
+      // feed and one evidence recording remain, the new connection's.
       try (JMXConnector jmx =
           JMXConnectorFactory.connect(
               new JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:" + port + "/jmxrmi"))) {
@@ -206,8 +207,10 @@ class FaultsIT {
                     .getAttribute(
                         new ObjectName("jdk.management.jfr:type=FlightRecorder"), "Recordings");
         assertThat(recordings)
-            .filteredOn(r -> String.valueOf(r.get("name")).startsWith("jvm-sentinel@"))
-            .hasSize(1);
+            .extracting(r -> String.valueOf(r.get("name")))
+            .filteredOn(name -> name.startsWith("jvm-sentinel@"))
+            .extracting(name -> name.endsWith(" evidence") ? "evidence" : "feed")
+            .containsExactlyInAnyOrder("feed", "evidence");
       }
     }
   }

@@ -127,24 +127,32 @@ class StormPauseIT {
                 assertThat(scrape.value("jvm_sentinel_jfr_available", LAB)).contains(1.0);
                 assertThat(threadStorm(http)).isEmpty();
               });
-      List<String> pages =
+      List<JsonNode> storm =
           webhook.received().stream()
               .filter(n -> n.get("rule").asText().equals("ThreadStorm"))
-              .map(n -> n.get("status").asText())
               .toList();
-      assertThat(pages).containsExactly("firing", "resolved");
+      // Updates revise the alert (its creator, its snapshot); they page nobody.
+      assertThat(storm)
+          .extracting(n -> n.get("status").asText())
+          .filteredOn(status -> !status.equals("updated"))
+          .containsExactly("firing", "resolved");
+      // Its snapshot comes from the evidence recording, which outlives the paused stream.
+      JsonNode named = EvidenceSnapshotsIT.snapshotNamed(storm);
+      assertThat(named).as("a notification naming the storm's snapshot").isNotNull();
+      assertThat(EvidenceSnapshotsIT.eventTypes(Path.of(named.get("snapshot").asText())))
+          .containsKey("jdk.ThreadStart");
       // Every pause was followed by a reopen: the stream streams at the end (asserted above). How
       // many reopens that took depends on the rate the probe sees: on a loaded machine the lab's
       // storm can fall below jfr.stormPauseAboveRate by then, and the probe's stream stays.
       assertThat(streamStarts(http, "storm-probe")).isGreaterThanOrEqualTo(1.0);
       System.out.printf(
           "storm pause: ThreadStorm fired %d ms after onset, stream paused %d ms after onset;"
-              + " stream starts: probe %.0f, storm over %.0f; pages %s%n",
+              + " stream starts: probe %.0f, storm over %.0f; snapshot %s%n",
           firedAfter,
           pausedAfter,
           streamStarts(http, "storm-probe"),
           streamStarts(http, "storm-over"),
-          pages);
+          named.get("snapshot").asText());
       assertThat(lab.events()).extracting(LabEvent::phase).contains(Optional.of("linger"));
     }
   }

@@ -18,7 +18,6 @@ import javax.management.MBeanServerConnection;
 import javax.management.ObjectName;
 import javax.management.ReflectionException;
 import jdk.jfr.consumer.RecordedEvent;
-import jdk.jfr.consumer.RecordingFile;
 import jdk.management.jfr.RecordingInfo;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -45,7 +44,7 @@ class ChunkFeedTest {
   }
 
   /** A started feed of thread starts, noting the names of the threads it is told about. */
-  private TargetRecording feed(MBeanServerConnection connection, Duration keep) throws IOException {
+  private TargetRecording feed(MBeanServerConnection connection) throws IOException {
     Path dir = Files.createTempDirectory(tmp, "feed-");
     TargetRecording recording =
         TargetRecording.openChunks(
@@ -60,7 +59,6 @@ class ChunkFeedTest {
             PERIOD);
     opened.add(recording);
     EventFeed feed = recording.feed();
-    feed.keepLocally(keep, 16 * 1024 * 1024);
     feed.setSettings(
         Map.of("jdk.ThreadStart#enabled", "true", "jdk.ThreadStart#stackTrace", "true"));
     feed.onEvent("jdk.ThreadStart", event -> started.add(threadName(event)));
@@ -100,7 +98,7 @@ class ChunkFeedTest {
 
   @Test
   void everyEventRecordedReachesTheHandlerExactlyOnceOverManyReads() throws Exception {
-    feed(target.connection, Duration.ZERO);
+    feed(target.connection);
 
     for (int round = 0; round < 3; round++) {
       startThreads("once-" + round + "-", 20);
@@ -113,13 +111,13 @@ class ChunkFeedTest {
 
   @Test
   void aNewFeedNeverHandsOutWhatTheOldOneRecordedBeforeIt() throws Exception {
-    TargetRecording first = feed(target.connection, Duration.ZERO);
+    TargetRecording first = feed(target.connection);
     startThreads("first-", 10);
     await().atMost(DELIVERED).until(() -> startedWith("first-").size() == 10);
     first.close();
     startThreads("between-", 5);
 
-    feed(target.connection, Duration.ZERO);
+    feed(target.connection);
     startThreads("second-", 10);
 
     await().atMost(DELIVERED).until(() -> startedWith("second-").size() == 10);
@@ -129,26 +127,9 @@ class ChunkFeedTest {
   }
 
   @Test
-  void aDumpHoldsTheChunksKeptAndIsAValidRecording() throws Exception {
-    TargetRecording recording = feed(target.connection, Duration.ofMinutes(1));
-    startThreads("dumped-", 5);
-    await().atMost(DELIVERED).until(() -> startedWith("dumped-").size() == 5);
-
-    Path file = tmp.resolve("evidence.jfr");
-    recording.feed().dump(file);
-
-    assertThat(
-            RecordingFile.readAllEvents(file).stream()
-                .filter(e -> e.getEventType().getName().equals("jdk.ThreadStart"))
-                .map(ChunkFeedTest::threadName)
-                .filter(name -> name.startsWith("dumped-")))
-        .hasSize(5);
-  }
-
-  @Test
   void itsRecordingIsNamedBoundedLeasedOnDiskAndClosedWithTheFeedLeavingNoCopies()
       throws Exception {
-    TargetRecording recording = feed(target.connection, Duration.ZERO);
+    TargetRecording recording = feed(target.connection);
     RecordingInfo info = target.recording(recording.id()).orElseThrow();
     assertThat(info.getName()).isEqualTo(NAME);
     assertThat(info.getState()).isEqualTo("RUNNING");
@@ -186,7 +167,7 @@ class ChunkFeedTest {
             return result;
           }
         };
-    feed(hostile, Duration.ZERO);
+    feed(hostile);
     startThreads("refused-", 5);
     Thread.sleep(2 * PERIOD.toMillis());
     startThreads("after-", 5);

@@ -30,11 +30,12 @@ class EvidenceDumpsTest {
     dumps.close();
   }
 
-  private void blockedDump(Path file) throws IOException {
+  private Path blockedDump(Path file) throws IOException {
     try {
       if (!release.await(30, TimeUnit.SECONDS)) {
         throw new IOException("never released");
       }
+      return file;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IOException(e);
@@ -46,28 +47,29 @@ class EvidenceDumpsTest {
       throws Exception {
     List<CompletableFuture<Path>> accepted = new ArrayList<>();
     for (int i = 0; i < EvidenceDumps.QUEUED + 1; i++) {
-      Optional<CompletableFuture<Path>> dump = dumps.submit(Path.of("d" + i), this::blockedDump);
+      Path file = Path.of("d" + i);
+      Optional<CompletableFuture<Path>> dump = dumps.submit(file, () -> blockedDump(file));
       assertThat(dump).as("dump %d: one runs, two wait", i).isPresent();
       accepted.add(dump.get());
     }
     // The first dump went straight to the thread (the pool starts it with its first task).
-    assertThat(dumps.submit(Path.of("d3"), this::blockedDump)).isEmpty();
+    assertThat(dumps.submit(Path.of("d3"), () -> blockedDump(Path.of("d3")))).isEmpty();
     assertThat(dropped.count()).isEqualTo(1);
 
     release.countDown();
     for (int i = 0; i < accepted.size(); i++) {
       assertThat(accepted.get(i).get(10, TimeUnit.SECONDS)).isEqualTo(Path.of("d" + i));
     }
-    assertThat(dumps.submit(Path.of("d4"), file -> {})).as("room again").isPresent();
+    assertThat(dumps.submit(Path.of("d4"), () -> 4)).as("room again").isPresent();
   }
 
   @Test
   void aFailingDumpFailsItsFutureWithTheCause() {
     CompletableFuture<Path> failed =
         dumps
-            .submit(
+            .<Path>submit(
                 Path.of("x"),
-                file -> {
+                () -> {
                   throw new IOException("no JFR stream is running");
                 })
             .orElseThrow();

@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -37,11 +38,11 @@ class JfrStreamSessionTest {
     target.close();
   }
 
-  private JfrStreamSession session(Duration localRetention) {
-    return session(localRetention, JfrConfig.DEFAULT);
+  private JfrStreamSession session(Duration evidenceWindow) {
+    return session(evidenceWindow, JfrConfig.DEFAULT);
   }
 
-  private JfrStreamSession session(Duration localRetention, JfrConfig config) {
+  private JfrStreamSession session(Duration evidenceWindow, JfrConfig config) {
     session =
         new JfrStreamSession(
             "self",
@@ -52,7 +53,7 @@ class JfrStreamSessionTest {
             Tags.of("target", "self"),
             new StreamDirectories(tmp),
             owner,
-            localRetention);
+            evidenceWindow);
     return session;
   }
 
@@ -112,47 +113,88 @@ class JfrStreamSessionTest {
     }
   }
 
+  /** Starts {@code count} threads named {@code prefix}N and waits until the stream counted them. */
+  private void startThreads(String prefix, int count) throws InterruptedException {
+    long before = threadStarts.events.get();
+    for (int i = 0; i < count; i++) {
+      Thread thread = new Thread(() -> {}, prefix + i);
+      thread.start();
+      thread.join();
+    }
+    await().atMost(READY).until(() -> threadStarts.events.get() >= before + count);
+  }
+
+  private static List<String> startedThreads(Path file) throws Exception {
+    return RecordingFile.readAllEvents(file).stream()
+        .filter(e -> e.getEventType().getName().equals("jdk.ThreadStart"))
+        .map(e -> e.getThread("thread").getJavaName())
+        .toList();
+  }
+
+  /**
+   * Issue 28: the stream's read removes each chunk from the stream's recording once sent, so a copy
+   * of it held only the events since the last chunk rotation. The evidence recording keeps the
+   * window across rotations, and the snapshot holds only the daemon's events.
+   */
   @Test
-  void eventsFlowAndAnEvidenceDumpHoldsThem() throws Exception {
+  void theEvidenceRecordingKeepsTheWindowAcrossChunkRotationsWithOnlyTheDaemonsEvents()
+      throws Exception {
     session(Duration.ofMinutes(1));
     session.connected(null, target.connection);
     awaitStreaming(true);
+    Instant from = Instant.now();
+    assertThat(session.evidenceUnavailable()).isEmpty();
+    startThreads("early-", 3);
+    // Another tool's recording starting and stopping ends the target's current chunk.
+    long foreign = target.startForeign("JMC");
+    target.recorder.stopRecording(foreign);
+    startThreads("late-", 3);
 
-    awaitThreadStartsCounted();
     Path file = tmp.resolve("evidence.jfr");
-    Path written = session.dump(file).orElseThrow().get(60, TimeUnit.SECONDS);
+    RecordedEvidence read =
+        session.readEvidence(from, Instant.now(), file).orElseThrow().get(60, TimeUnit.SECONDS);
 
-    assertThat(written).isEqualTo(file);
+    assertThat(read.file()).isEqualTo(file);
+    assertThat(read.source()).isEqualTo("the daemon's evidence recording");
+    assertThat(read.recordedFrom()).isBefore(from.plusSeconds(1));
+    assertThat(startedThreads(file))
+        .as("thread starts before and after the rotation")
+        .contains("early-0", "early-1", "early-2", "late-0", "late-1", "late-2");
     assertThat(RecordingFile.readAllEvents(file))
         .extracting(event -> event.getEventType().getName())
-        .contains("jdk.ThreadStart");
+        .containsOnly("jdk.ThreadStart");
+    RecordingInfo evidence = target.named(owner.evidenceRecordingName("self")).get(0);
+    assertThat(evidence.getState()).isEqualTo("RUNNING");
+    assertThat(evidence.getMaxAge()).as("window and margin, seconds").isEqualTo(120);
+    assertThat(evidence.getSettings()).as("it records nothing of its own").isEmpty();
+    assertThat(tmp.resolve("evidence.jfr.raw")).doesNotExist();
   }
 
   @Test
-  void withTheChunkFeedEventsFlowTheStateSaysSoAndADumpHoldsThem() throws Exception {
+  void withTheChunkFeedEventsFlowTheStateSaysSoAndTheEvidenceHoldsThem() throws Exception {
     JfrConfig chunks = JfrConfig.DEFAULT.withFeed(JfrConfig.Feed.CHUNKS, Duration.ofSeconds(1));
     session(Duration.ofMinutes(1), chunks);
     session.connected(null, target.connection);
     awaitStreaming(true);
     assertThat(session.state())
         .isEqualTo("reading the recording in chunks every 1s (jfr.feed: chunks)");
+    Instant from = Instant.now();
 
-    awaitThreadStartsCounted();
+    startThreads("chunked-", 3);
     Path file = tmp.resolve("evidence.jfr");
-    session.dump(file).orElseThrow().get(60, TimeUnit.SECONDS);
-    assertThat(RecordingFile.readAllEvents(file))
-        .extracting(event -> event.getEventType().getName())
-        .contains("jdk.ThreadStart");
+    session.readEvidence(from, Instant.now(), file).orElseThrow().get(60, TimeUnit.SECONDS);
+    assertThat(startedThreads(file)).contains("chunked-0", "chunked-1", "chunked-2");
 
     long id = target.named(ownName).get(0).getId();
     session.disconnected();
     awaitStreaming(false);
     await().atMost(READY).until(() -> target.recording(id).isEmpty());
+    assertThat(target.named(owner.evidenceRecordingName("self"))).isEmpty();
   }
 
   @Test
-  void disconnectingClosesTheRecordingAndADumpThenFailsWithAReason() throws Exception {
-    session(Duration.ZERO);
+  void disconnectingClosesBothRecordingsAndAnEvidenceReadThenFailsWithAReason() throws Exception {
+    session(Duration.ofMinutes(1));
     session.connected(null, target.connection);
     awaitStreaming(true);
     long id = target.named(ownName).get(0).getId();
@@ -161,11 +203,23 @@ class JfrStreamSessionTest {
     awaitStreaming(false);
 
     await().atMost(READY).until(() -> target.recording(id).isEmpty());
+    assertThat(target.named(owner.evidenceRecordingName("self"))).isEmpty();
+    assertThat(session.evidenceUnavailable()).contains("the target is not connected");
     Path file = tmp.resolve("none.jfr");
-    assertThat(session.dump(file).orElseThrow())
+    assertThat(
+            session.readEvidence(Instant.now().minusSeconds(60), Instant.now(), file).orElseThrow())
         .failsWithin(Duration.ofSeconds(10))
         .withThrowableOfType(ExecutionException.class)
-        .withMessageContaining("no JFR stream is running for target self");
+        .withMessageContaining("the target is not connected");
     assertThat(Files.exists(file)).isFalse();
+  }
+
+  @Test
+  void withoutSnapshotsThereIsNoEvidenceRecording() {
+    session(Duration.ZERO);
+    session.connected(null, target.connection);
+    awaitStreaming(true);
+
+    assertThat(target.named(owner.evidenceRecordingName("self"))).isEmpty();
   }
 }

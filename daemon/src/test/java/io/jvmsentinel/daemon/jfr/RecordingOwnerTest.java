@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.jvmsentinel.daemon.jfr.TargetFlightRecorder.Recording;
 import java.time.Instant;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** Which recordings on a target a daemon may close: only provably jvm-sentinel's, never live. */
@@ -34,9 +35,16 @@ class RecordingOwnerTest {
   void itsOwnEarlierRecordingForTheTargetIsClosedButNotTheLiveOne() {
     String mine = me.recordingName("orders");
 
-    assertThat(me.mayClose(recording(3, mine, "RUNNING"), "orders", 7, NOW)).isTrue();
-    assertThat(me.mayClose(recording(7, mine, "RUNNING"), "orders", 7, NOW)).isFalse();
-    assertThat(me.mayClose(recording(3, mine, "CLOSED"), "orders", 7, NOW)).isFalse();
+    assertThat(me.mayClose(recording(3, mine, "RUNNING"), "orders", Set.of(7L), NOW)).isTrue();
+    assertThat(me.mayClose(recording(7, mine, "RUNNING"), "orders", Set.of(7L), NOW)).isFalse();
+    assertThat(me.mayClose(recording(3, mine, "CLOSED"), "orders", Set.of(7L), NOW)).isFalse();
+    String evidence = me.evidenceRecordingName("orders");
+    assertThat(me.mayClose(recording(4, evidence, "RUNNING"), "orders", Set.of(7L, 8L), NOW))
+        .as("an earlier evidence recording")
+        .isTrue();
+    assertThat(me.mayClose(recording(8, evidence, "RUNNING"), "orders", Set.of(7L, 8L), NOW))
+        .as("the live evidence recording")
+        .isFalse();
   }
 
   @Test
@@ -45,11 +53,13 @@ class RecordingOwnerTest {
             me.mayClose(
                 recording(3, "jvm-sentinel@host-a/ffffffffffff/orders", "RUNNING"),
                 "orders",
-                7,
+                Set.of(7L),
                 NOW))
         .as("another daemon on the same host, alive or not")
         .isFalse();
-    assertThat(me.mayClose(recording(3, me.recordingName("billing"), "RUNNING"), "orders", 7, NOW))
+    assertThat(
+            me.mayClose(
+                recording(3, me.recordingName("billing"), "RUNNING"), "orders", Set.of(7L), NOW))
         .as("this daemon's stream for another target name on the same JVM")
         .isFalse();
   }
@@ -60,7 +70,7 @@ class RecordingOwnerTest {
             me.mayClose(
                 recording(3, "jvm-sentinel@host-b/ffffffffffff/orders", "STOPPED"),
                 "orders",
-                7,
+                Set.of(7L),
                 NOW))
         .as("its lease ran out: no daemon reads it")
         .isTrue();
@@ -77,8 +87,12 @@ class RecordingOwnerTest {
           "jvm-sentinel@host-a",
           "xjvm-sentinel@host-a/0123456789ab/orders"
         }) {
-      assertThat(me.mayClose(recording(3, name, "STOPPED"), "orders", 7, NOW)).as(name).isFalse();
-      assertThat(me.mayClose(recording(3, name, "RUNNING"), "orders", 7, NOW)).as(name).isFalse();
+      assertThat(me.mayClose(recording(3, name, "STOPPED"), "orders", Set.of(7L), NOW))
+          .as(name)
+          .isFalse();
+      assertThat(me.mayClose(recording(3, name, "RUNNING"), "orders", Set.of(7L), NOW))
+          .as(name)
+          .isFalse();
     }
   }
 
@@ -89,17 +103,21 @@ class RecordingOwnerTest {
     long justNow = NOW.minusSeconds(2).toEpochMilli();
 
     assertThat(me.readCopyName("orders")).isEqualTo("jvm-sentinel-read@host-a/0123456789ab/orders");
-    assertThat(me.mayClose(new Recording(3, copy, "STOPPED", 9, 0, stopped), "orders", 7, NOW))
+    assertThat(
+            me.mayClose(
+                new Recording(3, copy, "STOPPED", 9, 0, stopped), "orders", Set.of(7L), NOW))
         .as("a killed daemon's copy holds the target's chunks: closed")
         .isTrue();
-    assertThat(me.mayClose(new Recording(3, copy, "STOPPED", 9, 0, justNow), "orders", 7, NOW))
+    assertThat(
+            me.mayClose(
+                new Recording(3, copy, "STOPPED", 9, 0, justNow), "orders", Set.of(7L), NOW))
         .as("a read in progress, of this daemon or another")
         .isFalse();
     assertThat(
             me.mayClose(
                 new Recording(3, "jvm-sentinel-read@x", "STOPPED", 9, 0, stopped),
                 "orders",
-                7,
+                Set.of(7L),
                 NOW))
         .as("not a name a daemon gives")
         .isFalse();

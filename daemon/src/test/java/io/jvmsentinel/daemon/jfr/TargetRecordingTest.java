@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Set;
 import jdk.management.jfr.RecordingInfo;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -105,7 +106,7 @@ class TargetRecordingTest {
     target.recorder.stopRecording(stoppedForeign);
     long oldStyle = target.startForeign("jvm-sentinel@host-a");
 
-    var closed = TargetRecording.closeLeftovers(target.connection, owner, "orders", -1);
+    var closed = TargetRecording.closeLeftovers(target.connection, owner, "orders", Set.of());
 
     assertThat(closed)
         .extracting(TargetFlightRecorder.Recording::id)

@@ -102,7 +102,7 @@ class DatadogUnitsTest {
   @Test
   void everyMonitorQueryReadsSentMetricsTheWayTheyAreSent() {
     List<String> problems = new ArrayList<>();
-    for (JsonNode monitor : ObservabilityFiles.read(ObservabilityFiles.datadogMonitors())) {
+    for (JsonNode monitor : ObservabilityFiles.datadogMonitors()) {
       if (monitor.path("type").asText().equals("query alert")) {
         unitOf(monitor.path("query").asText(), problems, monitor.path("name").asText());
       }
@@ -133,7 +133,7 @@ class DatadogUnitsTest {
   @Test
   void jitMonitorsSkipWarmUpAfterEveryStart() {
     int jit = 0;
-    for (JsonNode monitor : ObservabilityFiles.read(ObservabilityFiles.datadogMonitors())) {
+    for (JsonNode monitor : ObservabilityFiles.datadogMonitors()) {
       String message = monitor.path("message").asText();
       boolean jitRule =
           message.contains("runbooks/CompilerCpuHigh.md")

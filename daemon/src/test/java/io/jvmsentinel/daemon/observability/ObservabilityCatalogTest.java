@@ -89,7 +89,7 @@ class ObservabilityCatalogTest {
   @Test
   void datadogMonitorsLinkARunbookAndNotifySomeone() {
     Set<String> runbooks = runbookNames();
-    for (JsonNode monitor : ObservabilityFiles.read(ObservabilityFiles.datadogMonitors())) {
+    for (JsonNode monitor : ObservabilityFiles.datadogMonitors()) {
       String name = monitor.path("name").asText();
       assertThat(monitor.path("type").asText()).as(name).isIn("query alert", "service check");
       String message = monitor.path("message").asText();

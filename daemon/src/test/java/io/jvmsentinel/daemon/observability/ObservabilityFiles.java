@@ -65,8 +65,13 @@ final class ObservabilityFiles {
     return root().resolve("dashboards/datadog/jvm-sentinel-overview.json");
   }
 
-  static Path datadogMonitors() {
-    return root().resolve("alerts/datadog/monitors.json");
+  /** Every monitor of every file of alerts/datadog/ (one family per file), as one array. */
+  static JsonNode datadogMonitors() {
+    com.fasterxml.jackson.databind.node.ArrayNode all = JSON.createArrayNode();
+    for (Path file : list(root().resolve("alerts/datadog"), ".json")) {
+      read(file).forEach(all::add);
+    }
+    return all;
   }
 
   static JsonNode read(Path file) {
@@ -167,7 +172,7 @@ final class ObservabilityFiles {
   static Map<String, String> datadogQueries() {
     Map<String, String> queries = new LinkedHashMap<>();
     collectQueries("dashboard", read(datadogDashboard()), queries);
-    for (JsonNode monitor : read(datadogMonitors())) {
+    for (JsonNode monitor : datadogMonitors()) {
       queries.put("monitor " + monitor.path("name").asText(), monitor.path("query").asText());
     }
     return queries;
@@ -205,7 +210,7 @@ final class ObservabilityFiles {
   /** Names of the service checks the Datadog monitors watch. */
   static Set<String> datadogServiceChecks() {
     Set<String> checks = new LinkedHashSet<>();
-    for (JsonNode monitor : read(datadogMonitors())) {
+    for (JsonNode monitor : datadogMonitors()) {
       if (monitor.path("type").asText().equals("service check")) {
         Matcher m = SERVICE_CHECK.matcher(monitor.path("query").asText());
         if (!m.find()) {

@@ -199,6 +199,7 @@ class StockDashboardsIT {
               address: udp://127.0.0.1:%d
               step: 1s
               alerts: false
+              agentNames: true
             targets:
               - name: lab
                 jmx: %s

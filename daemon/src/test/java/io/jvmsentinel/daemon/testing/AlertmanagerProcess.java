@@ -48,7 +48,12 @@ public final class AlertmanagerProcess implements AutoCloseable {
 
   /** Starts one with its files under {@code dir}, and waits until it is ready. */
   public static AlertmanagerProcess start(Path dir) throws IOException {
-    Path config = Files.writeString(dir.resolve("alertmanager.yml"), CONFIG);
+    return start(dir, CONFIG);
+  }
+
+  /** As {@link #start(Path)}, with this alertmanager.yml (inhibition rules, say). */
+  public static AlertmanagerProcess start(Path dir, String configText) throws IOException {
+    Path config = Files.writeString(dir.resolve("alertmanager.yml"), configText);
     int port = LoopbackPorts.freePort();
     URI base = URI.create("http://127.0.0.1:" + port);
     Process process =
@@ -99,6 +104,22 @@ public final class AlertmanagerProcess implements AutoCloseable {
     return http.send(
         HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(5)).build(),
         HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** Posts alerts (a JSON array in API v2 form) as Prometheus would. */
+  public void post(String alertsJson) throws IOException, InterruptedException {
+    HttpResponse<String> response =
+        http.send(
+            HttpRequest.newBuilder(base.resolve("/api/v2/alerts"))
+                .timeout(Duration.ofSeconds(5))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(alertsJson))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    if (response.statusCode() != 200) {
+      throw new AssertionError(
+          "POST /api/v2/alerts: " + response.statusCode() + " " + response.body());
+    }
   }
 
   /** The alerts it reports (it leaves out resolved ones) with alertname {@code rule}. */

@@ -29,17 +29,27 @@ public final class ForkedDaemon implements AutoCloseable {
    * 127.0.0.1:<port>}.
    */
   public static ForkedDaemon start(Path dir, String yaml, int port) throws IOException {
+    Path tmp = dir.resolve("daemon-tmp");
+    return start(
+        dir,
+        yaml,
+        port,
+        Jdks.jdk17(),
+        Map.of("JAVA_TOOL_OPTIONS", "-Djava.io.tmpdir=" + tmp + " -Xmx128m"));
+  }
+
+  /**
+   * As above, on this Java runtime with this environment (its JVM options); the temp directory the
+   * options should name is {@code dir/daemon-tmp}.
+   */
+  public static ForkedDaemon start(
+      Path dir, String yaml, int port, Path javaHome, Map<String, String> env) throws IOException {
     Path config = Files.createTempFile(dir, "sentinel", ".yaml");
     Files.writeString(config, yaml);
     Path tmp = Files.createDirectories(dir.resolve("daemon-tmp"));
     Path log = dir.resolve("daemon-" + System.nanoTime() + ".log");
     Process process =
-        SentinelJar.command(
-                Jdks.jdk17(),
-                Map.of("JAVA_TOOL_OPTIONS", "-Djava.io.tmpdir=" + tmp + " -Xmx128m"),
-                "run",
-                "--config",
-                config.toString())
+        SentinelJar.command(javaHome, env, "run", "--config", config.toString())
             .redirectErrorStream(true)
             .redirectOutput(log.toFile())
             .start();

@@ -99,6 +99,7 @@ public final class AlertmanagerNotifier implements Notifier {
     putIfNotEmpty(annotations, "action", n.action());
     putIfNotEmpty(annotations, "runbook_url", n.runbook());
     n.snapshot().ifPresent(s -> annotations.put("snapshot", s));
+    n.snapshotUnavailable().ifPresent(why -> annotations.put("snapshot_unavailable", why));
     n.page().ifPresent(url -> annotations.put("page_url", url));
     alert.put("startsAt", n.startedAt().toString());
     boolean resolved = n.status() == AlertNotification.Status.RESOLVED;

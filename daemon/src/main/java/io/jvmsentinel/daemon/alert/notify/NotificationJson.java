@@ -38,6 +38,7 @@ public final class NotificationJson {
     json.put("runbook", n.runbook());
     json.set("evidence", evidence(n.evidence()));
     json.put("snapshot", n.snapshot().orElse(null));
+    n.snapshotUnavailable().ifPresent(why -> json.put("snapshotUnavailable", why));
     n.page().ifPresent(url -> json.put("page", url));
     return json;
   }

@@ -4,6 +4,7 @@ import io.jvmsentinel.daemon.alert.AlertListener;
 import io.jvmsentinel.daemon.alert.AlertNotification;
 import io.jvmsentinel.daemon.config.AlertsConfig;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.net.URI;
 import java.net.http.HttpClient;
 import java.time.Clock;
 import java.time.Duration;
@@ -30,6 +31,7 @@ public final class Notifications implements AlertListener, AutoCloseable {
   // the fan-out: a resend must never overtake the resolve of the same alert.
   private final Map<String, AlertNotification> firing = new LinkedHashMap<>();
   private final ScheduledExecutorService resender;
+  private final RunbookLinks runbooks;
 
   /** Starts one delivery per sink of {@code config}; the JSON log is always one of them. */
   public static Notifications start(AlertsConfig config, MeterRegistry registry) {
@@ -57,14 +59,23 @@ public final class Notifications implements AlertListener, AutoCloseable {
               config.retryMaxDelay(),
               registry));
     }
-    return new Notifications(deliveries, AlertmanagerNotifier.RESEND_INTERVAL);
+    return new Notifications(
+        deliveries, AlertmanagerNotifier.RESEND_INTERVAL, config.runbookBaseUrl());
   }
 
   /**
    * @param resendInterval how often still-firing alerts go again to the sinks that need it
    */
   Notifications(List<Delivery> deliveries, Duration resendInterval) {
+    this(deliveries, resendInterval, AlertsConfig.DEFAULT_RUNBOOK_BASE_URL);
+  }
+
+  /**
+   * @param runbookBaseUrl what a rule's repository-relative runbook path is resolved against
+   */
+  Notifications(List<Delivery> deliveries, Duration resendInterval, URI runbookBaseUrl) {
     this.deliveries = List.copyOf(deliveries);
+    this.runbooks = new RunbookLinks(runbookBaseUrl);
     if (deliveries.stream().anyMatch(Delivery::resendsWhileFiring)) {
       resender =
           Executors.newSingleThreadScheduledExecutor(
@@ -86,7 +97,8 @@ public final class Notifications implements AlertListener, AutoCloseable {
   }
 
   /** Queues the notification for every sink. Never blocks; a full sink drops it (counted). */
-  public synchronized void submit(AlertNotification notification) {
+  public synchronized void submit(AlertNotification raw) {
+    AlertNotification notification = runbooks.linked(raw);
     // An update replaces what is resent while firing: the sinks must not fall back to the old text.
     if (notification.status() != AlertNotification.Status.RESOLVED) {
       firing.put(notification.dedupKey(), notification);
@@ -108,7 +120,8 @@ public final class Notifications implements AlertListener, AutoCloseable {
    * firing alerts (Alertmanager) get it now and keep getting it, or they would let it expire.
    */
   @Override
-  public synchronized void continued(AlertNotification notification) {
+  public synchronized void continued(AlertNotification raw) {
+    AlertNotification notification = runbooks.linked(raw);
     firing.put(notification.dedupKey(), notification);
     for (Delivery delivery : deliveries) {
       if (delivery.resendsWhileFiring()) {

@@ -68,6 +68,8 @@ public final class PagerDutyNotifier implements Notifier {
       ObjectNode tags = details.putObject("target_tags");
       n.targetTags().forEach(tags::put);
     }
+    n.snapshot().ifPresent(s -> details.put("jvm_sentinel_snapshot", s));
+    n.snapshotUnavailable().ifPresent(why -> details.put("jvm_sentinel_snapshot_unavailable", why));
     if (n.status() == AlertNotification.Status.UPDATED) {
       // The same dedup key: PagerDuty adds it to the open incident's alert, it does not page again.
       details.put(

@@ -131,6 +131,8 @@ public final class SlackNotifier implements Notifier {
       }
     }
     n.snapshot().ifPresent(s -> text.append(" · snapshot `").append(escape(s)).append('`'));
+    n.snapshotUnavailable()
+        .ifPresent(why -> text.append(" · no JFR snapshot: ").append(escape(why)));
     // The URL is built by the daemon from http.externalUrl (validated) and percent-encoded names.
     n.page().ifPresent(url -> text.append(" · <").append(url).append("|Status page>"));
     return text.toString();

@@ -55,7 +55,8 @@ public final class DatadogExport implements AutoCloseable {
               + (e.getCause() != null ? e.getCause() : e),
           e);
     }
-    DogStatsdPublisher publisher = new DogStatsdPublisher(registry, client, config.step());
+    DogStatsdPublisher publisher =
+        new DogStatsdPublisher(registry, client, config.step(), config.agentNames());
     int packet = config.address().unixSocket() ? UDS_PACKET_BYTES : UDP_PACKET_BYTES;
     List<Notifier> notifiers =
         config.alerts()

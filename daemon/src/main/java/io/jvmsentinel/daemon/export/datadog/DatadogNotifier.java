@@ -137,6 +137,7 @@ public final class DatadogNotifier implements Notifier {
       tail.add("Runbook: " + n.runbook());
     }
     n.snapshot().ifPresent(s -> tail.add("JFR snapshot: " + s));
+    n.snapshotUnavailable().ifPresent(why -> tail.add("No JFR snapshot: " + why));
     String end = String.join("\n\n", tail);
     String start = String.join("\n\n", head);
     int separator = start.isEmpty() || end.isEmpty() ? 0 : bytes("\n\n");

@@ -4,6 +4,7 @@ import com.timgroup.statsd.StatsDClient;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -26,16 +27,27 @@ public final class DogStatsdPublisher implements AutoCloseable {
   private final Duration step;
   private final StepDeltas deltas = new StepDeltas();
   private final Datapoints datapoints = new Datapoints(deltas);
-  private final DatadogAgentNames agentNames = new DatadogAgentNames(deltas);
+  private final Optional<DatadogAgentNames> agentNames;
   private ScheduledExecutorService scheduler;
 
   /**
    * @param client where the datapoints go; its owner closes it
    */
   public DogStatsdPublisher(MeterRegistry registry, StatsDClient client, Duration step) {
+    this(registry, client, step, false);
+  }
+
+  /**
+   * @param agentNames also send the JVM metrics under the Datadog Java agent's names (opt-in: a
+   *     dd-java-agent or JMXFetch on the same JVM sends them too, and two sources of one series
+   *     overwrite each other)
+   */
+  public DogStatsdPublisher(
+      MeterRegistry registry, StatsDClient client, Duration step, boolean agentNames) {
     this.registry = registry;
     this.client = client;
     this.step = step;
+    this.agentNames = agentNames ? Optional.of(new DatadogAgentNames(deltas)) : Optional.empty();
   }
 
   /** Publishes every {@code step} on a daemon thread, starting one step from now. */
@@ -71,8 +83,10 @@ public final class DogStatsdPublisher implements AutoCloseable {
         send(point, tags);
       }
     }
-    for (DatadogAgentNames.Aliased aliased : agentNames.of(registry.getMeters())) {
-      send(aliased.point(), aliased.tags());
+    if (agentNames.isPresent()) {
+      for (DatadogAgentNames.Aliased aliased : agentNames.get().of(registry.getMeters())) {
+        send(aliased.point(), aliased.tags());
+      }
     }
     deltas.endStep();
   }

@@ -124,7 +124,8 @@ class NotificationsTest {
                 new AlertsConfig.Alertmanager(
                     List.of(URI.create("http://127.0.0.1:1"), URI.create("http://127.0.0.1:2")))),
             Optional.empty(),
-            AlertsConfig.DEFAULT_RESTORE_GRACE);
+            AlertsConfig.DEFAULT_RESTORE_GRACE,
+            AlertsConfig.DEFAULT_RUNBOOK_BASE_URL);
     try (Notifications notifications = Notifications.start(config, registry)) {
       assertThat(notifications.sinks())
           .containsExactly("log", "webhook", "alertmanager-1", "alertmanager-2");

@@ -7,6 +7,7 @@ import static io.jvmsentinel.daemon.alert.notify.TestNotifications.updated;
 import static io.jvmsentinel.daemon.alert.notify.TestNotifications.warningWithKey;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jvmsentinel.daemon.alert.AlertNotification;
 import io.jvmsentinel.daemon.config.Secret;
 import java.time.Instant;
 import org.junit.jupiter.api.Nested;
@@ -190,7 +191,8 @@ class PayloadsTest {
                      "source": "orders", "severity": "critical",
                      "timestamp": "2024-05-01T10:00:00Z", "component": "ThreadStorm",
                      "custom_details": {"startsPerSecond": 212,
-                                        "topSite": "SSLSocketImpl.startHandshake"}},
+                                        "topSite": "SSLSocketImpl.startHandshake",
+                       "jvm_sentinel_snapshot": "/var/lib/jvm-sentinel/snapshots/orders-ThreadStorm.jfr"}},
                    "links": [{"href": "https://runbooks.example.com/ThreadStorm", "text": "Runbook"}]}
                   """));
     }
@@ -281,6 +283,41 @@ class PayloadsTest {
           .hasToString("http://am:9093/api/v2/alerts");
       assertThat(AlertmanagerNotifier.alertsUrl(java.net.URI.create("http://h/prefix")))
           .hasToString("http://h/prefix/api/v2/alerts");
+    }
+  }
+
+  /** An alert names its snapshot only once checked whole; until then every sink says why not. */
+  @Nested
+  class SnapshotUnavailable {
+    static final String WHY = "being written; named here once checked whole";
+    final AlertNotification pending = warningWithKey().withSnapshotUnavailable(WHY);
+
+    @Test
+    void theLogAndTheWebhookSayWhy() {
+      var line = json(JsonLogNotifier.line(pending));
+      assertThat(line.get("snapshot").isNull()).isTrue();
+      assertThat(line.get("snapshotUnavailable").asText()).isEqualTo(WHY);
+      assertThat(WebhookNotifier.body(pending).get("snapshotUnavailable").asText()).isEqualTo(WHY);
+      assertThat(json(JsonLogNotifier.line(firing())).has("snapshotUnavailable")).isFalse();
+    }
+
+    @Test
+    void alertmanagerSlackAndPagerDutySayWhy() {
+      assertThat(
+              AlertmanagerNotifier.body(pending, Instant.parse("2024-05-01T10:30:00Z"))
+                  .get(0)
+                  .get("annotations")
+                  .get("snapshot_unavailable")
+                  .asText())
+          .isEqualTo(WHY);
+      assertThat(SlackNotifier.body(pending).toString()).contains("no JFR snapshot: " + WHY);
+      assertThat(
+              PagerDutyNotifier.body(pending, Secret.of("K"))
+                  .get("payload")
+                  .get("custom_details")
+                  .get("jvm_sentinel_snapshot_unavailable")
+                  .asText())
+          .isEqualTo(WHY);
     }
   }
 }

@@ -178,4 +178,29 @@ class DogStatsdPublisherTest {
         .containsExactlyInAnyOrderElementsOf(
             expected(errorCounts(0, 0), metric("test.starts", 15, "c")));
   }
+
+  @ParameterizedTest(name = "over {0}")
+  @ValueSource(strings = {"udp"})
+  void theJavaAgentsNamesGoOutOnlyWhenAskedFor(String transport) throws Exception {
+    FakeAgent agent = agent(transport);
+    NonBlockingStatsDClient client = client(agent);
+    AtomicLong live = new AtomicLong(12);
+    Gauge.builder("jvm.threads.live", live, AtomicLong::get)
+        .tag("target", "orders")
+        .register(registry);
+
+    // Off by default: dd-java-agent or JMXFetch on the same JVM sends jvm.thread_count itself.
+    new DogStatsdPublisher(registry, client, Duration.ofSeconds(10)).publishOnce();
+    assertThat(agent.nextBatch(client))
+        .containsExactlyInAnyOrderElementsOf(
+            expected(errorCounts(0, 0), metric("jvm.threads.live", 12, "g", "target:orders")));
+
+    new DogStatsdPublisher(registry, client, Duration.ofSeconds(10), true).publishOnce();
+    assertThat(agent.nextBatch(client))
+        .containsExactlyInAnyOrderElementsOf(
+            expected(
+                errorCounts(0, 0),
+                metric("jvm.threads.live", 12, "g", "target:orders"),
+                metric("jvm.thread_count", 12, "g", "target:orders")));
+  }
 }
