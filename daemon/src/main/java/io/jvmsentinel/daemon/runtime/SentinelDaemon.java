@@ -243,10 +243,8 @@ public final class SentinelDaemon implements AutoCloseable {
             .localDiscovery()
             .map(
                 settings ->
-                    new LocalDiscovery(
-                        settings,
-                        LocalDiscovery::attachable,
-                        found -> targets.want(LOCAL_DISCOVERY, found)));
+                    LocalDiscovery.forThisHost(
+                        settings, found -> targets.want(LOCAL_DISCOVERY, found), System::getenv));
     discovery.ifPresent(LocalDiscovery::start);
     Optional<KubernetesDiscovery> kubernetes =
         config
