@@ -76,7 +76,12 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 
 {{/* The daemon's sentinel.yaml: .Values.config plus the one target this sidecar watches. */}}
 {{- define "jvm-sentinel.config" -}}
-{{- $target := dict "name" (include "jvm-sentinel.targetName" .) -}}
+{{- /* Named only when targetName is set: otherwise the daemon names it after the pod, so every
+     replica has its own target name. */ -}}
+{{- $target := dict -}}
+{{- if .Values.targetName -}}
+{{- $_ := set $target "name" .Values.targetName -}}
+{{- end -}}
 {{- if eq .Values.mode "jmx" -}}
 {{- $_ := set $target "jmx" (printf "127.0.0.1:%d" (int .Values.jmx.port)) -}}
 {{- $_ := set $target "username" .Values.jmx.username -}}
@@ -95,6 +100,20 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 {{- end }}
 
 {{/* ---------------------------------------------------------------- Sidecar */}}
+
+{{/* The watched app's pod identity (docs/identity.md): every series, alert and dedup key of the
+     replica carries it, and the target is named after the pod unless targetName is set. */}}
+{{- define "jvm-sentinel.podIdentityEnv" -}}
+- name: JVM_SENTINEL_POD_NAMESPACE
+  valueFrom: {fieldRef: {fieldPath: metadata.namespace}}
+- name: JVM_SENTINEL_POD_NAME
+  valueFrom: {fieldRef: {fieldPath: metadata.name}}
+- name: JVM_SENTINEL_NODE_NAME
+  valueFrom: {fieldRef: {fieldPath: spec.nodeName}}
+# The app's container, not this one: the downward API has no field for it.
+- name: JVM_SENTINEL_CONTAINER_NAME
+  value: {{ .Values.appContainerName | default "app" | quote }}
+{{- end }}
 
 {{/* The sidecar container, as one list item of a pod's containers; with sidecar.native, of its
      initContainers (restartPolicy: Always makes it a native sidecar, Kubernetes 1.29+). */}}
@@ -120,14 +139,17 @@ app.kubernetes.io/instance: {{ .Release.Name }}
     - run
     - --pid
     - "{pid}"
+    {{- with .Values.targetName }}
     - --name
-    - {{ include "jvm-sentinel.targetName" . | quote }}
+    - {{ . | quote }}
+    {{- end }}
   {{- else }}
   args: [run]
   {{- end }}
   env:
     - name: JVM_SENTINEL_CONFIG
       value: /etc/jvm-sentinel/sentinel.yaml
+    {{- include "jvm-sentinel.podIdentityEnv" . | nindent 4 }}
     {{- if eq .Values.mode "pid" }}
     - name: JVM_SENTINEL_PID_MATCH
       value: {{ .Values.pid.match | quote }}

@@ -70,6 +70,8 @@ class ArchitectureTest {
           .definedBy(ROOT + ".catalog..")
           .layer("lab")
           .definedBy(ROOT + ".lab..")
+          .layer("identity")
+          .definedBy(ROOT + ".identity..")
           .layer("support")
           .definedBy(ROOT + ".support..")
           .whereLayer("Main")
@@ -118,10 +120,10 @@ class ArchitectureTest {
           .whereLayer("web.charts")
           .mayOnlyAccessLayers("alert.rules", "alert")
           .whereLayer("export")
-          .mayOnlyAccessLayers("alert.notify", "config", "alert", "catalog", "support")
+          .mayOnlyAccessLayers("alert.notify", "config", "alert", "catalog", "identity", "support")
           // Discovery turns what it finds into target configurations, nothing more.
           .whereLayer("discovery")
-          .mayOnlyAccessLayers("config", "support")
+          .mayOnlyAccessLayers("config", "identity", "support")
           .whereLayer("detection")
           .mayOnlyAccessLayers("watch", "jfr", "target", "alert", "catalog", "support")
           .whereLayer("watch")
@@ -136,11 +138,14 @@ class ArchitectureTest {
           .mayOnlyAccessLayers("config")
           // Validating rule thresholds needs the rules' declared thresholds.
           .whereLayer("config")
-          .mayOnlyAccessLayers("alert.rules", "alert")
+          .mayOnlyAccessLayers("alert.rules", "alert", "identity")
           // Rules read immutable snapshots, never live targets.
           .whereLayer("alert.rules")
           .mayOnlyAccessLayers("alert")
+          // The dedup key carries the pod.
           .whereLayer("alert")
+          .mayOnlyAccessLayers("identity")
+          .whereLayer("identity")
           .mayNotAccessAnyLayer()
           .whereLayer("catalog")
           .mayNotAccessAnyLayer()
@@ -179,6 +184,7 @@ class ArchitectureTest {
                     ".config..",
                     ".catalog..",
                     ".lab..",
+                    ".identity..",
                     ".support..")
                 .map(suffix -> ROOT + suffix)
                 .toArray(String[]::new))

@@ -36,6 +36,14 @@ public enum Metric implements MeterDefinition {
           + " undefined)",
       "area, id",
       "JMX `java.lang:type=MemoryPool,name=*` `Usage.max`"),
+  JVM_MEMORY_USED_AFTER_GC(
+      "jvm.memory.used.after.gc",
+      MeterKind.GAUGE,
+      BaseUnits.BYTES,
+      "Memory used in a heap pool as the last garbage collection of the pool left it",
+      "area, id",
+      "JMX `java.lang:type=MemoryPool,name=*` `CollectionUsage.used`; heap pools only (the others"
+          + " have no collection usage)"),
   JVM_MEMORY_PEAK(
       "jvm.memory.peak",
       MeterKind.GAUGE,
@@ -202,6 +210,13 @@ public enum Metric implements MeterDefinition {
       "The number of classes that are currently loaded in the Java virtual machine",
       "",
       "JMX `java.lang:type=ClassLoading` `LoadedClassCount`"),
+  JVM_CLASSES_LOADS(
+      "jvm.classes.loads",
+      MeterKind.COUNTER,
+      BaseUnits.CLASSES,
+      "The number of classes loaded since the Java virtual machine started",
+      "",
+      "JMX `java.lang:type=ClassLoading` `TotalLoadedClassCount`"),
   JVM_CLASSES_UNLOADED(
       "jvm.classes.unloaded",
       MeterKind.COUNTER,

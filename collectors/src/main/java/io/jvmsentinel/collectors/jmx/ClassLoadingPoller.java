@@ -12,6 +12,7 @@ import javax.management.MBeanServerConnection;
 public final class ClassLoadingPoller implements JmxPoller {
   private static final String LOADED = "LoadedClassCount";
   private static final String UNLOADED = "UnloadedClassCount";
+  private static final String TOTAL_LOADED = "TotalLoadedClassCount";
 
   private final Tags tags;
   private final LatestReading<Attributes> reading = new LatestReading<>();
@@ -30,11 +31,14 @@ public final class ClassLoadingPoller implements JmxPoller {
     Metric.JVM_CLASSES_LOADED.gauge(registry, tags, reading, r -> r.gauge(a -> a.number(LOADED)));
     Metric.JVM_CLASSES_UNLOADED.functionCounter(
         registry, tags, reading, r -> r.counter(a -> a.number(UNLOADED)));
+    Metric.JVM_CLASSES_LOADS.functionCounter(
+        registry, tags, reading, r -> r.counter(a -> a.number(TOTAL_LOADED)));
   }
 
   @Override
   public void poll(MBeanServerConnection mbeans) throws IOException, JMException {
-    reading.update(Attributes.read(mbeans, ObjectNames.CLASS_LOADING, LOADED, UNLOADED));
+    reading.update(
+        Attributes.read(mbeans, ObjectNames.CLASS_LOADING, LOADED, UNLOADED, TOTAL_LOADED));
   }
 
   /** Classes loaded since the target started (loaded now plus unloaded), NaN without a reading. */

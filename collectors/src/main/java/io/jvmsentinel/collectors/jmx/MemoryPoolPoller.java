@@ -23,6 +23,7 @@ import javax.management.openmbean.CompositeData;
 public final class MemoryPoolPoller implements JmxPoller {
   private static final String USAGE = "Usage";
   private static final String PEAK_USAGE = "PeakUsage";
+  private static final String COLLECTION_USAGE = "CollectionUsage";
 
   /** A pool as discovered on the current connection. */
   public record Pool(ObjectName objectName, String id, String area) {
@@ -35,8 +36,18 @@ public final class MemoryPoolPoller implements JmxPoller {
     }
   }
 
-  /** One pool's usage; fields are NaN where the target did not say. */
-  public record PoolUsage(double used, double committed, double max, double peak) {}
+  /**
+   * One pool's usage; fields are NaN where the target did not say.
+   *
+   * @param afterLastGc what the pool's last collection left ({@code CollectionUsage.used}); NaN for
+   *     a pool without collections (code cache, metaspace)
+   */
+  public record PoolUsage(
+      double used, double committed, double max, double peak, double afterLastGc) {
+    public PoolUsage(double used, double committed, double max, double peak) {
+      this(used, committed, max, peak, Double.NaN);
+    }
+  }
 
   private final Tags tags;
   private KeyedReadings<Pool, PoolUsage> readings;
@@ -65,6 +76,11 @@ public final class MemoryPoolPoller implements JmxPoller {
                   registry, poolTags, reading, r -> r.gauge(PoolUsage::max));
               Metric.JVM_MEMORY_PEAK.gauge(
                   registry, poolTags, reading, r -> r.gauge(PoolUsage::peak));
+              // Only heap pools are collected; the others would read NaN for ever.
+              if (pool.area().equals("heap")) {
+                Metric.JVM_MEMORY_USED_AFTER_GC.gauge(
+                    registry, poolTags, reading, r -> r.gauge(PoolUsage::afterLastGc));
+              }
             });
   }
 
@@ -101,9 +117,11 @@ public final class MemoryPoolPoller implements JmxPoller {
   }
 
   private void read(MBeanServerConnection mbeans, Pool pool) throws IOException, JMException {
-    Attributes a = Attributes.read(mbeans, pool.objectName(), USAGE, PEAK_USAGE);
+    // One round trip for all three; a pool without collections answers null for the last.
+    Attributes a = Attributes.read(mbeans, pool.objectName(), USAGE, PEAK_USAGE, COLLECTION_USAGE);
     CompositeData usage = (CompositeData) a.get(USAGE);
     CompositeData peak = (CompositeData) a.get(PEAK_USAGE);
+    CompositeData afterGc = (CompositeData) a.get(COLLECTION_USAGE);
     readings
         .get(pool)
         .update(
@@ -111,7 +129,8 @@ public final class MemoryPoolPoller implements JmxPoller {
                 field(usage, "used"),
                 field(usage, "committed"),
                 field(usage, "max"),
-                field(peak, "used")));
+                field(peak, "used"),
+                field(afterGc, "used")));
   }
 
   /** The pools of the current connection (empty while disconnected). */

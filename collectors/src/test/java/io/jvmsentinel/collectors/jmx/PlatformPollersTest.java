@@ -100,7 +100,23 @@ class PlatformPollersTest {
     assertThat(registry.get("process.cpu.time").functionCounter().count()).isPositive();
     assertThat(registry.get("process.uptime").timeGauge().value()).isPositive();
     assertThat(registry.get("jvm.classes.loaded").gauge().value()).isGreaterThan(1000);
+    // Loaded since start: at least what is loaded now.
+    assertThat(registry.get("jvm.classes.loads").functionCounter().count())
+        .isGreaterThanOrEqualTo(registry.get("jvm.classes.loaded").gauge().value());
     assertThat(registry.get("jvm.compilation.time").functionCounter().count()).isPositive();
+  }
+
+  @Test
+  void heapPoolsReportWhatTheirLastCollectionLeftAndOtherPoolsDoNot() throws Exception {
+    System.gc(); // every heap pool has been collected at least once
+    bindConnectAndPoll();
+
+    var afterGc = registry.find("jvm.memory.used.after.gc").gauges();
+    assertThat(afterGc)
+        .isNotEmpty()
+        .allSatisfy(g -> assertThat(g.getId().getTag("area")).isEqualTo("heap"))
+        .allSatisfy(g -> assertThat(g.value()).isNotNaN().isNotNegative());
+    assertThat(registry.find("jvm.memory.used").tag("area", "nonheap").gauges()).isNotEmpty();
   }
 
   @Test

@@ -1,11 +1,18 @@
 package io.jvmsentinel.daemon.alert;
 
+import io.jvmsentinel.daemon.identity.PodIdentity;
+import java.util.Map;
 import java.util.Objects;
 
 /**
  * Who an alert is: one rule, on one target, about one key within it (a code heap segment, a TLS
  * peer, or ""). At most one alert per key is alive at a time; every sink's identity of it (the
  * dedup key, the state file's id) is built here, so a restarted daemon continues the same alert.
+ *
+ * <p>Target names are unique within one daemon only: two replicas of an app, each with its own
+ * sidecar, may both call their target {@code orders}. So the dedup key, which PagerDuty, the
+ * webhook and Datadog see from every daemon at once, also carries the target's pod ({@link
+ * PodIdentity#podPath()}): one replica's resolve never closes another's incident.
  */
 public record AlertKey(String ruleId, String target, String key) {
   public AlertKey {
@@ -14,9 +21,20 @@ public record AlertKey(String ruleId, String target, String key) {
     Objects.requireNonNull(key, "key");
   }
 
-  /** Stable across daemon restarts: PagerDuty's dedup key, the webhook's and the log's id. */
-  public String dedupKey() {
-    return "jvm-sentinel/" + ruleId + "/" + target + (key.isEmpty() ? "" : "/" + key);
+  /**
+   * Stable across daemon restarts: PagerDuty's dedup key, the webhook's, Datadog's aggregation key
+   * and the log's id. {@code jvm-sentinel/<rule>/<target>[@<namespace>/<pod>/<container>][/<key>]}
+   * (target names have no {@code @}): without a pod, as before pod identity existed, so alerts a
+   * restarted daemon continues keep their key.
+   */
+  public String dedupKey(PodIdentity where) {
+    String pod = where.podPath().map(path -> "@" + path).orElse("");
+    return "jvm-sentinel/" + ruleId + "/" + target + pod + (key.isEmpty() ? "" : "/" + key);
+  }
+
+  /** The dedup key of this alert on a target with these tags (its pod identity among them). */
+  public String dedupKey(Map<String, String> targetTags) {
+    return dedupKey(PodIdentity.fromTags(targetTags));
   }
 
   /** For log lines: " [key]", or nothing. */

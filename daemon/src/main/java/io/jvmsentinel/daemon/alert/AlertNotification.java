@@ -151,8 +151,16 @@ public record AlertNotification(
         targetTags);
   }
 
-  /** Stable identity of the alert: the same rule, target and key give the same key, always. */
+  /** Which alert this is within the daemon. */
+  public AlertKey alertKey() {
+    return new AlertKey(ruleId, target, key);
+  }
+
+  /**
+   * Stable identity of the alert across daemons: the same rule, target, key and pod give the same
+   * key, always ({@link AlertKey#dedupKey(Map)}).
+   */
   public String dedupKey() {
-    return new AlertKey(ruleId, target, key).dedupKey();
+    return alertKey().dedupKey(targetTags);
   }
 }

@@ -1,5 +1,6 @@
 package io.jvmsentinel.daemon.config;
 
+import io.jvmsentinel.daemon.identity.PodIdentity;
 import java.net.MalformedURLException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -20,7 +21,12 @@ final class CliTargets {
 
   private CliTargets() {}
 
-  static List<TargetSource> from(CliOverrides cli, Path baseDir, Problems problems) {
+  /**
+   * @param pod the pod the daemon watches in; its name is the default name of the one target the
+   *     command line gives, so the replicas of an app have names of their own
+   */
+  static List<TargetSource> from(
+      CliOverrides cli, Path baseDir, Problems problems, PodIdentity pod) {
     List<TargetSource> sources = new ArrayList<>();
     for (String spec : cli.targets()) {
       String where = "--target " + spec;
@@ -36,6 +42,9 @@ final class CliTargets {
     }
     if (cli.name().isPresent()) {
       return named(sources, cli.name().get(), problems);
+    }
+    if (pod.inPod() && sources.size() == 1) {
+      return named(sources, pod.pod(), problems);
     }
     return sources;
   }

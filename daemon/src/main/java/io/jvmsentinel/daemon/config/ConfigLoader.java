@@ -1,5 +1,6 @@
 package io.jvmsentinel.daemon.config;
 
+import io.jvmsentinel.daemon.identity.PodIdentity;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,7 +36,9 @@ public final class ConfigLoader {
 
   /**
    * Loads the file, if any, then applies the command line: its targets are appended to the file's
-   * (named {@code host-port} or {@code pid-N}) and its listen address replaces {@code http.listen}.
+   * (named {@code host-port} or {@code pid-N}, or after the pod) and its listen address replaces
+   * {@code http.listen}. In a pod (the {@link PodIdentity} variables set), a target without a name
+   * is named after the pod.
    */
   public SentinelConfig load(Optional<Path> file, CliOverrides cli) throws ConfigException {
     Problems problems = new Problems();
@@ -55,8 +58,10 @@ public final class ConfigLoader {
         (doc.targets() != null && !doc.targets().isEmpty())
             || !cli.targets().isEmpty()
             || !cli.pids().isEmpty();
+    PodIdentity pod = PodIdentity.fromEnvironment(env);
     List<TargetSource> sources = fileTargets(doc, baseDir, problems);
-    sources.addAll(CliTargets.from(cli, baseDir, problems));
+    sources.addAll(CliTargets.from(cli, baseDir, problems, pod));
+    sources = PodNames.named(sources, pod);
     Optional<HostPort> listen = CliTargets.listen(cli, problems);
     SentinelConfig config =
         new ConfigValidator(problems, env)

@@ -1,5 +1,6 @@
 package io.jvmsentinel.daemon.config;
 
+import io.jvmsentinel.daemon.identity.PodIdentity;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -42,7 +43,8 @@ final class ConfigValidator {
 
     PasswordReader secrets = new PasswordReader(env);
     AlertsConfig alerts = new AlertsValidator(problems, secrets, baseDir).validate(doc.alerts());
-    TargetValidator one = new TargetValidator(problems, secrets, tags);
+    TargetValidator one =
+        new TargetValidator(problems, secrets, tags, PodIdentity.fromEnvironment(env));
     List<TargetConfig> targets = new ArrayList<>();
     for (TargetSource source : sources) {
       one.validate(source).ifPresent(targets::add);

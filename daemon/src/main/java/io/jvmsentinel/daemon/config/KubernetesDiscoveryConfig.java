@@ -1,5 +1,6 @@
 package io.jvmsentinel.daemon.config;
 
+import io.jvmsentinel.daemon.identity.PodIdentity;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -44,7 +45,7 @@ public record KubernetesDiscoveryConfig(
   public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(30);
 
   /** The tags every discovered target carries, before the label tags, in this order. */
-  public static final List<String> POD_TAGS = List.of("namespace", "pod", "container", "node");
+  public static final List<String> POD_TAGS = PodIdentity.TAG_KEYS;
 
   public KubernetesDiscoveryConfig {
     Objects.requireNonNull(apiServer, "apiServer");

@@ -1,9 +1,11 @@
 package io.jvmsentinel.daemon.config;
 
+import io.jvmsentinel.daemon.identity.PodIdentity;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * {@code discovery.local} (or {@code --discover local}): watch the JVMs on this host that match one
@@ -28,11 +30,14 @@ public record LocalDiscoveryConfig(
   public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(5);
   public static final Duration MIN_INTERVAL = Duration.ofSeconds(1);
 
-  /** The tags of every discovered target: its main class (or jar) and its pid. */
+  /** The tags of every discovered target: its main class (or jar), its pid, its pod. */
   public static final String MAIN_CLASS_TAG = "main_class";
 
   public static final String PID_TAG = "pid";
-  public static final List<String> TAG_KEYS = List.of(MAIN_CLASS_TAG, PID_TAG);
+
+  /** Main class and pid, then the pod's identity (a node agent knows it, docs/identity.md). */
+  public static final List<String> TAG_KEYS =
+      Stream.concat(Stream.of(MAIN_CLASS_TAG, PID_TAG), PodIdentity.TAG_KEYS.stream()).toList();
 
   /** {@code discovery.local.jmxAgent}: how the daemon reaches each discovered JVM. */
   public enum JmxAgent {

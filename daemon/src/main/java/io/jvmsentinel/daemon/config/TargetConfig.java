@@ -40,6 +40,11 @@ public record TargetConfig(
     tags = Collections.unmodifiableMap(new LinkedHashMap<>(tags));
   }
 
+  /** The same target under another name. */
+  public TargetConfig withName(String newName) {
+    return new TargetConfig(newName, address, username, password, pollInterval, tags, tls);
+  }
+
   /** A target reached over plain RMI (no TLS). */
   public TargetConfig(
       String name,

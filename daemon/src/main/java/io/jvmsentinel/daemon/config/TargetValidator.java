@@ -1,7 +1,9 @@
 package io.jvmsentinel.daemon.config;
 
+import io.jvmsentinel.daemon.identity.PodIdentity;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -15,11 +17,21 @@ final class TargetValidator {
   private final Problems problems;
   private final PasswordReader passwords;
   private final Map<String, String> commonTags;
+  private final PodIdentity pod;
 
-  TargetValidator(Problems problems, PasswordReader passwords, Map<String, String> commonTags) {
+  /**
+   * @param pod the pod the fixed targets run in (a sidecar's app), from the downward-API variables;
+   *     its parts become tags of every fixed target that does not set them itself
+   */
+  TargetValidator(
+      Problems problems,
+      PasswordReader passwords,
+      Map<String, String> commonTags,
+      PodIdentity pod) {
     this.problems = problems;
     this.passwords = passwords;
     this.commonTags = commonTags;
+    this.pod = pod;
   }
 
   /** How messages name a target: {@code targets[1] (name 'orders')}. */
@@ -49,7 +61,10 @@ final class TargetValidator {
     }
     if (raw.name() == null) {
       if (!unreadable(source, "name")) {
-        report.accept("'name' is required");
+        report.accept(
+            "'name' is required (in a pod, set "
+                + PodIdentity.POD_ENV
+                + " from the downward API to name it after the pod)");
       }
     } else if (!NAME.matcher(raw.name()).matches()) {
       report.accept("'name' must match [a-zA-Z0-9_.-]+");
@@ -82,8 +97,24 @@ final class TargetValidator {
             Optional.ofNullable(raw.username()),
             password,
             poll,
-            tags,
+            withPod(tags),
             tls));
+  }
+
+  /**
+   * The pod's tags first, then the target's own, which win; a common tag is left to the registry.
+   */
+  private Map<String, String> withPod(Map<String, String> tags) {
+    Map<String, String> all = new LinkedHashMap<>();
+    pod.tags()
+        .forEach(
+            (key, value) -> {
+              if (!commonTags.containsKey(key)) {
+                all.put(key, value);
+              }
+            });
+    all.putAll(tags);
+    return all;
   }
 
   private Optional<TargetAddress> address(TargetSource source, Consumer<String> report) {

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.jvmsentinel.daemon.config.JmxAddress;
 import io.jvmsentinel.daemon.config.KubernetesDiscoveryConfig;
 import io.jvmsentinel.daemon.config.TargetConfig;
+import io.jvmsentinel.daemon.identity.PodIdentity;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -100,10 +101,12 @@ final class AnnotatedPod {
   // Every target of this source has the same keys (one label set per metric name).
   private Map<String, String> tags(Pod pod, int port) {
     Map<String, String> tags = new LinkedHashMap<>();
-    tags.put("namespace", pod.getMetadata().getNamespace());
-    tags.put("pod", pod.getMetadata().getName());
-    tags.put("container", annotation(pod, CONTAINER).orElseGet(() -> container(pod, port)));
-    tags.put("node", Objects.requireNonNullElse(pod.getSpec().getNodeName(), ""));
+    tags.put(PodIdentity.NAMESPACE_TAG, pod.getMetadata().getNamespace());
+    tags.put(PodIdentity.POD_TAG, pod.getMetadata().getName());
+    tags.put(
+        PodIdentity.CONTAINER_TAG,
+        annotation(pod, CONTAINER).orElseGet(() -> container(pod, port)));
+    tags.put(PodIdentity.NODE_TAG, Objects.requireNonNullElse(pod.getSpec().getNodeName(), ""));
     Map<String, String> labels = labels(pod);
     settings.labelTags().forEach((tag, label) -> tags.put(tag, labels.getOrDefault(label, "")));
     return tags;

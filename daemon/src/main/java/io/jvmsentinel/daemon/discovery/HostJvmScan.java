@@ -140,7 +140,13 @@ public final class HostJvmScan {
         return Optional.empty();
       }
       String commandLine = JavaCommandLine.of(arguments(process.resolve("cmdline")));
-      return Optional.of(new LocalJvm(pid, commandLine, user, sharesNetwork(process)));
+      return Optional.of(
+          new LocalJvm(
+              pid,
+              commandLine,
+              user,
+              sharesNetwork(process),
+              ProcessCgroup.read(process.resolve("cgroup"))));
     } catch (IOException | UncheckedIOException | IllegalArgumentException e) {
       // Exited meanwhile, not ours to read, or not a process at all: not a JVM to watch.
       log.debug("pid {} left out of the JVM scan: {}", pid, e.toString());

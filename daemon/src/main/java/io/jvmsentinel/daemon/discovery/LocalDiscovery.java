@@ -3,15 +3,20 @@ package io.jvmsentinel.daemon.discovery;
 import com.sun.tools.attach.VirtualMachine;
 import io.jvmsentinel.daemon.config.LocalDiscoveryConfig;
 import io.jvmsentinel.daemon.config.TargetConfig;
+import io.jvmsentinel.daemon.identity.PodIdentity;
 import io.jvmsentinel.daemon.support.DaemonThreads;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,12 +31,15 @@ public final class LocalDiscovery implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(LocalDiscovery.class);
 
   private static final Path PROC = Path.of("/proc");
+  private static final Path TOKEN = Path.of("/var/run/secrets/kubernetes.io/serviceaccount/token");
   // One scan for the process: it remembers what each process was found to be.
   private static final HostJvmScan HOST = HostJvmScan.ofThisHost();
 
   private final LocalDiscoveryConfig settings;
   private final Supplier<List<LocalJvm>> jvms;
   private final Consumer<List<TargetConfig>> targets;
+  private final PodLookup pods;
+  private final String node;
   private final ScheduledExecutorService thread =
       Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("discovery-local"));
 
@@ -43,9 +51,44 @@ public final class LocalDiscovery implements AutoCloseable {
       LocalDiscoveryConfig settings,
       Supplier<List<LocalJvm>> jvms,
       Consumer<List<TargetConfig>> targets) {
+    this(settings, jvms, targets, PodLookup.NONE, "");
+  }
+
+  /**
+   * @param pods which pod a JVM's cgroup places it in (a node agent asks the Kubernetes API)
+   * @param node the node this daemon runs on, the {@code node} tag of every JVM; "" when unknown
+   */
+  public LocalDiscovery(
+      LocalDiscoveryConfig settings,
+      Supplier<List<LocalJvm>> jvms,
+      Consumer<List<TargetConfig>> targets,
+      PodLookup pods,
+      String node) {
     this.settings = settings;
     this.jvms = jvms;
     this.targets = targets;
+    this.pods = pods;
+    this.node = node;
+  }
+
+  /**
+   * The provider of this host: in a Kubernetes cluster (the API's {@code KUBERNETES_SERVICE_HOST}
+   * set, as in every pod) with a service-account token, JVMs are named after their pods, which the
+   * API is asked for (the pods of {@code JVM_SENTINEL_NODE_NAME}'s node when set); else by main
+   * class.
+   */
+  public static LocalDiscovery forThisHost(
+      LocalDiscoveryConfig settings,
+      Consumer<List<TargetConfig>> targets,
+      Function<String, String> env) {
+    String node = java.util.Objects.requireNonNullElse(env.apply(PodIdentity.NODE_ENV), "").strip();
+    // Only with a token: the node agent has none unless pod identity was given RBAC to list pods.
+    boolean api = env.apply("KUBERNETES_SERVICE_HOST") != null && Files.isRegularFile(TOKEN);
+    PodLookup pods =
+        api
+            ? KubernetesPods.inCluster(node.isEmpty() ? Optional.empty() : Optional.of(node))
+            : PodLookup.NONE;
+    return new LocalDiscovery(settings, LocalDiscovery::attachable, targets, pods, node);
   }
 
   /**
@@ -76,13 +119,31 @@ public final class LocalDiscovery implements AutoCloseable {
 
   /** One listing: the matching JVMs, as targets. */
   public List<TargetConfig> discover() {
-    return jvms.get().stream()
-        .filter(jvm -> settings.watches(jvm.mainClass(), jvm.commandLine(), jvm.user()))
-        .map(
-            jvm ->
-                jvm.target(
-                    settings.pollInterval(), settings.jmxAgent(), settings.allowHostNetwork()))
-        .toList();
+    List<LocalJvm> watched =
+        jvms.get().stream()
+            .filter(jvm -> settings.watches(jvm.mainClass(), jvm.commandLine(), jvm.user()))
+            .toList();
+    List<TargetConfig> found = new ArrayList<>();
+    Map<String, Long> oldestByName = new HashMap<>();
+    for (LocalJvm jvm : watched) {
+      PodIdentity pod = pods.find(jvm.cgroup()).onNode(node);
+      TargetConfig target =
+          jvm.target(
+              settings.pollInterval(), settings.jmxAgent(), pod, settings.allowHostNetwork());
+      found.add(target);
+      oldestByName.merge(target.name(), jvm.pid(), Math::min);
+    }
+    // Two JVMs of one container or service: the oldest (lowest) pid keeps the name.
+    List<TargetConfig> named = new ArrayList<>();
+    for (int i = 0; i < found.size(); i++) {
+      TargetConfig target = found.get(i);
+      long pid = watched.get(i).pid();
+      named.add(
+          oldestByName.get(target.name()) == pid
+              ? target
+              : target.withName(target.name() + "-" + pid));
+    }
+    return named;
   }
 
   private void discoverSafely() {
@@ -97,5 +158,12 @@ public final class LocalDiscovery implements AutoCloseable {
   @Override
   public void close() {
     thread.shutdownNow();
+    if (pods instanceof AutoCloseable closeable) {
+      try {
+        closeable.close();
+      } catch (Exception e) {
+        log.debug("closing the pod lookup: {}", e.toString());
+      }
+    }
   }
 }

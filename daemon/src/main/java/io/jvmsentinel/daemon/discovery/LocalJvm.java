@@ -4,6 +4,7 @@ import io.jvmsentinel.collectors.text.SafeText;
 import io.jvmsentinel.daemon.config.LocalDiscoveryConfig;
 import io.jvmsentinel.daemon.config.PidAddress;
 import io.jvmsentinel.daemon.config.TargetConfig;
+import io.jvmsentinel.daemon.identity.PodIdentity;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -24,13 +25,24 @@ import java.util.regex.Pattern;
  * @param user the operating-system user it runs as, when the daemon may read it
  * @param sharesNetwork whether it is in the daemon's network namespace (its local JMX agent is then
  *     reachable); false for a JVM in another pod, or when that could not be read
+ * @param cgroup where it runs: its pod and container, or its systemd service
  */
-public record LocalJvm(long pid, String commandLine, Optional<String> user, boolean sharesNetwork) {
+public record LocalJvm(
+    long pid,
+    String commandLine,
+    Optional<String> user,
+    boolean sharesNetwork,
+    ProcessCgroup cgroup) {
   private static final Pattern NOT_IN_NAME = Pattern.compile("[^a-zA-Z0-9_.-]+");
   static final int MAX_MAIN_CLASS = 128;
 
   public LocalJvm {
     commandLine = SafeText.of(commandLine);
+  }
+
+  /** A JVM whose cgroup says nothing. */
+  public LocalJvm(long pid, String commandLine, Optional<String> user, boolean sharesNetwork) {
+    this(pid, commandLine, user, sharesNetwork, ProcessCgroup.NONE);
   }
 
   /** A JVM in the daemon's network. */
@@ -49,38 +61,68 @@ public record LocalJvm(long pid, String commandLine, Optional<String> user, bool
   }
 
   /**
-   * The target: named after the main class's simple name and the pid ({@code LabMain-4242}, unique
-   * on the host), tagged with both, attached to as {@code run --pid} does when it shares the
-   * daemon's network, else through a remote agent the daemon starts in it.
+   * The target outside any known pod, tagged with its main class and pid, attached to as {@code run
+   * --pid} does when it shares the daemon's network, else through a remote agent the daemon starts
+   * in it.
    */
   public TargetConfig target(Duration pollInterval) {
     return target(pollInterval, LocalDiscoveryConfig.JmxAgent.AUTO);
   }
 
-  /** The target, reached through the JMX agent {@code jmxAgent} asks for. */
+  /** The target outside any known pod, reached through the JMX agent {@code jmxAgent} asks for. */
   public TargetConfig target(Duration pollInterval, LocalDiscoveryConfig.JmxAgent jmxAgent) {
-    return target(pollInterval, jmxAgent, false);
+    return target(pollInterval, jmxAgent, PodIdentity.NONE);
   }
 
   /**
-   * The target, reached through the JMX agent {@code jmxAgent} asks for; with {@code
-   * allowHostNetwork}, a JVM in the host's network gets a remote agent too.
+   * The target, named {@link #name(PodIdentity)}, tagged with its main class, pid and {@code pod}'s
+   * identity.
    */
   public TargetConfig target(
-      Duration pollInterval, LocalDiscoveryConfig.JmxAgent jmxAgent, boolean allowHostNetwork) {
-    String main = mainClass();
-    String simple = main.endsWith(".jar") ? main : main.substring(main.lastIndexOf('.') + 1);
-    String name = NOT_IN_NAME.matcher(simple).replaceAll("-") + "-" + pid;
+      Duration pollInterval, LocalDiscoveryConfig.JmxAgent jmxAgent, PodIdentity pod) {
+    return target(pollInterval, jmxAgent, pod, false);
+  }
+
+  /**
+   * The target of {@link #target(Duration, LocalDiscoveryConfig.JmxAgent, PodIdentity)}; with
+   * {@code allowHostNetwork}, a JVM in the host's network gets a remote agent too.
+   */
+  public TargetConfig target(
+      Duration pollInterval,
+      LocalDiscoveryConfig.JmxAgent jmxAgent,
+      PodIdentity pod,
+      boolean allowHostNetwork) {
     Map<String, String> tags = new LinkedHashMap<>();
-    tags.put(LocalDiscoveryConfig.MAIN_CLASS_TAG, main);
+    tags.put(LocalDiscoveryConfig.MAIN_CLASS_TAG, mainClass());
     tags.put(LocalDiscoveryConfig.PID_TAG, Long.toString(pid));
+    tags.putAll(pod.tags());
     return new TargetConfig(
-        name,
+        name(pod),
         new PidAddress(pid, agent(jmxAgent), allowHostNetwork),
         Optional.empty(),
         Optional.empty(),
         pollInterval,
         tags);
+  }
+
+  /**
+   * A name that stays when the JVM restarts, where something says who it is (docs/identity.md): in
+   * a pod {@code <namespace>.<pod>.<container>} (the container's restarts keep it); run by a
+   * systemd service {@code <main class>-<service>} ({@code Kafka-kafka}); else {@code <main
+   * class>-<pid>} ({@code LabMain-4242}), since nothing else tells two such JVMs apart.
+   */
+  public String name(PodIdentity pod) {
+    if (pod.inPod()) {
+      String name = clean(pod.namespace()) + "." + clean(pod.pod());
+      return pod.container().isEmpty() ? name : name + "." + clean(pod.container());
+    }
+    String main = mainClass();
+    String simple = main.endsWith(".jar") ? main : main.substring(main.lastIndexOf('.') + 1);
+    return clean(simple) + "-" + cgroup.service().map(LocalJvm::clean).orElse(Long.toString(pid));
+  }
+
+  private static String clean(String part) {
+    return NOT_IN_NAME.matcher(part).replaceAll("-");
   }
 
   private PidAddress.Agent agent(LocalDiscoveryConfig.JmxAgent jmxAgent) {

@@ -2,6 +2,7 @@ package io.jvmsentinel.daemon.jfr;
 
 import io.jvmsentinel.collectors.jfr.handler.JfrEventHandler;
 import io.jvmsentinel.daemon.catalog.SentinelMetric;
+import io.jvmsentinel.daemon.config.Durations;
 import io.jvmsentinel.daemon.support.DropLog;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -31,6 +32,8 @@ import org.slf4j.LoggerFactory;
  */
 final class EventDispatcher {
   private static final Logger log = LoggerFactory.getLogger(EventDispatcher.class);
+  // Shedding is reported where operators read the stream's state: the session's log.
+  private static final Logger sessionLog = LoggerFactory.getLogger(JfrStreamSession.class);
   static final String REASON_LAG = "lag";
 
   private final String target;
@@ -68,6 +71,25 @@ final class EventDispatcher {
   /** How late the last event arrived, from its end on the target to its processing; -1 if none. */
   long currentLagMillis() {
     return currentLagMillis.get();
+  }
+
+  /**
+   * Logs what was shed since the last report, if a report is due (at most once a {@link DropLog}
+   * interval); called by the session's watchdog.
+   */
+  void reportDrops() {
+    drops
+        .due(clock.instant())
+        .ifPresent(
+            counts ->
+                sessionLog.warn(
+                    "target {}: overloaded: {} events arrived more than {} late and were only"
+                        + " counted since the last report (jvm_sentinel_jfr_events_dropped_total;"
+                        + " reported at most once a minute): {}",
+                    target,
+                    counts.values().stream().mapToLong(Long::longValue).sum(),
+                    Durations.format(maxLag),
+                    counts));
   }
 
   /** The stream callback for one handler; its counters are registered once, here. */

@@ -38,6 +38,7 @@ import io.jvmsentinel.daemon.support.Backoff;
 import io.jvmsentinel.daemon.target.AttachConnector;
 import io.jvmsentinel.daemon.target.Connector;
 import io.jvmsentinel.daemon.target.Credentials;
+import io.jvmsentinel.daemon.target.PollWatchdog;
 import io.jvmsentinel.daemon.target.RemoteAgentConnector;
 import io.jvmsentinel.daemon.target.RemoteJmxConnector;
 import io.jvmsentinel.daemon.target.RmiTimeouts;
@@ -134,9 +135,19 @@ public final class SentinelDaemon implements AutoCloseable {
         detectionConfig.enabled() && detectionConfig.snapshotDirectory().isPresent()
             ? detectionConfig.snapshotWindow()
             : Duration.ZERO;
+    // One poll watchdog thread for every target's session.
+    PollWatchdog pollWatchdog = new PollWatchdog();
     LiveTargets targets =
         new LiveTargets(
-            target -> watch(target, config, registry, directories, recordingOwner, evidenceWindow),
+            target ->
+                watch(
+                    target,
+                    config,
+                    registry,
+                    directories,
+                    recordingOwner,
+                    evidenceWindow,
+                    pollWatchdog),
             registry,
             config.maxTargets());
     // Before detection is built: it takes back the firing alerts of the targets it knows.
@@ -232,10 +243,8 @@ public final class SentinelDaemon implements AutoCloseable {
             .localDiscovery()
             .map(
                 settings ->
-                    new LocalDiscovery(
-                        settings,
-                        LocalDiscovery::attachable,
-                        found -> targets.want(LOCAL_DISCOVERY, found)));
+                    LocalDiscovery.forThisHost(
+                        settings, found -> targets.want(LOCAL_DISCOVERY, found), System::getenv));
     discovery.ifPresent(LocalDiscovery::start);
     Optional<KubernetesDiscovery> kubernetes =
         config
@@ -273,13 +282,14 @@ public final class SentinelDaemon implements AutoCloseable {
       PrometheusMeterRegistry registry,
       StreamDirectories directories,
       RecordingOwner recordingOwner,
-      Duration evidenceWindow) {
+      Duration evidenceWindow,
+      PollWatchdog pollWatchdog) {
     // Every target carries every key (fixed at start-up), so sources may tag differently.
     Tags tags = Tags.of("target", target.name());
     for (Map.Entry<String, String> tag : config.tagKeys().complete(target.tags()).entrySet()) {
       tags = tags.and(tag.getKey(), tag.getValue());
     }
-    TargetSession session = newSession(target, config.connection(), registry, tags);
+    TargetSession session = newSession(target, config.connection(), registry, tags, pollWatchdog);
     JfrHandlers handlers = JfrHandlers.create(tags);
     JfrStreamSession stream =
         new JfrStreamSession(
@@ -291,7 +301,8 @@ public final class SentinelDaemon implements AutoCloseable {
             tags,
             directories,
             recordingOwner,
-            evidenceWindow);
+            evidenceWindow,
+            Clock.systemUTC());
     session.addListener(stream);
     // Compiler CPU seconds: jdk.ThreadCPULoad is a fraction of all the target's processors.
     handlers.compilerCpu().processors(session.pollers().process()::availableProcessors);
@@ -310,7 +321,8 @@ public final class SentinelDaemon implements AutoCloseable {
       TargetConfig target,
       ConnectionConfig connection,
       PrometheusMeterRegistry registry,
-      Tags tags) {
+      Tags tags,
+      PollWatchdog pollWatchdog) {
     return new TargetSession(
         target.name(),
         connector(target, connection),
@@ -322,7 +334,8 @@ public final class SentinelDaemon implements AutoCloseable {
             () -> ThreadLocalRandom.current().nextDouble()),
         registry,
         tags,
-        Clock.systemUTC());
+        Clock.systemUTC(),
+        pollWatchdog);
   }
 
   private static Connector connector(TargetConfig target, ConnectionConfig connection) {

@@ -7,6 +7,7 @@ import io.jvmsentinel.daemon.jfr.RecordingOwner;
 import io.jvmsentinel.daemon.jfr.StreamDirectories;
 import io.jvmsentinel.daemon.support.Backoff;
 import io.jvmsentinel.daemon.target.Connector;
+import io.jvmsentinel.daemon.target.PollWatchdog;
 import io.jvmsentinel.daemon.target.TargetSession;
 import io.jvmsentinel.daemon.watch.WatchedTarget;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -50,7 +51,8 @@ public final class UnstartedTarget {
             new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(1), () -> 0.5),
             registry,
             tags,
-            Clock.systemUTC());
+            Clock.systemUTC(),
+            new PollWatchdog());
     JfrHandlers handlers = JfrHandlers.create(tags);
     JfrStreamSession stream =
         new JfrStreamSession(
@@ -62,7 +64,8 @@ public final class UnstartedTarget {
             tags,
             new StreamDirectories(tmp),
             new RecordingOwner("test-host", "test"),
-            Duration.ZERO);
+            Duration.ZERO,
+            Clock.systemUTC());
     return new WatchedTarget(session, handlers, stream);
   }
 }

@@ -80,7 +80,15 @@ class ConfigFuzzTest {
       """;
 
   @TempDir Path dir;
-  private final ConfigLoader loader = new ConfigLoader(name -> "https://hooks.example.com/x");
+  // Every secret variable is set; the pod identity ones are not (no sidecar here).
+  private final ConfigLoader loader =
+      new ConfigLoader(
+          name ->
+              name.startsWith("JVM_SENTINEL_POD_")
+                      || name.equals("JVM_SENTINEL_CONTAINER_NAME")
+                      || name.equals("JVM_SENTINEL_NODE_NAME")
+                  ? null
+                  : "https://hooks.example.com/x");
 
   @Test
   void mutatedConfigurationsOnlyEverFailWithAConfigException() throws Exception {

@@ -590,7 +590,7 @@ class ConfigLoaderTest {
                     -
                   """))
           .containsExactly(
-              "targets[0]: 'name' is required",
+              "targets[0]: 'name' is required (in a pod, set JVM_SENTINEL_POD_NAME from the downward API to name it after the pod)",
               "targets[1] (name 'orders app'): 'name' must match [a-zA-Z0-9_.-]+",
               "targets[2]: empty entry; a target needs 'name' and 'jmx' or 'pid'");
     }
@@ -1662,7 +1662,8 @@ class ConfigLoaderTest {
                       Optional.empty(),
                       Optional.of(LOCAL)));
       assertThat(both.targets()).extracting(TargetConfig::name).containsExactly("pid-7");
-      assertThat(both.tagKeys().keys()).containsExactly("main_class", "pid");
+      assertThat(both.tagKeys().keys())
+          .containsExactly("main_class", "pid", "namespace", "pod", "container", "node");
     }
 
     private static final LocalDiscoveryConfig LOCAL =

@@ -95,6 +95,32 @@ final class DeployFiles {
    * names exists. Absolute secret paths (a Kubernetes or Docker secret mount) are moved under
    * {@code dir}; the file is written to {@code dir} so relative paths resolve there.
    */
+  /** What the downward API would give a pod: an example value per field. */
+  private static final Map<String, String> DOWNWARD_API =
+      Map.of(
+          "metadata.namespace", "shop",
+          "metadata.name", "orders-7d9f8-x2k4p",
+          "spec.nodeName", "node-1");
+
+  /**
+   * A container's environment as the kubelet would set it: literal values, and the downward API's
+   * fields with {@link #DOWNWARD_API}'s example values; other sources (Secrets) are left out.
+   */
+  static Map<String, String> environment(JsonNode container) {
+    Map<String, String> env = new HashMap<>();
+    for (JsonNode variable : container.path("env")) {
+      String name = variable.path("name").asText();
+      if (variable.has("value")) {
+        env.put(name, variable.get("value").asText());
+      }
+      String field = variable.at("/valueFrom/fieldRef/fieldPath").asText();
+      if (DOWNWARD_API.containsKey(field)) {
+        env.put(name, DOWNWARD_API.get(field));
+      }
+    }
+    return env;
+  }
+
   static SentinelConfig loadExample(String yaml, String fileName, Path dir)
       throws IOException, ConfigException {
     return loadExample(yaml, fileName, dir, Map.of());

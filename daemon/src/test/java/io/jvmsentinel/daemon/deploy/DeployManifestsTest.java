@@ -205,12 +205,46 @@ class DeployManifestsTest {
     }
   }
 
+  @ParameterizedTest
+  @MethodSource("sidecarManifests")
+  void sidecarTellsTheDaemonTheAppsPodIdentity(Path file) {
+    Map<String, String> env = DeployFiles.environment(sidecar(file));
+    assertThat(env)
+        .containsEntry("JVM_SENTINEL_POD_NAMESPACE", "shop")
+        .containsEntry("JVM_SENTINEL_POD_NAME", "orders-7d9f8-x2k4p")
+        .containsEntry("JVM_SENTINEL_NODE_NAME", "node-1");
+    // The container tag names the app's container, not the sidecar's.
+    List<String> apps =
+        stream(podSpec(file).path("containers"))
+            .map(container -> container.path("name").asText())
+            .filter(name -> !name.equals(SIDECAR))
+            .toList();
+    assertThat(apps).contains(env.get("JVM_SENTINEL_CONTAINER_NAME"));
+  }
+
+  @Test
+  void nodeAgentTellsTheDaemonItsNode() {
+    JsonNode agent = sidecar(deploy().resolve("kubernetes/node-agent-daemonset.yaml"));
+    assertThat(DeployFiles.environment(agent)).containsEntry("JVM_SENTINEL_NODE_NAME", "node-1");
+  }
+
   @Test
   void configMapConfigurationLoads(@TempDir Path dir) throws Exception {
     Path file = deploy().resolve("kubernetes/sidecar-jmx.yaml");
+    JsonNode sidecar = sidecar(file);
     SentinelConfig config =
-        DeployFiles.loadExample(sidecarConfig(file, sidecar(file)), "sentinel.yaml", dir);
-    assertThat(config.targets()).extracting(TargetConfig::name).containsExactly("orders");
+        DeployFiles.loadExample(
+            sidecarConfig(file, sidecar), "sentinel.yaml", dir, DeployFiles.environment(sidecar));
+    // Named after the pod, tagged with its identity: every replica is a target of its own.
+    assertThat(config.targets())
+        .extracting(TargetConfig::name)
+        .containsExactly("orders-7d9f8-x2k4p");
+    assertThat(config.targets().get(0).tags())
+        .containsEntry("namespace", "shop")
+        .containsEntry("pod", "orders-7d9f8-x2k4p")
+        .containsEntry("container", "orders")
+        .containsEntry("node", "node-1")
+        .containsEntry("app", "orders");
     assertThat(config.targets().get(0).password()).isPresent();
     assertThat(config.http().toString()).contains(String.valueOf(METRICS_PORT));
   }

@@ -139,12 +139,19 @@ class HelmChartIT {
 
     // The rendered sentinel.yaml is a configuration the daemon accepts.
     String yaml = object(rendered, "ConfigMap").at("/data/sentinel.yaml").asText();
-    SentinelConfig config = DeployFiles.loadExample(yaml, "sentinel.yaml", dir);
+    SentinelConfig config =
+        DeployFiles.loadExample(yaml, "sentinel.yaml", dir, DeployFiles.environment(sidecar));
     assertThat(config.targets())
         .singleElement()
         .satisfies(
             t -> {
-              assertThat(t.name()).isEqualTo("release");
+              // Each replica its own target: named after its pod, with the pod's identity.
+              assertThat(t.name()).isEqualTo("orders-7d9f8-x2k4p");
+              assertThat(t.tags())
+                  .containsEntry("namespace", "shop")
+                  .containsEntry("pod", "orders-7d9f8-x2k4p")
+                  .containsEntry("container", "app")
+                  .containsEntry("node", "node-1");
               assertThat(t.address().toString()).contains("127.0.0.1:9010");
               assertThat(t.tags()).containsEntry("app", "orders");
             });

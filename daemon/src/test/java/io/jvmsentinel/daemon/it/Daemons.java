@@ -35,10 +35,19 @@ final class Daemons {
   }
 
   static SentinelDaemon start(Path dir, String targetsYaml) throws Exception {
+    return start(dir, targetsYaml, Map.of());
+  }
+
+  /**
+   * As above, as if these environment variables were set as well (a pod's downward-API identity);
+   * the real environment answers the others.
+   */
+  static SentinelDaemon start(Path dir, String targetsYaml, Map<String, String> env)
+      throws Exception {
     Path file = Files.createTempFile(dir, "sentinel", ".yaml");
     Files.writeString(file, connectionYaml() + targetsYaml);
     return SentinelDaemon.start(
-        new ConfigLoader()
+        new ConfigLoader(name -> env.containsKey(name) ? env.get(name) : System.getenv(name))
             .load(Optional.of(file), new CliOverrides(List.of(), List.of(), Optional.empty())));
   }
 

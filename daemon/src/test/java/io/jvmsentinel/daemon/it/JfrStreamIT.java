@@ -19,6 +19,7 @@ import io.jvmsentinel.daemon.lab.LabProcess;
 import io.jvmsentinel.daemon.lab.LabSpec;
 import io.jvmsentinel.daemon.support.Backoff;
 import io.jvmsentinel.daemon.target.Credentials;
+import io.jvmsentinel.daemon.target.PollWatchdog;
 import io.jvmsentinel.daemon.target.RemoteJmxConnector;
 import io.jvmsentinel.daemon.target.RmiTimeouts;
 import io.jvmsentinel.daemon.target.TargetSession;
@@ -227,7 +228,8 @@ class JfrStreamIT {
             new Backoff(Duration.ofMillis(300), Duration.ofSeconds(2), () -> 0.5),
             registry,
             tags,
-            Clock.systemUTC());
+            Clock.systemUTC(),
+            new PollWatchdog());
     stream =
         new JfrStreamSession(
             "lab",
@@ -238,7 +240,8 @@ class JfrStreamIT {
             tags,
             new StreamDirectories(tmp),
             OWNER,
-            Duration.ZERO);
+            Duration.ZERO,
+            Clock.systemUTC());
     session.addListener(stream);
     session.start();
   }

@@ -80,7 +80,7 @@ class OtlpIT {
           .containsEntry("service.name", "lab-service");
 
       Metric memory = receiver.latest("jvm.memory.used").orElseThrow();
-      assertThat(memory.getGauge().getDataPointsList())
+      assertThat(memory.getSum().getDataPointsList())
           .extracting(p -> OtlpReceiver.attributes(p.getAttributesList()))
           .allSatisfy(
               a ->
@@ -90,7 +90,7 @@ class OtlpIT {
           .extracting(a -> a.get("jvm.memory.type"))
           .containsOnly("heap", "non_heap");
       assertThat(
-              memory.getGauge().getDataPointsList().stream()
+              memory.getSum().getDataPointsList().stream()
                   .filter(p -> "heap".equals(attr(p, "jvm.memory.type")))
                   .mapToDouble(NumberDataPoint::getAsDouble)
                   .sum())
@@ -98,12 +98,12 @@ class OtlpIT {
 
       // Threads by state; together they are the live threads /metrics counts.
       Metric byState = receiver.latest("jvm.thread.count").orElseThrow();
-      assertThat(byState.getGauge().getDataPointsList())
+      assertThat(byState.getSum().getDataPointsList())
           .extracting(p -> attr(p, "jvm.thread.state"))
           .contains("runnable")
           .doesNotContain("timed-waiting");
       double threads =
-          byState.getGauge().getDataPointsList().stream()
+          byState.getSum().getDataPointsList().stream()
               .mapToDouble(NumberDataPoint::getAsDouble)
               .sum();
       double live =
@@ -140,8 +140,10 @@ class OtlpIT {
     return OtlpReceiver.attributes(point.getAttributesList()).get(key);
   }
 
-  private static double single(Metric gauge) {
-    assertThat(gauge.getGauge().getDataPointsList()).hasSize(1);
-    return gauge.getGauge().getDataPoints(0).getAsDouble();
+  /** The one point of an UpDownCounter (a non-monotonic sum, as the conventions define it). */
+  private static double single(Metric upDownCounter) {
+    assertThat(upDownCounter.getSum().getIsMonotonic()).isFalse();
+    assertThat(upDownCounter.getSum().getDataPointsList()).hasSize(1);
+    return upDownCounter.getSum().getDataPoints(0).getAsDouble();
   }
 }

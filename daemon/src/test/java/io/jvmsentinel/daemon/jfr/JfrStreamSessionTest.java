@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -53,7 +54,8 @@ class JfrStreamSessionTest {
             Tags.of("target", "self"),
             new StreamDirectories(tmp),
             owner,
-            evidenceWindow);
+            evidenceWindow,
+            Clock.systemUTC());
     return session;
   }
 

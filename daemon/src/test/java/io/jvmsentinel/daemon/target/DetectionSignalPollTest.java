@@ -50,7 +50,8 @@ class DetectionSignalPollTest {
             new Backoff(Duration.ofMillis(100), Duration.ofMillis(100), () -> 0.5),
             registry,
             Tags.of("target", "jdk11"),
-            Clock.systemUTC());
+            Clock.systemUTC(),
+            new PollWatchdog());
     session.addPoller(signals);
     session.addPoller(fullOnly);
     session.pollDetectionSignals(signalPollInterval, noEventSource::get);

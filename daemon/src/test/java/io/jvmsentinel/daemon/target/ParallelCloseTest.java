@@ -93,6 +93,7 @@ class ParallelCloseTest {
         new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(1), () -> 0.5),
         new SimpleMeterRegistry(),
         Tags.of("target", name),
-        Clock.systemUTC());
+        Clock.systemUTC(),
+        new PollWatchdog());
   }
 }

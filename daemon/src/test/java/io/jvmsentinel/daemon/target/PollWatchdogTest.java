@@ -48,7 +48,8 @@ class PollWatchdogTest {
             new Backoff(Duration.ofMillis(100), Duration.ofMillis(100), () -> 0.5),
             registry,
             Tags.of("target", "slow"),
-            Clock.systemUTC());
+            Clock.systemUTC(),
+            new PollWatchdog());
     session.addPoller(hanging);
     session.start();
     await().atMost(Duration.ofSeconds(10)).until(() -> session.status().up());
@@ -76,6 +77,41 @@ class PollWatchdogTest {
         .isZero();
     // Slow is not lost: the connection stayed, so nobody cleared the pollers.
     assertThat(hanging.disconnected.get()).isZero();
+  }
+
+  @Test
+  void oneWatchdogServesEverySessionItIsGivenAndItsThreadEndsWithTheLast() {
+    PollWatchdog shared = new PollWatchdog();
+    TargetSession first = unstarted("first", shared);
+    TargetSession second = unstarted("second", shared);
+    AtomicInteger fired = new AtomicInteger();
+    shared.arm(Duration.ofMillis(10), fired::incrementAndGet);
+    await().atMost(Duration.ofSeconds(5)).until(() -> fired.get() == 1);
+
+    first.close();
+    first.close();
+    assertThat(shared.running()).as("the second session still uses it").isTrue();
+    shared.arm(Duration.ofMillis(10), fired::incrementAndGet);
+    await().atMost(Duration.ofSeconds(5)).until(() -> fired.get() == 2);
+
+    second.close();
+    assertThat(shared.running()).isFalse();
+    TargetSession third = unstarted("third", shared);
+    assertThat(shared.running()).as("a new session starts it again").isTrue();
+    third.close();
+  }
+
+  private TargetSession unstarted(String name, PollWatchdog watchdog) {
+    return new TargetSession(
+        name,
+        new InProcessConnector(ManagementFactory.getPlatformMBeanServer()),
+        Duration.ofSeconds(10),
+        Duration.ofSeconds(2),
+        new Backoff(Duration.ofMillis(100), Duration.ofMillis(100), () -> 0.5),
+        registry,
+        Tags.of("target", name),
+        Clock.systemUTC(),
+        watchdog);
   }
 
   private double up() {

@@ -119,7 +119,8 @@ class SurprisingTargetTest {
             new Backoff(Duration.ofMillis(100), Duration.ofMillis(100), () -> 0.5),
             registry,
             Tags.of("target", "odd"),
-            Clock.systemUTC());
+            Clock.systemUTC(),
+            new PollWatchdog());
     session.start();
 
     await()
@@ -173,7 +174,8 @@ class SurprisingTargetTest {
             new Backoff(Duration.ofMillis(100), Duration.ofMillis(100), () -> 0.5),
             registry,
             Tags.of("target", "jdk8"),
-            Clock.systemUTC());
+            Clock.systemUTC(),
+            new PollWatchdog());
     session.start();
 
     await()

@@ -16,7 +16,8 @@ import java.util.Optional;
  * The one table from our meters to the OpenTelemetry JVM semantic conventions (semconv {@code
  * runtime/jvm-metrics}): a meter listed here is pushed over OTLP under the convention's name, unit
  * and attributes; every other meter keeps its Micrometer name, tags and unit (the unit in UCUM, see
- * {@link UcumUnits}). docs/opentelemetry.md is generated from this table (OpenTelemetryDocTest).
+ * {@link WireConventions}). docs/opentelemetry.md is generated from this table
+ * (OpenTelemetryDocTest).
  */
 public final class OtelNames {
   private static final OtelName MEMORY_POOL =
@@ -32,6 +33,7 @@ public final class OtelNames {
     t.put(Metric.JVM_MEMORY_USED, renamed(MEMORY_POOL, "jvm.memory.used"));
     t.put(Metric.JVM_MEMORY_COMMITTED, renamed(MEMORY_POOL, "jvm.memory.committed"));
     t.put(Metric.JVM_MEMORY_MAX, renamed(MEMORY_POOL, "jvm.memory.limit"));
+    t.put(Metric.JVM_MEMORY_USED_AFTER_GC, renamed(MEMORY_POOL, "jvm.memory.used_after_last_gc"));
     // Not in the conventions: our name, with the same pool attributes as its neighbours.
     t.put(Metric.JVM_MEMORY_PEAK, renamed(MEMORY_POOL, "jvm.memory.peak"));
     t.put(
@@ -57,6 +59,7 @@ public final class OtelNames {
             .attribute("action", "jvm.gc.action")
             .attribute("cause", "jvm.gc.cause"));
     t.put(Metric.JVM_CLASSES_LOADED, OtelName.of("jvm.class.count", "{class}"));
+    t.put(Metric.JVM_CLASSES_LOADS, OtelName.of("jvm.class.loaded", "{class}"));
     t.put(Metric.JVM_CLASSES_UNLOADED, OtelName.of("jvm.class.unloaded", "{class}"));
     t.put(Metric.PROCESS_CPU_TIME, OtelName.of("jvm.cpu.time", "s").scaledBy(1e-9));
     t.put(Metric.PROCESS_CPU_USAGE, OtelName.of("jvm.cpu.recent_utilization", "1"));
@@ -78,6 +81,28 @@ public final class OtelNames {
           "threads", "{thread}",
           "classes", "{class}",
           "percent", "%");
+
+  // The daemon's own meters (jvm_sentinel_* in Prometheus): jvm.* is the semantic conventions'
+  // reserved namespace for the JVM's own metrics, so over OTLP they are jvm_sentinel.*.
+  static final String OWN_PREFIX = "jvm.sentinel.";
+  static final String OWN_OTEL_PREFIX = "jvm_sentinel.";
+
+  /**
+   * The names the conventions define as UpDownCounters (a value that goes up and down, summed
+   * across attributes): sent as non-monotonic sums ({@link WireConventions}).
+   */
+  static final java.util.Set<String> UP_DOWN_COUNTERS =
+      java.util.Set.of(
+          "jvm.memory.used",
+          "jvm.memory.committed",
+          "jvm.memory.limit",
+          "jvm.memory.used_after_last_gc",
+          "jvm.buffer.count",
+          "jvm.buffer.memory.used",
+          "jvm.buffer.memory.limit",
+          "jvm.thread.count",
+          "jvm.class.count",
+          "jvm.cpu.count");
 
   private OtelNames() {}
 
@@ -110,7 +135,9 @@ public final class OtelNames {
     Meter.Id id = withoutEmptyTags(source);
     Optional<OtelName> otel = of(id.getName());
     if (otel.isEmpty()) {
-      return id;
+      return id.getName().startsWith(OWN_PREFIX)
+          ? id.withName(OWN_OTEL_PREFIX + id.getName().substring(OWN_PREFIX.length()))
+          : id;
     }
     OtelName n = otel.get();
     List<Tag> tags = new ArrayList<>();

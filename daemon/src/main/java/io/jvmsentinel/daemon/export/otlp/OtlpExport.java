@@ -18,43 +18,54 @@ public final class OtlpExport implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(OtlpExport.class);
   private static final OtlpExport DISABLED = new OtlpExport(null, null);
 
-  private final OtlpMeterRegistry registry;
+  private final OtlpRegistries registries;
   private final OtlpMirror mirror;
 
-  private OtlpExport(OtlpMeterRegistry registry, OtlpMirror mirror) {
-    this.registry = registry;
+  private OtlpExport(OtlpRegistries registries, OtlpMirror mirror) {
+    this.registries = registries;
     this.mirror = mirror;
   }
 
-  /** Starts pushing {@code source}'s meters, the first push one step from now. */
+  /**
+   * Starts pushing {@code source}'s meters, each target's under its own resource, the first push
+   * one step from now.
+   */
   public static OtlpExport start(OtlpConfig config, MeterRegistry source) {
     if (!config.enabled()) {
       return DISABLED;
     }
-    OtlpMeterRegistry registry =
-        OtlpMeterRegistry.builder(new OtlpSettings(config))
-            .clock(Clock.SYSTEM)
-            .metricsSender(
-                new UcumUnits(
-                    new OtlpHttpMetricsSender(
-                        new HttpUrlConnectionSender(
-                            config.connectTimeout(), config.readTimeout()))))
-            .build();
-    OtlpMirror mirror = OtlpMirror.of(source, registry);
+    OtlpRegistries registries =
+        new OtlpRegistries(
+            (resource, serviceName) ->
+                OtlpMeterRegistry.builder(new OtlpSettings(config, resource, serviceName))
+                    .clock(Clock.SYSTEM)
+                    .metricsSender(
+                        new WireConventions(
+                            new OtlpHttpMetricsSender(
+                                new HttpUrlConnectionSender(
+                                    config.connectTimeout(), config.readTimeout()))))
+                    .build());
+    OtlpMirror mirror = OtlpMirror.of(source, registries);
     log.info(
-        "OTLP: {} meters every {} s to {}",
+        "OTLP: {} meters of {} resources every {} s to {}",
         mirror.size(),
+        registries.size(),
         config.step().toSeconds(),
         config.endpoint());
-    return new OtlpExport(registry, mirror);
+    return new OtlpExport(registries, mirror);
   }
 
   /** Pushes once more, then stops. */
   @Override
   public void close() {
-    if (registry != null) {
-      registry.close();
+    if (registries != null) {
+      registries.close();
     }
+  }
+
+  /** How many resources (targets, and the daemon itself) are pushed now. */
+  int resources() {
+    return registries == null ? 0 : registries.size();
   }
 
   int mirrored() {

@@ -25,15 +25,20 @@ import java.util.function.ToDoubleFunction;
  * and long task timers are not mirrored (the catalog has none).
  */
 final class OtlpMirror {
-  private final MeterRegistry otlp;
-  private final Map<Meter.Id, Meter> mirrors = new ConcurrentHashMap<>();
+  private record Mirrored(Meter meter, MeterRegistry registry) {}
 
-  private OtlpMirror(MeterRegistry otlp) {
+  private final OtlpRegistries otlp;
+  private final Map<Meter.Id, Mirrored> mirrors = new ConcurrentHashMap<>();
+
+  private OtlpMirror(OtlpRegistries otlp) {
     this.otlp = otlp;
   }
 
-  /** Mirrors every meter {@code source} has now or registers later, until either is closed. */
-  static OtlpMirror of(MeterRegistry source, MeterRegistry otlp) {
+  /**
+   * Mirrors every meter {@code source} has now or registers later, until either is closed, each
+   * into the registry of its resource.
+   */
+  static OtlpMirror of(MeterRegistry source, OtlpRegistries otlp) {
     OtlpMirror mirror = new OtlpMirror(otlp);
     source.config().onMeterAdded(mirror::add);
     source.config().onMeterRemoved(mirror::remove);
@@ -42,15 +47,27 @@ final class OtlpMirror {
   }
 
   void add(Meter meter) {
-    if (!otlp.isClosed()) {
-      mirrors.computeIfAbsent(meter.getId(), id -> mirror(meter));
-    }
+    mirrors.computeIfAbsent(
+        meter.getId(),
+        id -> {
+          MeterRegistry registry = otlp.acquire(id);
+          if (registry == null) {
+            return null; // the export is closed
+          }
+          Meter mirror = mirror(meter, registry);
+          if (mirror == null) {
+            otlp.release(id);
+            return null;
+          }
+          return new Mirrored(mirror, registry);
+        });
   }
 
   void remove(Meter meter) {
-    Meter mirror = mirrors.remove(meter.getId());
+    Mirrored mirror = mirrors.remove(meter.getId());
     if (mirror != null) {
-      otlp.remove(mirror);
+      mirror.registry().remove(mirror.meter());
+      otlp.release(meter.getId());
     }
   }
 
@@ -58,23 +75,25 @@ final class OtlpMirror {
     return mirrors.size();
   }
 
-  private Meter mirror(Meter meter) {
-    Meter.Id id = OtelNames.translate(meter.getId());
+  private Meter mirror(Meter meter, MeterRegistry otlp) {
+    Meter.Id id = OtelNames.translate(TargetResources.withoutResourceTags(meter.getId()));
     double scale = OtelNames.of(meter.getId().getName()).map(OtelName::scale).orElse(1.0);
     return meter.match(
-        gauge -> gauge(id, gauge, g -> g.value() * scale),
-        counter -> counter(id, counter, c -> c.count() * scale),
-        timer -> timer(id, timer, Timer::count, t -> t.totalTime(TimeUnit.SECONDS)),
+        gauge -> gauge(otlp, id, gauge, g -> g.value() * scale),
+        counter -> counter(otlp, id, counter, c -> c.count() * scale),
+        timer -> timer(otlp, id, timer, Timer::count, t -> t.totalTime(TimeUnit.SECONDS)),
         summary -> null,
         longTask -> null,
-        timeGauge -> gauge(id.withBaseUnit("s"), timeGauge, g -> g.value(TimeUnit.SECONDS)),
-        functionCounter -> counter(id, functionCounter, c -> c.count() * scale),
+        timeGauge -> gauge(otlp, id.withBaseUnit("s"), timeGauge, g -> g.value(TimeUnit.SECONDS)),
+        functionCounter -> counter(otlp, id, functionCounter, c -> c.count() * scale),
         functionTimer ->
-            timer(id, functionTimer, t -> (long) t.count(), t -> t.totalTime(TimeUnit.SECONDS)),
+            timer(
+                otlp, id, functionTimer, t -> (long) t.count(), t -> t.totalTime(TimeUnit.SECONDS)),
         other -> null);
   }
 
-  private <T> Meter gauge(Meter.Id id, T source, ToDoubleFunction<T> value) {
+  private static <T> Meter gauge(
+      MeterRegistry otlp, Meter.Id id, T source, ToDoubleFunction<T> value) {
     return Gauge.builder(id.getName(), source, value)
         .tags(id.getTagsAsIterable())
         .baseUnit(id.getBaseUnit())
@@ -83,7 +102,8 @@ final class OtlpMirror {
         .register(otlp);
   }
 
-  private <T> Meter counter(Meter.Id id, T source, ToDoubleFunction<T> count) {
+  private static <T> Meter counter(
+      MeterRegistry otlp, Meter.Id id, T source, ToDoubleFunction<T> count) {
     return FunctionCounter.builder(id.getName(), source, count)
         .tags(id.getTagsAsIterable())
         .baseUnit(id.getBaseUnit())
@@ -91,7 +111,8 @@ final class OtlpMirror {
         .register(otlp);
   }
 
-  private <T> Meter timer(
+  private static <T> Meter timer(
+      MeterRegistry otlp,
       Meter.Id id,
       T source,
       java.util.function.ToLongFunction<T> count,
@@ -103,6 +124,6 @@ final class OtlpMirror {
   }
 
   Optional<Meter> mirrorOf(Meter.Id sourceId) {
-    return Optional.ofNullable(mirrors.get(sourceId));
+    return Optional.ofNullable(mirrors.get(sourceId)).map(Mirrored::meter);
   }
 }

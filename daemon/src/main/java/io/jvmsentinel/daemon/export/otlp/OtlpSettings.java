@@ -15,9 +15,23 @@ final class OtlpSettings implements io.micrometer.registry.otlp.OtlpConfig {
   static final String DEFAULT_SERVICE_NAME = "jvm-sentinel";
 
   private final OtlpConfig config;
+  private final Map<String, String> target;
+  private final String serviceName;
 
+  /** The daemon's own resource. */
   OtlpSettings(OtlpConfig config) {
+    this(config, Map.of(), DEFAULT_SERVICE_NAME);
+  }
+
+  /**
+   * @param target a target's resource attributes ({@link TargetResources}), which win over the
+   *     configured and environment ones; empty for the daemon's own resource
+   * @param serviceName the service.name when neither those nor the configuration set one
+   */
+  OtlpSettings(OtlpConfig config, Map<String, String> target, String serviceName) {
     this.config = config;
+    this.target = Map.copyOf(target);
+    this.serviceName = serviceName;
   }
 
   @Override
@@ -63,7 +77,8 @@ final class OtlpSettings implements io.micrometer.registry.otlp.OtlpConfig {
     Map<String, String> attributes =
         new LinkedHashMap<>(io.micrometer.registry.otlp.OtlpConfig.super.resourceAttributes());
     attributes.putAll(config.resourceAttributes());
-    attributes.putIfAbsent("service.name", DEFAULT_SERVICE_NAME);
+    attributes.putAll(target);
+    attributes.putIfAbsent("service.name", serviceName);
     return attributes;
   }
 }

@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
  * _e{title.length,text.length}:title|text|d:|h:|k:|p:|s:|t:|#tags}) or a service check ({@code
  * _sc|name|status|d:|h:|#tags|m:message}). Anything else fails the test that reads it.
  */
-final class DogStatsdLines {
+public final class DogStatsdLines {
   /** Metrics the client sends about itself every 10 s; tests look past them. */
   static final String CLIENT_TELEMETRY = "datadog.dogstatsd.client.";
 
@@ -28,13 +28,13 @@ final class DogStatsdLines {
 
   private DogStatsdLines() {}
 
-  sealed interface Line permits Metric, Event, ServiceCheck {}
+  public sealed interface Line permits Metric, Event, ServiceCheck {}
 
   /**
    * @param tags sorted: DogStatsD tags have no order
    */
-  record Metric(String name, double value, String type, List<String> tags) implements Line {
-    Metric {
+  public record Metric(String name, double value, String type, List<String> tags) implements Line {
+    public Metric {
       tags = tags.stream().sorted().toList();
     }
   }
@@ -42,22 +42,22 @@ final class DogStatsdLines {
   /**
    * @param fields {@code d}, {@code h}, {@code k}, {@code p}, {@code s}, {@code t} as present
    */
-  record Event(String title, String text, Map<String, String> fields, List<String> tags)
+  public record Event(String title, String text, Map<String, String> fields, List<String> tags)
       implements Line {
-    Event {
+    public Event {
       tags = tags.stream().sorted().toList();
     }
   }
 
-  record ServiceCheck(String name, int status, Map<String, String> fields, List<String> tags)
+  public record ServiceCheck(String name, int status, Map<String, String> fields, List<String> tags)
       implements Line {
-    ServiceCheck {
+    public ServiceCheck {
       tags = tags.stream().sorted().toList();
     }
   }
 
   /** Every message of one datagram; it must end with a line break, as the client sends it. */
-  static List<Line> parse(byte[] datagram) {
+  public static List<Line> parse(byte[] datagram) {
     String text = new String(datagram, StandardCharsets.UTF_8);
     if (!text.endsWith("\n")) {
       throw new AssertionError("datagram does not end with a line break: " + text);

@@ -26,16 +26,16 @@ import jnr.unixsocket.UnixSocketOptions;
  * the order of its messages (one processor, one sender), so everything before the marker is the
  * batch, and nothing is waited for beyond the marker's arrival.
  */
-abstract class FakeAgent implements AutoCloseable {
+public abstract class FakeAgent implements AutoCloseable {
   static final Duration RECEIVE_TIMEOUT = Duration.ofSeconds(5);
   static final String MARKER = "test.marker";
 
   private int markers;
 
-  abstract DogStatsdAddress address();
+  public abstract DogStatsdAddress address();
 
   /** The next datagram, or null after {@link #RECEIVE_TIMEOUT}. */
-  abstract byte[] receive() throws IOException;
+  public abstract byte[] receive() throws IOException;
 
   @Override
   public abstract void close() throws IOException;
@@ -65,7 +65,33 @@ abstract class FakeAgent implements AutoCloseable {
     }
   }
 
-  static FakeAgent udp() throws IOException {
+  /**
+   * Keeps every line {@code keep} accepts, read on a thread of its own from now until the agent
+   * closes: a test that waits a minute for an alert does not let the socket's buffer overflow.
+   */
+  public List<DogStatsdLines.Line> record(java.util.function.Predicate<DogStatsdLines.Line> keep) {
+    List<DogStatsdLines.Line> kept = new java.util.concurrent.CopyOnWriteArrayList<>();
+    Thread reader =
+        new Thread(
+            () -> {
+              try {
+                while (!Thread.currentThread().isInterrupted()) {
+                  byte[] datagram = receive();
+                  if (datagram != null) {
+                    DogStatsdLines.parse(datagram).stream().filter(keep).forEach(kept::add);
+                  }
+                }
+              } catch (IOException closed) {
+                // the agent closed: recording ends
+              }
+            },
+            "fake-agent-recorder");
+    reader.setDaemon(true);
+    reader.start();
+    return kept;
+  }
+
+  public static FakeAgent udp() throws IOException {
     return new Udp();
   }
 
@@ -82,12 +108,12 @@ abstract class FakeAgent implements AutoCloseable {
     }
 
     @Override
-    DogStatsdAddress address() {
+    public DogStatsdAddress address() {
       return DogStatsdAddress.parse("udp://127.0.0.1:" + socket.getLocalPort());
     }
 
     @Override
-    byte[] receive() throws IOException {
+    public byte[] receive() throws IOException {
       DatagramPacket packet = new DatagramPacket(new byte[65536], 65536);
       try {
         socket.receive(packet);
@@ -121,12 +147,12 @@ abstract class FakeAgent implements AutoCloseable {
     }
 
     @Override
-    DogStatsdAddress address() {
+    public DogStatsdAddress address() {
       return DogStatsdAddress.parse("unix://" + path);
     }
 
     @Override
-    byte[] receive() throws IOException {
+    public byte[] receive() throws IOException {
       ByteBuffer buffer = ByteBuffer.allocate(65536);
       if (channel.receive(buffer) == null && buffer.position() == 0) {
         return null;

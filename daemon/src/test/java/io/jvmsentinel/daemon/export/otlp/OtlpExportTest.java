@@ -83,12 +83,18 @@ class OtlpExportTest {
       assertThat(
               OtlpReceiver.attributes(
                   request.request().getResourceMetrics(0).getResource().getAttributesList()))
-          .containsEntry("service.name", "jvm-sentinel")
+          // The target's own resource: a service of its own, named after it (no app tag here).
+          .containsEntry("service.name", "orders")
           .containsEntry("deployment.environment.name", "test");
 
       var memory = receiver.latest("jvm.memory.used").orElseThrow();
       assertThat(memory.getUnit()).isEqualTo("By");
-      assertThat(memory.getGauge().getDataPointsList())
+      // An UpDownCounter in the conventions: a non-monotonic cumulative sum, not a gauge.
+      assertThat(memory.hasGauge()).isFalse();
+      assertThat(memory.getSum().getIsMonotonic()).isFalse();
+      assertThat(memory.getSum().getAggregationTemporality())
+          .isEqualTo(AggregationTemporality.AGGREGATION_TEMPORALITY_CUMULATIVE);
+      assertThat(memory.getSum().getDataPointsList())
           .extracting(
               p -> OtlpReceiver.attributes(p.getAttributesList()), NumberDataPoint::getAsDouble)
           .containsExactlyInAnyOrder(

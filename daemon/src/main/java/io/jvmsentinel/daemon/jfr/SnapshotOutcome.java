@@ -1,0 +1,14 @@
+package io.jvmsentinel.daemon.jfr;
+
+import java.util.Locale;
+
+/** What became of an alert's snapshot of a target, for {@code jvm_sentinel_jfr_evidence_*}. */
+public enum SnapshotOutcome {
+  WRITTEN,
+  EMPTY,
+  FAILED;
+
+  String tag() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+}
