@@ -370,8 +370,17 @@ public final class RemoteAgentConnector implements Connector {
           why);
       return false;
     }
-    log.info(
-        "pid {}: stopped its JMX agent at {}:{}", process.pid(), running.host(), running.port());
+    if (why.isEmpty()) {
+      log.info(
+          "pid {}: stopped its JMX agent at {}:{}", process.pid(), running.host(), running.port());
+    } else { // typically a JVM that exited, and its agent with it
+      log.info(
+          "pid {}: its JMX agent at {}:{} is closed{}",
+          process.pid(),
+          running.host(),
+          running.port(),
+          why);
+    }
     return true;
   }
 
