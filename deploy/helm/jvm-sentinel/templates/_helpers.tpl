@@ -318,6 +318,7 @@ jvm-sentinel.io/role: discovery
 {{- $config := deepCopy .Values.config -}}
 {{- include "jvm-sentinel.setListen" (dict "root" . "config" $config) -}}
 {{- include "jvm-sentinel.setRunbookBaseUrl" (dict "root" . "config" $config) -}}
+{{- include "jvm-sentinel.setEndpointAuth" (dict "root" . "config" $config) -}}
 {{- $_ := set $config "discovery" (dict "kubernetes" $k8s) -}}
 {{- toYaml $config -}}
 {{- end }}

@@ -16,6 +16,7 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 {{- $config := deepCopy .Values.config -}}
 {{- include "jvm-sentinel.setListen" (dict "root" . "config" $config) -}}
 {{- include "jvm-sentinel.setRunbookBaseUrl" (dict "root" . "config" $config) -}}
+{{- include "jvm-sentinel.setEndpointAuth" (dict "root" . "config" $config) -}}
 {{- $_ := set $config "discovery" (dict "local" .Values.nodeAgent.discovery) -}}
 {{- if .Values.targetTags -}}
 {{- $_ := set $config "tags" .Values.targetTags -}}

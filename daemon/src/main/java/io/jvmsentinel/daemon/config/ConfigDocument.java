@@ -85,7 +85,8 @@ record ConfigDocument(
       Duration pollInterval,
       List<JvmMatch> include,
       List<JvmMatch> exclude,
-      String jmxAgent) {}
+      String jmxAgent,
+      Boolean allowHostNetwork) {}
 
   record JvmMatch(Pattern mainClass, Pattern commandLine, Pattern user) {}
 

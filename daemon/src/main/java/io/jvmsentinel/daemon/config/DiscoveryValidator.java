@@ -35,7 +35,8 @@ final class DiscoveryValidator {
                 TargetConfig.MIN_POLL_INTERVAL),
             matches("include", local.include()),
             matches("exclude", local.exclude()),
-            jmxAgent(local.jmxAgent())));
+            jmxAgent(local.jmxAgent()),
+            Boolean.TRUE.equals(local.allowHostNetwork())));
   }
 
   private LocalDiscoveryConfig.JmxAgent jmxAgent(String raw) {

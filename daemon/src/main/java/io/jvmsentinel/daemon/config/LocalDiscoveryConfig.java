@@ -16,13 +16,17 @@ import java.util.stream.Stream;
  * @param include entries of which a JVM must match one; empty means every JVM
  * @param exclude entries of JVMs never to watch; they win over include
  * @param jmxAgent which JMX agent the daemon starts in each discovered JVM
+ * @param allowHostNetwork whether a JVM in the host's network (a hostNetwork pod, seen by a node
+ *     agent that is not) gets a remote agent, which then listens on a node address that no
+ *     NetworkPolicy covers; {@code false}: such a JVM is not watched, and its target says why
  */
 public record LocalDiscoveryConfig(
     Duration interval,
     Duration pollInterval,
     List<JvmMatch> include,
     List<JvmMatch> exclude,
-    JmxAgent jmxAgent) {
+    JmxAgent jmxAgent,
+    boolean allowHostNetwork) {
   public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(5);
   public static final Duration MIN_INTERVAL = Duration.ofSeconds(1);
 
@@ -52,6 +56,16 @@ public record LocalDiscoveryConfig(
     Objects.requireNonNull(jmxAgent, "jmxAgent");
     include = List.copyOf(include);
     exclude = List.copyOf(exclude);
+  }
+
+  /** Discovery that refuses host-network JVMs a remote agent. */
+  public LocalDiscoveryConfig(
+      Duration interval,
+      Duration pollInterval,
+      List<JvmMatch> include,
+      List<JvmMatch> exclude,
+      JmxAgent jmxAgent) {
+    this(interval, pollInterval, include, exclude, jmxAgent, false);
   }
 
   /** Discovery that reaches each JVM the {@link JmxAgent#AUTO} way. */

@@ -7,8 +7,10 @@ import java.util.Objects;
  *
  * @param pid a positive process id
  * @param agent which JMX agent of the JVM the daemon starts and connects to
+ * @param allowHostNetwork whether a remote agent may listen on a node address when the JVM runs in
+ *     the host's network (a hostNetwork pod): {@code discovery.local.allowHostNetwork}
  */
-public record PidAddress(long pid, Agent agent) implements TargetAddress {
+public record PidAddress(long pid, Agent agent, boolean allowHostNetwork) implements TargetAddress {
 
   /** The JMX agent the daemon starts in the JVM through the Attach API. */
   public enum Agent {
@@ -31,5 +33,10 @@ public record PidAddress(long pid, Agent agent) implements TargetAddress {
   /** A JVM reached through its local agent, as {@code run --pid} does. */
   public PidAddress(long pid) {
     this(pid, Agent.LOCAL);
+  }
+
+  /** A JVM reached through {@code agent}, refused when that would open a node address. */
+  public PidAddress(long pid, Agent agent) {
+    this(pid, agent, false);
   }
 }

@@ -127,7 +127,9 @@ public final class LocalDiscovery implements AutoCloseable {
     Map<String, Long> oldestByName = new HashMap<>();
     for (LocalJvm jvm : watched) {
       PodIdentity pod = pods.find(jvm.cgroup()).onNode(node);
-      TargetConfig target = jvm.target(settings.pollInterval(), settings.jmxAgent(), pod);
+      TargetConfig target =
+          jvm.target(
+              settings.pollInterval(), settings.jmxAgent(), pod, settings.allowHostNetwork());
       found.add(target);
       oldestByName.merge(target.name(), jvm.pid(), Math::min);
     }

@@ -80,13 +80,25 @@ public record LocalJvm(
    */
   public TargetConfig target(
       Duration pollInterval, LocalDiscoveryConfig.JmxAgent jmxAgent, PodIdentity pod) {
+    return target(pollInterval, jmxAgent, pod, false);
+  }
+
+  /**
+   * The target of {@link #target(Duration, LocalDiscoveryConfig.JmxAgent, PodIdentity)}; with
+   * {@code allowHostNetwork}, a JVM in the host's network gets a remote agent too.
+   */
+  public TargetConfig target(
+      Duration pollInterval,
+      LocalDiscoveryConfig.JmxAgent jmxAgent,
+      PodIdentity pod,
+      boolean allowHostNetwork) {
     Map<String, String> tags = new LinkedHashMap<>();
     tags.put(LocalDiscoveryConfig.MAIN_CLASS_TAG, mainClass());
     tags.put(LocalDiscoveryConfig.PID_TAG, Long.toString(pid));
     tags.putAll(pod.tags());
     return new TargetConfig(
         name(pod),
-        new PidAddress(pid, agent(jmxAgent)),
+        new PidAddress(pid, agent(jmxAgent), allowHostNetwork),
         Optional.empty(),
         Optional.empty(),
         pollInterval,

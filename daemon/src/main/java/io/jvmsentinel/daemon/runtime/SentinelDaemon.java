@@ -346,7 +346,10 @@ public final class SentinelDaemon implements AutoCloseable {
             new AttachConnector(pid.pid(), connection.connectTimeout(), connection.callTimeout());
         case REMOTE ->
             new RemoteAgentConnector(
-                pid.pid(), connection.connectTimeout(), connection.callTimeout());
+                pid.pid(),
+                pid.allowHostNetwork(),
+                connection.connectTimeout(),
+                connection.callTimeout());
       };
     }
     Credentials credentials =

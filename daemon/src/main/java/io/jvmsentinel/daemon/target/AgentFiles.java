@@ -25,7 +25,7 @@ import java.util.Set;
  * The files of the JMX agent the daemon starts inside a target, in the target's own {@code /tmp}:
  * the password file and access file the agent reads (owned by the target's user, mode 0600: the JDK
  * refuses a password file others may read), and a note of the agent's address, so that a restarted
- * daemon finds the agent an earlier one started (a JVM runs one agent until it exits).
+ * daemon finds the agent an earlier one left running (one that died, or could not stop it).
  *
  * <p>The target's /tmp is the target's to shape, and an absolute symbolic link met on the way
  * through {@code /proc/<pid>/root} resolves in the daemon's own file system; a check of a path
@@ -121,13 +121,20 @@ final class AgentFiles {
   }
 
   /**
-   * Removes the secrets (the address note stays, for the next daemon): without a password file the
-   * agent lets nobody in.
+   * Removes the secrets (the address note stays until the agent is stopped): without a password
+   * file the agent lets nobody in.
    */
   void removeSecrets() throws IOException {
     try (SecureDirectoryStream<Path> dir = openTmp()) {
       deleteIfExists(dir, name + ".password");
       deleteIfExists(dir, name + ".access");
+    }
+  }
+
+  /** Removes the address note: the agent it names was stopped. */
+  void forgetAddress() throws IOException {
+    try (SecureDirectoryStream<Path> dir = openTmp()) {
+      deleteIfExists(dir, name + ".agent");
     }
   }
 

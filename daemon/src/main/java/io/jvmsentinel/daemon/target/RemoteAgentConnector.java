@@ -3,6 +3,8 @@ package io.jvmsentinel.daemon.target;
 import com.sun.tools.attach.VirtualMachine;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -38,9 +40,11 @@ import org.slf4j.LoggerFactory;
  * written into the target's /tmp ({@link AgentFiles}). No TLS: the password and the JMX traffic
  * cross the pod network in clear (docs/operations.md, "Node agent").
  *
- * <p>A JVM runs at most one remote agent, until it exits. So a restarted daemon finds the agent an
- * earlier one started (through the address note it left), writes a new password (the agent reads
- * the password file at every login) and connects; and a JVM started with its own {@code
+ * <p>A JVM runs at most one remote agent. When the daemon stops watching the JVM (gone from
+ * discovery, daemon shutdown) it stops the agent ({@code ManagementAgent.stop}, {@link AgentStop})
+ * and removes its files and note. A daemon that died without that leaves the agent running: the
+ * next daemon finds it (through the address note), writes a new password (the agent reads the
+ * password file at every login) and connects; and a JVM started with its own {@code
  * -Dcom.sun.management.jmxremote.port} cannot get ours: that is a clear error, the JVM is for a
  * {@code targets:} entry (or the kubernetes provider) with its own address and credentials.
  *
@@ -60,19 +64,31 @@ public final class RemoteAgentConnector implements Connector {
   private static final SecureRandom RANDOM = new SecureRandom();
 
   private final TargetProcess process;
+  private final boolean allowHostNetwork;
   private final Duration connectTimeout;
   private final Duration callTimeout;
   // Attach and agent start have no timeout of their own (a stopped JVM hangs them): they run here.
   private final ExecutorService agentThread;
   private volatile Optional<AgentFiles> files = Optional.empty();
-  private Future<RemoteJmxConnector> agent;
+  private Future<RunningAgent> agent;
 
+  /** A connector that refuses a JVM in the host's network ({@link AgentBindAddress}). */
   public RemoteAgentConnector(long pid, Duration connectTimeout, Duration callTimeout) {
-    this(TargetProcess.onThisHost(pid), connectTimeout, callTimeout);
+    this(pid, false, connectTimeout, callTimeout);
   }
 
-  RemoteAgentConnector(TargetProcess process, Duration connectTimeout, Duration callTimeout) {
+  public RemoteAgentConnector(
+      long pid, boolean allowHostNetwork, Duration connectTimeout, Duration callTimeout) {
+    this(TargetProcess.onThisHost(pid), allowHostNetwork, connectTimeout, callTimeout);
+  }
+
+  RemoteAgentConnector(
+      TargetProcess process,
+      boolean allowHostNetwork,
+      Duration connectTimeout,
+      Duration callTimeout) {
     this.process = process;
+    this.allowHostNetwork = allowHostNetwork;
     this.connectTimeout = connectTimeout;
     this.callTimeout = callTimeout;
     this.agentThread = HelperThread.withQueue("jmx-agent-pid-" + process.pid(), 1);
@@ -87,7 +103,7 @@ public final class RemoteAgentConnector implements Connector {
     if (agent == null) {
       agent = agentThread.submit(this::startOrFindAgent);
     }
-    RemoteJmxConnector started;
+    RunningAgent started;
     try {
       started = agent.get(connectTimeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
@@ -109,20 +125,24 @@ public final class RemoteAgentConnector implements Connector {
       }
       throw new IOException("starting the JMX agent failed: " + e.getCause(), e.getCause());
     }
-    return started.connect();
+    return started.connector().connect();
   }
 
-  private RemoteJmxConnector startOrFindAgent() throws IOException {
+  /** The agent this daemon started or found, and how to log in to it. */
+  private record RunningAgent(String host, int port, RemoteJmxConnector connector) {}
+
+  private RunningAgent startOrFindAgent() throws IOException {
+    // Decided before anything is written into the target's /tmp.
+    String host = AgentBindAddress.of(process, allowHostNetwork);
     AgentFiles agentFiles = new AgentFiles(process.tmp(), process.pid(), process.owner());
     files = Optional.of(agentFiles);
-    String host = bindAddress();
     char[] password = newPassword();
     Optional<String> earlier = agentFiles.rememberedAddress().flatMap(note -> earlier(note, host));
     // Written first either way: a new agent reads both, a running one the password at each login.
     agentFiles.write(ROLE, password);
     String url;
     try {
-      url = startAgent(agentFiles, host);
+      url = agentUrl(host, startAgent(agentFiles, host));
       agentFiles.rememberAddress(url);
     } catch (AgentAlreadyRuns e) {
       if (earlier.isEmpty()) {
@@ -135,28 +155,21 @@ public final class RemoteAgentConnector implements Connector {
       agentFiles.removeSecrets(); // no agent uses them
       throw e;
     }
-    return new RemoteJmxConnector(
-        new JMXServiceURL(url), new Credentials(ROLE, password), connectTimeout, callTimeout);
+    return new RunningAgent(
+        host,
+        portOf(url),
+        new RemoteJmxConnector(
+            new JMXServiceURL(url), new Credentials(ROLE, password), connectTimeout, callTimeout));
   }
 
-  private String bindAddress() throws IOException {
-    if (process.sharesNetwork()) {
-      return "127.0.0.1";
-    }
-    return process
-        .ownAddress()
-        .orElseThrow(
-            () ->
-                new IOException(
-                    "pid "
-                        + process.pid()
-                        + " is in another network but has no non-loopback IPv4 address in its"
-                        + " /proc/"
-                        + process.pid()
-                        + "/net/fib_trie: cannot start a JMX agent the daemon can reach"));
+  /** The port of an address this daemon built ({@link #agentUrl}). */
+  private static int portOf(String url) {
+    int end = url.lastIndexOf("/jmxrmi");
+    return Integer.parseInt(url.substring(url.lastIndexOf(':', end) + 1, end));
   }
 
-  private String startAgent(AgentFiles agentFiles, String host) throws IOException {
+  /** Starts the agent on a free port of the target's network; returns that port. */
+  private int startAgent(AgentFiles agentFiles, String host) throws IOException {
     VirtualMachine vm = AttachConnector.attach(process.pid());
     try {
       IOException last = null;
@@ -173,9 +186,11 @@ public final class RemoteAgentConnector implements Connector {
         properties.setProperty(PROPERTY + "access.file", agentFiles.accessFileInTarget());
         try {
           vm.startManagementAgent(properties);
-          String url = agentUrl(host, port);
-          log.info("pid {}: started its JMX agent at {} (password auth)", process.pid(), url);
-          return url;
+          log.info(
+              "pid {}: started its JMX agent at {} (password auth)",
+              process.pid(),
+              agentUrl(host, port));
+          return port;
         } catch (IOException e) {
           String message = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
           if (message.contains("already started") || message.contains("already running")) {
@@ -275,7 +290,12 @@ public final class RemoteAgentConnector implements Connector {
     return "pid " + process.pid() + " (JMX agent started by the daemon)";
   }
 
-  /** Removes the password and access files: the agent then lets nobody in until a new daemon. */
+  /**
+   * Stops the agent the daemon started or found ({@code ManagementAgent.stop}), so its port closes
+   * and its last password is of no use; then removes the password and access files, and the address
+   * note once the agent is gone. An agent that cannot be stopped (a hung JVM) keeps its note, so
+   * the next daemon finds it; without the password file it lets nobody in until then.
+   */
   @Override
   public void close() {
     agentThread.shutdownNow();
@@ -285,13 +305,111 @@ public final class RemoteAgentConnector implements Connector {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+    boolean stopped = runningAgent().map(this::stop).orElse(false);
     files.ifPresent(
         f -> {
           try {
             f.removeSecrets();
+            if (stopped) {
+              f.forgetAddress();
+            }
           } catch (IOException e) {
             log.debug("pid {}: JMX agent files not removed: {}", process.pid(), e.toString());
           }
         });
+  }
+
+  private synchronized Optional<RunningAgent> runningAgent() {
+    if (agent == null || !agent.isDone() || agent.isCancelled()) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(agent.get());
+    } catch (ExecutionException | InterruptedException e) {
+      return Optional.empty(); // no agent was started
+    }
+  }
+
+  /**
+   * Runs {@code ManagementAgent.stop} in the target through the Attach API ({@link AgentStop}),
+   * within the connect timeout (attach hangs on a stopped JVM); the closed port is what says it
+   * stopped.
+   */
+  private boolean stop(RunningAgent running) {
+    String why = "";
+    ExecutorService stopThread = HelperThread.withQueue("jmx-agent-stop-pid-" + process.pid(), 1);
+    try {
+      stopThread
+          .submit(
+              () -> {
+                VirtualMachine vm = AttachConnector.attach(process.pid());
+                try {
+                  return AgentStop.run(vm);
+                } finally {
+                  vm.detach();
+                }
+              })
+          .get(connectTimeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      why = " (interrupted)";
+    } catch (ExecutionException e) {
+      why = " (" + ConnectFailure.describe(e.getCause()) + ")";
+    } catch (TimeoutException e) {
+      why = " (no answer within " + connectTimeout.toMillis() + " ms)";
+    } finally {
+      stopThread.shutdownNow();
+    }
+    if (stillAccepts(running.host(), running.port())) {
+      log.warn(
+          "pid {}: its JMX agent at {}:{} still runs, not stopped{}; its password file is removed,"
+              + " so it lets nobody in",
+          process.pid(),
+          running.host(),
+          running.port(),
+          why);
+      return false;
+    }
+    if (why.isEmpty()) {
+      log.info(
+          "pid {}: stopped its JMX agent at {}:{}", process.pid(), running.host(), running.port());
+    } else { // typically a JVM that exited, and its agent with it
+      log.info(
+          "pid {}: its JMX agent at {}:{} is closed{}",
+          process.pid(),
+          running.host(),
+          running.port(),
+          why);
+    }
+    return true;
+  }
+
+  /**
+   * Whether the port still accepts connections once the connect timeout has passed: the JVM closes
+   * the listening socket when its RMI objects are unexported, which may trail the command's reply.
+   */
+  private boolean stillAccepts(String host, int port) {
+    long deadline = System.nanoTime() + connectTimeout.toNanos();
+    while (accepts(host, port)) {
+      if (System.nanoTime() > deadline) {
+        return true;
+      }
+      try {
+        TimeUnit.MILLISECONDS.sleep(50);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private boolean accepts(String host, int port) {
+    try (Socket socket = new Socket()) {
+      socket.connect(new InetSocketAddress(host, port), (int) connectTimeout.toMillis());
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
   }
 }

@@ -1,6 +1,7 @@
 package io.jvmsentinel.daemon.target;
 
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -19,6 +20,9 @@ final class TargetProcess {
   private final Path proc;
   private final long pid;
   private final long self;
+
+  /** The node's init process in a hostPID view: its network namespace is the host's. */
+  private static final long HOST_INIT = 1;
 
   /**
    * @param proc the proc file system ({@code /proc}; tests pass a tree of their own)
@@ -61,8 +65,29 @@ final class TargetProcess {
     return namespace(self).equals(namespace(pid));
   }
 
+  /**
+   * Whether the target is in the host's network namespace (that of pid 1 as this daemon sees it: a
+   * node agent has the node's pids): a hostNetwork pod, whose addresses are the node's.
+   */
+  boolean inHostNetwork() throws IOException {
+    try {
+      Files.readSymbolicLink(netLink(HOST_INIT));
+    } catch (AccessDeniedException e) {
+      // Not a node agent (root with SYS_PTRACE reads it): a daemon of one user among the host's
+      // processes, which starts agents only in its own user's JVMs; refusing would only break it.
+      return false;
+    } catch (IOException e) {
+      // said below, with what the daemon needs
+    }
+    return namespace(HOST_INIT).equals(namespace(pid));
+  }
+
+  private Path netLink(long process) {
+    return proc.resolve(Long.toString(process)).resolve("ns").resolve("net");
+  }
+
   private Path namespace(long process) throws IOException {
-    Path link = proc.resolve(Long.toString(process)).resolve("ns").resolve("net");
+    Path link = netLink(process);
     try {
       return Files.readSymbolicLink(link);
     } catch (IOException e) {

@@ -1256,9 +1256,11 @@ class ConfigLoaderTest {
                   exclude:
                     - mainClass: GradleDaemon
                   jmxAgent: remote
+                  allowHostNetwork: true
               """);
       LocalDiscoveryConfig local = config.localDiscovery().orElseThrow();
       assertThat(local.jmxAgent()).isEqualTo(LocalDiscoveryConfig.JmxAgent.REMOTE);
+      assertThat(local.allowHostNetwork()).isTrue();
       assertThat(local.interval()).isEqualTo(Duration.ofSeconds(3));
       assertThat(local.pollInterval()).isEqualTo(Duration.ofSeconds(5));
       assertThat(local.include()).hasSize(2);
@@ -1279,6 +1281,7 @@ class ConfigLoaderTest {
       assertThat(local.pollInterval()).isEqualTo(TargetConfig.DEFAULT_POLL_INTERVAL);
       assertThat(local.include()).isEmpty();
       assertThat(local.jmxAgent()).isEqualTo(LocalDiscoveryConfig.JmxAgent.AUTO);
+      assertThat(local.allowHostNetwork()).isFalse();
       assertThat(problems("discovery:\n  local:\n    enabled: false\n"))
           .containsExactly(
               "no targets: give --target HOST:PORT, --pid PID, --discover local|kubernetes, or a config file with targets: or discovery:");

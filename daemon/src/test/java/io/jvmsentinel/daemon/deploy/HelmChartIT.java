@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.jvmsentinel.daemon.config.HttpAuth;
 import io.jvmsentinel.daemon.config.SentinelConfig;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -198,9 +200,10 @@ class HelmChartIT {
     Path perNodeFile = Files.writeString(dir.resolve("per-node.yaml"), perNode);
     Result validation = validate(List.of(clusterFile.toString(), perNodeFile.toString()));
     assertThat(validation.exitCode()).as(validation.output()).isZero();
-    // Cluster-wide: ServiceAccount, ClusterRole, ClusterRoleBinding, ConfigMap, Deployment.
-    // Per node in two namespaces: ServiceAccount, 2 x (Role, RoleBinding), ConfigMap, DaemonSet.
-    assertThat(validation.output()).contains("12 passed, 0 failed");
+    // Cluster-wide: ServiceAccount, ClusterRole, ClusterRoleBinding, ConfigMap, Deployment, Secret.
+    // Per node in two namespaces: ServiceAccount, 2 x (Role, RoleBinding), ConfigMap, DaemonSet,
+    // Secret (the endpoint's token).
+    assertThat(validation.output()).contains("14 passed, 0 failed");
 
     String account = object(cluster, "ServiceAccount").at("/metadata/name").asText();
     for (JsonNode role : objects(cluster, "ClusterRole")) {
@@ -324,7 +327,9 @@ class HelmChartIT {
         List.of(
             List.of("--set", "port=metrics"),
             List.of("--set-string", "sidecar.native=yes"),
-            List.of("--set", "podMonitor.enabeld=true"))) {
+            List.of("--set", "podMonitor.enabeld=true"),
+            List.of("--set", "endpointAuth.token=guess"),
+            List.of("--set-string", "endpointAuth.openMetrics=yes"))) {
       List<String> values = concat(SNIPPET_ONLY, wrong);
       Result lint = helm(concat(List.of("lint", "--strict", CHART.toString()), values));
       assertThat(lint.exitCode()).as(lint.output()).isNotZero();
@@ -350,13 +355,7 @@ class HelmChartIT {
     List<List<String>> modes =
         List.of(sidecar, DISCOVERY_CLUSTER, List.of("--set", "nodeAgent.enabled=true"));
     for (List<String> mode : modes) {
-      List<String> values = concat(mode, kps);
-      Result lint = helm(concat(List.of("lint", "--strict", CHART.toString()), values));
-      assertThat(lint.exitCode()).as(lint.output()).isZero();
-      String rendered = template(values);
-      Path out = Files.writeString(dir.resolve("kps.yaml"), rendered);
-      Result validation = validate(List.of(out.toString()));
-      assertThat(validation.exitCode()).as(validation.output()).isZero();
+      String rendered = lintedAndValid(concat(mode, kps));
       for (String kind : List.of("PodMonitor", "PrometheusRule", "AlertmanagerConfig")) {
         assertThat(object(rendered, kind).at("/metadata/labels/release").asText())
             .as(kind)
@@ -506,8 +505,9 @@ class HelmChartIT {
     Path manifest = DeployFiles.deploy().resolve("kubernetes/node-agent-daemonset.yaml");
     Result validation = validate(List.of(out.toString(), manifest.toString()));
     assertThat(validation.exitCode()).as(validation.output()).isZero();
-    // ServiceAccount, ConfigMap, DaemonSet: rendered, and in the manifest. No sidecar ConfigMap.
-    assertThat(validation.output()).contains("6 passed, 0 failed");
+    // ServiceAccount, ConfigMap, DaemonSet: rendered, and in the manifest; rendered, the Secret of
+    // the endpoint's token (the manifest takes one made by hand). No sidecar ConfigMap.
+    assertThat(validation.output()).contains("7 passed, 0 failed");
 
     String config =
         NodeAgentPod.check(object(rendered, "DaemonSet"), object(rendered, "ConfigMap"));
@@ -520,6 +520,114 @@ class HelmChartIT {
                 List.of("--set", "nodeAgent.enabled=true", "--set", "workload.enabled=true")));
     assertThat(both.exitCode()).isNotZero();
     assertThat(both.output()).contains("nodeAgent.enabled and workload.enabled exclude each other");
+  }
+
+  /**
+   * The node agent and the discovery daemon get bearer authentication by default, like the plain
+   * manifests: the token from a Secret the chart generates (or yours), mounted where http.auth
+   * reads it; /metrics closed unless endpointAuth.openMetrics, and then the PodMonitor sends the
+   * token from the same Secret.
+   */
+  @Test
+  void fleetDaemonsRequireABearerTokenByDefaultAndThePodMonitorSendsIt() throws Exception {
+    List<String> nodeAgent = List.of("--set", "nodeAgent.enabled=true");
+    List<String> monitored = List.of("--set", "podMonitor.enabled=true");
+    for (List<String> mode : List.of(nodeAgent, DISCOVERY_CLUSTER, DISCOVERY_PER_NODE)) {
+      String rendered = lintedAndValid(concat(mode, monitored));
+
+      JsonNode secret = object(rendered, "Secret");
+      String secretName = secret.at("/metadata/name").asText();
+      assertThat(secretName).isEqualTo("release-jvm-sentinel-http");
+      String token =
+          new String(
+              Base64.getDecoder().decode(secret.at("/data/token").asText()),
+              StandardCharsets.US_ASCII);
+      assertThat(token).matches("[A-Za-z0-9]{43}");
+
+      SentinelConfig config = fleetConfig(rendered);
+      assertThat(config.http().auth()).isInstanceOf(HttpAuth.Bearer.class);
+      assertThat(config.http().openMetrics()).isFalse();
+      assertThat(tokenVolume(rendered).at("/secret/secretName").asText()).isEqualTo(secretName);
+
+      JsonNode endpoint = object(rendered, "PodMonitor").at("/spec/podMetricsEndpoints/0");
+      assertThat(endpoint.at("/authorization/type").asText()).isEqualTo("Bearer");
+      assertThat(endpoint.at("/authorization/credentials/name").asText()).isEqualTo(secretName);
+      assertThat(endpoint.at("/authorization/credentials/key").asText()).isEqualTo("token");
+    }
+
+    // /metrics open by choice: the API still needs the token, the PodMonitor sends none.
+    String open =
+        template(
+            concat(
+                concat(nodeAgent, monitored), List.of("--set", "endpointAuth.openMetrics=true")));
+    assertThat(fleetConfig(open).http().openMetrics()).isTrue();
+    assertThat(fleetConfig(open).http().auth()).isInstanceOf(HttpAuth.Bearer.class);
+    assertThat(object(open, "PodMonitor").at("/spec/podMetricsEndpoints/0").has("authorization"))
+        .isFalse();
+
+    // A Secret of one's own: none generated, that one mounted and sent.
+    String own =
+        template(
+            concat(
+                concat(DISCOVERY_CLUSTER, monitored),
+                List.of(
+                    "--set", "endpointAuth.existingSecret=scrape-token",
+                    "--set", "endpointAuth.tokenKey=bearer")));
+    assertThat(objects(own, "Secret")).isEmpty();
+    assertThat(tokenVolume(own).at("/secret/secretName").asText()).isEqualTo("scrape-token");
+    assertThat(texts(tokenVolume(own).at("/secret/items"), "key")).containsExactly("bearer");
+    assertThat(
+            object(own, "PodMonitor")
+                .at("/spec/podMetricsEndpoints/0/authorization/credentials/name")
+                .asText())
+        .isEqualTo("scrape-token");
+
+    // Off by choice; and never for the sidecar or the standalone workload.
+    String off = template(concat(nodeAgent, List.of("--set", "endpointAuth.enabled=false")));
+    assertThat(objects(off, "Secret")).isEmpty();
+    assertThat(fleetConfig(off).http().auth()).isEqualTo(HttpAuth.NONE);
+    assertThat(objects(template(JMX_STANDALONE), "Secret")).isEmpty();
+  }
+
+  private SentinelConfig fleetConfig(String rendered) throws Exception {
+    Path config = Files.createTempDirectory(dir, "fleet");
+    return DeployFiles.loadExample(
+        object(rendered, "ConfigMap").at("/data/sentinel.yaml").asText(),
+        "sentinel.yaml",
+        config,
+        java.util.Map.of("NODE_NAME", "node-7"));
+  }
+
+  /** The volume behind the token file the daemon's http.auth reads. */
+  private static JsonNode tokenVolume(String rendered) throws IOException {
+    JsonNode workload =
+        objects(rendered, "DaemonSet").isEmpty()
+            ? object(rendered, "Deployment")
+            : object(rendered, "DaemonSet");
+    JsonNode pod = workload.at("/spec/template/spec");
+    JsonNode mount =
+        DeployFiles.byName(pod.at("/containers/0/volumeMounts"), "http-token").orElseThrow();
+    assertThat(mount.path("mountPath").asText()).isEqualTo("/var/run/secrets/jvm-sentinel-http");
+    return DeployFiles.byName(pod.path("volumes"), "http-token").orElseThrow();
+  }
+
+  private static List<String> texts(JsonNode array, String field) {
+    List<String> texts = new ArrayList<>();
+    array.forEach(item -> texts.add(item.path(field).asText()));
+    return texts;
+  }
+
+  /**
+   * The rendering of {@code values}, after {@code helm lint --strict} and the validator pass it.
+   */
+  private String lintedAndValid(List<String> values) throws IOException {
+    Result lint = helm(concat(List.of("lint", "--strict", CHART.toString()), values));
+    assertThat(lint.exitCode()).as(lint.output()).isZero();
+    String rendered = template(values);
+    Path file = Files.writeString(dir.resolve("rendered.yaml"), rendered);
+    Result validation = validate(List.of(file.toString()));
+    assertThat(validation.exitCode()).as(validation.output()).isZero();
+    return rendered;
   }
 
   private String template(List<String> values) {

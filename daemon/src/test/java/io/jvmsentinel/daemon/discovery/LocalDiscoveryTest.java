@@ -51,6 +51,15 @@ class LocalDiscoveryTest {
     assertThat(new LocalDiscovery(remote, () -> List.of(ORDERS), t -> {}).discover())
         .extracting(TargetConfig::address)
         .containsExactly(new PidAddress(4242, PidAddress.Agent.REMOTE));
+    // Host-network JVMs get a remote agent only when discovery says so.
+    LocalDiscoveryConfig allowed =
+        new LocalDiscoveryConfig(
+            INTERVAL, POLL, List.of(), List.of(), LocalDiscoveryConfig.JmxAgent.AUTO, true);
+    assertThat(new LocalDiscovery(allowed, () -> List.of(otherPod), t -> {}).discover())
+        .extracting(TargetConfig::address)
+        .containsExactly(new PidAddress(4242, PidAddress.Agent.REMOTE, true));
+    assertThat(otherPod.target(POLL).address())
+        .isEqualTo(new PidAddress(4242, PidAddress.Agent.REMOTE, false));
     // Tags and name do not depend on the agent.
     assertThat(otherPod.target(POLL).tags()).isEqualTo(ORDERS.target(POLL).tags());
   }

@@ -18,6 +18,8 @@ import io.jvmsentinel.daemon.target.RemoteJmxConnector;
 import io.jvmsentinel.daemon.testing.DaemonHttp;
 import io.jvmsentinel.daemon.testing.Jdks;
 import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -41,8 +43,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * {@code /proc} scan sees it as the Attach API does; and the remote JMX agent the daemon starts in
  * a JVM of another pod, forced here ({@code jmxAgent: remote}) on a JVM of this network, so bound
  * to loopback: its password file, polling and JFR through it, a wrong password refused, the secrets
- * removed when the daemon stops, the agent reused by the next daemon, and the clear error for a JVM
- * whose agent is not the daemon's.
+ * the agent stopped and its secrets removed when the daemon stops, an agent left by a dead daemon
+ * reused by the next one, and the clear error for a JVM whose agent is not the daemon's.
  */
 class NodeAgentIT {
   private static final Duration UP = Duration.ofSeconds(30);
@@ -126,29 +128,107 @@ class NodeAgentIT {
             .hasMessageContaining("Authentication failed");
       }
     }
-    // Stopped: the secrets are gone (the agent now lets nobody in), the address note stays.
+    // Stopped: the agent is stopped, its secrets and its address note are gone.
     assertThat(agentFile("password")).doesNotExist();
     assertThat(agentFile("access")).doesNotExist();
-    assertThat(agentFile("agent")).exists();
+    assertThat(agentFile("agent")).doesNotExist();
 
-    // The next daemon finds the agent, writes a new password, and is in again.
+    // The next daemon starts a new agent in the same JVM, and is in again.
     try (SentinelDaemon again = startDaemon()) {
       Daemons.awaitUp(new DaemonHttp(again.httpPort()), name);
     }
+    assertThat(agentFile("agent")).doesNotExist();
+  }
 
-    // Without the note, the running agent is not the daemon's: a clear error, no secrets left.
-    Files.delete(agentFile("agent"));
-    try (SentinelDaemon third = startDaemon()) {
-      DaemonHttp http = new DaemonHttp(third.httpPort());
-      await()
-          .atMost(UP)
-          .untilAsserted(
-              () ->
-                  assertThat(http.get("/api/v1/targets").body())
-                      .contains("already runs a JMX agent of its own")
-                      .contains("targets:"));
+  /**
+   * A daemon that dies without stopping its agent (simulated by a connector never closed) leaves
+   * the agent and its note: the next daemon finds it through the note; without the note the running
+   * agent is not the daemon's, a clear error.
+   */
+  @Test
+  void anAgentLeftByADeadDaemonIsReusedThroughItsNoteAndRefusedWithout() throws Exception {
+    String name = "LabMain-" + lab.pid();
+    RemoteAgentConnector crashed = new RemoteAgentConnector(lab.pid(), UP, UP);
+    try {
+      crashed.connect().close();
+      assertThat(agentFile("agent")).exists();
+
+      try (SentinelDaemon again = startDaemon()) {
+        Daemons.awaitUp(new DaemonHttp(again.httpPort()), name);
+      }
+      // That daemon stopped the agent it found; another dead daemon starts one, its note is lost.
+      crashed.close();
+      crashed = new RemoteAgentConnector(lab.pid(), UP, UP);
+      crashed.connect().close();
+      Files.delete(agentFile("agent"));
+      try (SentinelDaemon third = startDaemon()) {
+        DaemonHttp http = new DaemonHttp(third.httpPort());
+        await()
+            .atMost(UP)
+            .untilAsserted(
+                () ->
+                    assertThat(http.get("/api/v1/targets").body())
+                        .contains("already runs a JMX agent of its own")
+                        .contains("targets:"));
+      }
+      assertThat(agentFile("password")).doesNotExist();
+    } finally {
+      crashed.close();
     }
-    assertThat(agentFile("password")).doesNotExist();
+  }
+
+  /**
+   * Two JVMs, each watched by its own daemon: when one daemon stops, the agent it started is
+   * stopped (its port refuses connections), while the other JVM's agent stays open and its target
+   * stays up.
+   */
+  @Test
+  void anAgentIsStoppedWhenItsDaemonStopsAndTheOtherTargetIsUnaffected() throws Exception {
+    String otherLabel = "node-agent-other-" + UUID.randomUUID();
+    try (LabProcess other =
+        LabSpec.builder("idle")
+            .withoutJmxRemote()
+            .args("--label", otherLabel)
+            .jvmArgs("-Xmx64m")
+            .build()
+            .startReady(READY)) {
+      String otherName = "LabMain-" + other.pid();
+      Path otherNote = Path.of("/tmp", "jvm-sentinel-jmx-" + other.pid() + ".agent");
+      try (SentinelDaemon watchingOther = startDaemon(otherLabel)) {
+        DaemonHttp otherHttp = new DaemonHttp(watchingOther.httpPort());
+        Daemons.awaitUp(otherHttp, otherName);
+        int otherPort = portOf(Files.readString(otherNote));
+        int port;
+        try (SentinelDaemon daemon = startDaemon()) {
+          Daemons.awaitUp(new DaemonHttp(daemon.httpPort()), "LabMain-" + lab.pid());
+          port = portOf(Files.readString(agentFile("agent")));
+          assertThat(accepts(port)).isTrue();
+        }
+        assertThat(accepts(port)).as("the stopped daemon's agent port").isFalse();
+        assertThat(agentFile("agent")).doesNotExist();
+
+        assertThat(accepts(otherPort)).as("the other JVM's agent port").isTrue();
+        assertThat(otherHttp.scrape().value("jvm_sentinel_target_up", Map.of("target", otherName)))
+            .as("the other target, still watched")
+            .contains(1.0);
+      }
+      assertThat(otherNote).doesNotExist();
+    }
+  }
+
+  private static int portOf(String note) {
+    String url = note.strip();
+    int end = url.lastIndexOf("/jmxrmi");
+    return Integer.parseInt(url.substring(url.lastIndexOf(':', end) + 1, end));
+  }
+
+  private static boolean accepts(int port) {
+    try (Socket socket = new Socket()) {
+      socket.connect(new InetSocketAddress("127.0.0.1", port), 2000);
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   /**
@@ -215,7 +295,8 @@ class NodeAgentIT {
 
   /**
    * The agent properties the daemon passes ({@code port}, {@code rmi.port}, {@code host}, password
-   * and access files) are accepted by every JDK of the matrix, not just this one.
+   * and access files) are accepted by every JDK of the matrix, not just this one; and {@code
+   * ManagementAgent.stop} through the Attach API closes the agent's port on each.
    */
   @ParameterizedTest
   @ValueSource(ints = {11, 21, 25})
@@ -229,7 +310,10 @@ class NodeAgentIT {
             .startReady(READY)) {
       Path password = Path.of("/tmp", "jvm-sentinel-jmx-" + other.pid() + ".password");
       RemoteAgentConnector connector = new RemoteAgentConnector(other.pid(), UP, UP);
+      int port;
       try (JMXConnector connection = connector.connect()) {
+        port =
+            portOf(Files.readString(Path.of("/tmp", "jvm-sentinel-jmx-" + other.pid() + ".agent")));
         Object version =
             connection
                 .getMBeanServerConnection()
@@ -242,10 +326,15 @@ class NodeAgentIT {
         Files.deleteIfExists(Path.of("/tmp", "jvm-sentinel-jmx-" + other.pid() + ".agent"));
       }
       assertThat(password).doesNotExist();
+      assertThat(accepts(port)).as("the agent stopped on JDK " + feature).isFalse();
     }
   }
 
   private SentinelDaemon startDaemon() throws Exception {
+    return startDaemon(LABEL);
+  }
+
+  private SentinelDaemon startDaemon(String label) throws Exception {
     return Daemons.start(
         dir,
         """
@@ -257,7 +346,7 @@ class NodeAgentIT {
             include:
               - commandLine: '--label %s'
         """
-            .formatted(LABEL));
+            .formatted(label));
   }
 
   /** The daemon's files for the lab's agent, in the lab's /tmp (this host's: same container). */

@@ -65,6 +65,56 @@ class TargetProcessTest {
     assertThat(new TargetProcess(proc, POD, SELF + 1).sharesNetwork()).isTrue();
   }
 
+  /**
+   * The remote agent's address, decided from the namespaces alone: a pod in its own network gets
+   * its pod IP; a JVM in the host's network (that of pid 1, the node's init in a hostPID view) is
+   * refused unless opted in, and then gets the node's address; a JVM in the daemon's own network (a
+   * daemon in the host's network too, or a plain host) gets loopback, opted in or not.
+   */
+  @Test
+  void aJvmInTheHostsNetworkGetsNoAgentUnlessOptedIn() throws IOException {
+    String host = "net:[4026531840]";
+    net(1, host);
+    net(SELF, "net:[4026532100]"); // the node agent's own pod network
+    net(POD, host); // a hostNetwork pod
+    Files.writeString(pod().resolve("net/fib_trie"), POD_FIB_TRIE);
+    TargetProcess hostNetwork = new TargetProcess(proc, POD, SELF);
+    assertThat(hostNetwork.inHostNetwork()).isTrue();
+
+    assertThatThrownBy(() -> AgentBindAddress.of(hostNetwork, false))
+        .isInstanceOf(AgentBindAddress.HostNetworkRefused.class)
+        .hasMessageContaining("pid 4242 runs in the host's network (a hostNetwork pod)")
+        .hasMessageContaining("not watched")
+        .hasMessageContaining("discovery.local.allowHostNetwork: true");
+    assertThat(AgentBindAddress.of(hostNetwork, true)).isEqualTo("10.244.1.17");
+
+    long ownPod = POD + 1;
+    net(ownPod, "net:[4026532999]");
+    Files.writeString(proc.resolve(Long.toString(ownPod)).resolve("net/fib_trie"), POD_FIB_TRIE);
+    TargetProcess pod = new TargetProcess(proc, ownPod, SELF);
+    assertThat(pod.inHostNetwork()).isFalse();
+    assertThat(AgentBindAddress.of(pod, false)).isEqualTo("10.244.1.17");
+
+    // A daemon that may not read pid 1's namespace is no node agent: it cannot tell, and refuses
+    // not.
+    Path initNs = proc.resolve("1/ns");
+    Files.setPosixFilePermissions(initNs, PosixFilePermissions.fromString("---------"));
+    try {
+      if (!Files.isReadable(initNs)) { // root reads it anyway
+        assertThat(hostNetwork.inHostNetwork()).isFalse();
+      }
+    } finally {
+      Files.setPosixFilePermissions(initNs, PosixFilePermissions.fromString("rwx------"));
+    }
+
+    long daemonOnTheHost = SELF + 1;
+    net(daemonOnTheHost, host);
+    for (boolean allowed : new boolean[] {false, true}) {
+      assertThat(AgentBindAddress.of(new TargetProcess(proc, POD, daemonOnTheHost), allowed))
+          .isEqualTo("127.0.0.1");
+    }
+  }
+
   @Test
   void aNetworkWithLoopbackAloneHasNoOwnAddress() throws IOException {
     net(POD, "net:[1]");
