@@ -476,12 +476,16 @@ class HelmChartIT {
   }
 
   private static void assertOnlyReadsPods(JsonNode role) {
+    assertOnlyReadsPods(role, "get", "list", "watch");
+  }
+
+  private static void assertOnlyReadsPods(JsonNode role, String... verbs) {
     JsonNode rules = role.get("rules");
     assertThat(rules).hasSize(1);
     assertThat(rules.get(0).get("resources")).extracting(JsonNode::asText).containsExactly("pods");
     assertThat(rules.get(0).get("verbs"))
         .extracting(JsonNode::asText)
-        .containsExactlyInAnyOrder("get", "list", "watch");
+        .containsExactlyInAnyOrder(verbs);
   }
 
   @Test
@@ -550,12 +554,7 @@ class HelmChartIT {
     assertThat(pod.path("serviceAccountName").asText())
         .isEqualTo(account.at("/metadata/name").asText());
     JsonNode role = object(on, "ClusterRole");
-    JsonNode rules = role.get("rules");
-    assertThat(rules).hasSize(1);
-    assertThat(rules.get(0).get("resources")).extracting(JsonNode::asText).containsExactly("pods");
-    assertThat(rules.get(0).get("verbs"))
-        .extracting(JsonNode::asText)
-        .containsExactlyInAnyOrder("get", "list");
+    assertOnlyReadsPods(role, "get", "list");
     JsonNode binding = object(on, "ClusterRoleBinding");
     assertThat(binding.at("/roleRef/name").asText()).isEqualTo(role.at("/metadata/name").asText());
     assertThat(binding.at("/subjects/0/name").asText())

@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * A node agent's JVMs named after their pods: the pod's UID from the JVM's cgroup, the pod from the
@@ -75,7 +75,11 @@ class NodeAgentIdentityTest {
   }
 
   private static ProcessCgroup inPod(String uid) {
-    return new ProcessCgroup(Optional.of(uid), Optional.of(CONTAINER), Optional.empty());
+    return inPod(uid, CONTAINER);
+  }
+
+  private static ProcessCgroup inPod(String uid, String container) {
+    return new ProcessCgroup(Optional.of(uid), Optional.of(container), Optional.empty());
   }
 
   @Test
@@ -157,16 +161,7 @@ class NodeAgentIdentityTest {
   }
 
   @ParameterizedTest
-  @ValueSource(
-      strings = {
-        "v1-cgroupfs.txt",
-        "v1-systemd.txt",
-        "v2-systemd.txt",
-        "v2-cgroupfs.txt",
-        "v2-systemd-guaranteed-crio.txt",
-        "v2-systemd-docker.txt",
-        "v2-cgroup-namespace.txt"
-      })
+  @MethodSource("io.jvmsentinel.daemon.discovery.ProcessCgroupTest#podLayouts")
   void withoutApiAJvmInAPodIsNamedAfterItsPodUidInEveryLayout(String file) throws Exception {
     TargetConfig target = withoutApi(jvm(4242, ProcessCgroupTest.fixture(file))).get(0);
 
@@ -190,9 +185,7 @@ class NodeAgentIdentityTest {
   @Test
   void withoutApiTheNameStaysWhenTheContainerRestartsWithANewPidAndContainerId() {
     ProcessCgroup before = inPod(ProcessCgroupTest.UID);
-    ProcessCgroup restarted =
-        new ProcessCgroup(
-            Optional.of(ProcessCgroupTest.UID), Optional.of("cd".repeat(32)), Optional.empty());
+    ProcessCgroup restarted = inPod(ProcessCgroupTest.UID, "cd".repeat(32));
 
     assertThat(withoutApi(jvm(4242, before)).get(0).name())
         .isEqualTo(withoutApi(jvm(5313, restarted)).get(0).name())
@@ -202,9 +195,7 @@ class NodeAgentIdentityTest {
   @Test
   void withoutApiTwoContainersOfOnePodWithOneMainClassKeepApartByPid() {
     ProcessCgroup app = inPod(ProcessCgroupTest.UID);
-    ProcessCgroup worker =
-        new ProcessCgroup(
-            Optional.of(ProcessCgroupTest.UID), Optional.of("cd".repeat(32)), Optional.empty());
+    ProcessCgroup worker = inPod(ProcessCgroupTest.UID, "cd".repeat(32));
 
     // The older JVM (lower pid) keeps the pod's name, as two JVMs of one service do.
     assertThat(withoutApi(jvm(900, worker), jvm(800, app)))
