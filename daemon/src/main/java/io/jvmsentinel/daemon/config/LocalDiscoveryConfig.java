@@ -35,9 +35,18 @@ public record LocalDiscoveryConfig(
 
   public static final String PID_TAG = "pid";
 
-  /** Main class and pid, then the pod's identity (a node agent knows it, docs/identity.md). */
+  /**
+   * The UID of the pod the JVM's cgroup places it in (a node agent reads it without the API); one
+   * value per pod, so it adds no series beyond the pod's own.
+   */
+  public static final String POD_UID_TAG = "pod_uid";
+
+  /**
+   * Main class, pid and pod UID, then the pod's identity (a node agent knows it, docs/identity.md).
+   */
   public static final List<String> TAG_KEYS =
-      Stream.concat(Stream.of(MAIN_CLASS_TAG, PID_TAG), PodIdentity.TAG_KEYS.stream()).toList();
+      Stream.concat(Stream.of(MAIN_CLASS_TAG, PID_TAG, POD_UID_TAG), PodIdentity.TAG_KEYS.stream())
+          .toList();
 
   /** {@code discovery.local.jmxAgent}: how the daemon reaches each discovered JVM. */
   public enum JmxAgent {

@@ -35,6 +35,7 @@ public record LocalJvm(
     ProcessCgroup cgroup) {
   private static final Pattern NOT_IN_NAME = Pattern.compile("[^a-zA-Z0-9_.-]+");
   static final int MAX_MAIN_CLASS = 128;
+  static final int SHORT_UID = 8;
 
   public LocalJvm {
     commandLine = SafeText.of(commandLine);
@@ -95,6 +96,7 @@ public record LocalJvm(
     Map<String, String> tags = new LinkedHashMap<>();
     tags.put(LocalDiscoveryConfig.MAIN_CLASS_TAG, mainClass());
     tags.put(LocalDiscoveryConfig.PID_TAG, Long.toString(pid));
+    cgroup.podUid().ifPresent(uid -> tags.put(LocalDiscoveryConfig.POD_UID_TAG, uid));
     tags.putAll(pod.tags());
     return new TargetConfig(
         name(pod),
@@ -107,9 +109,11 @@ public record LocalJvm(
 
   /**
    * A name that stays when the JVM restarts, where something says who it is (docs/identity.md): in
-   * a pod {@code <namespace>.<pod>.<container>} (the container's restarts keep it); run by a
-   * systemd service {@code <main class>-<service>} ({@code Kafka-kafka}); else {@code <main
-   * class>-<pid>} ({@code LabMain-4242}), since nothing else tells two such JVMs apart.
+   * a known pod {@code <namespace>.<pod>.<container>} (the container's restarts keep it); in a pod
+   * the API did not name (no token or no RBAC) {@code <main class>-<first 8 hex digits of the pod's
+   * UID>} ({@code OrdersMain-0f2d6e3a}, the cgroup gives the UID and a container restart keeps it);
+   * run by a systemd service {@code <main class>-<service>} ({@code Kafka-kafka}); else {@code
+   * <main class>-<pid>} ({@code LabMain-4242}), since nothing else tells two such JVMs apart.
    */
   public String name(PodIdentity pod) {
     if (pod.inPod()) {
@@ -118,7 +122,21 @@ public record LocalJvm(
     }
     String main = mainClass();
     String simple = main.endsWith(".jar") ? main : main.substring(main.lastIndexOf('.') + 1);
-    return clean(simple) + "-" + cgroup.service().map(LocalJvm::clean).orElse(Long.toString(pid));
+    String suffix =
+        cgroup
+            .podUid()
+            .map(LocalJvm::shortUid)
+            .or(() -> cgroup.service().map(LocalJvm::clean))
+            .orElse(Long.toString(pid));
+    return clean(simple) + "-" + suffix;
+  }
+
+  /**
+   * The first {@value #SHORT_UID} hex digits of a pod UID: as stable as the UID, short enough for a
+   * name; two pods of one main class on a node that share them keep apart by pid (LocalDiscovery).
+   */
+  private static String shortUid(String uid) {
+    return uid.replace("-", "").substring(0, SHORT_UID);
   }
 
   private static String clean(String part) {

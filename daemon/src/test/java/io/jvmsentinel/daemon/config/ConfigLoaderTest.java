@@ -1474,7 +1474,15 @@ class ConfigLoaderTest {
       assertThat(config.localDiscovery()).isPresent();
       assertThat(config.tagKeys().keys())
           .containsExactly(
-              "team", "main_class", "pid", "namespace", "pod", "container", "node", "app");
+              "team",
+              "main_class",
+              "pid",
+              "pod_uid",
+              "namespace",
+              "pod",
+              "container",
+              "node",
+              "app");
     }
 
     @Test
@@ -1663,7 +1671,7 @@ class ConfigLoaderTest {
                       Optional.of(LOCAL)));
       assertThat(both.targets()).extracting(TargetConfig::name).containsExactly("pid-7");
       assertThat(both.tagKeys().keys())
-          .containsExactly("main_class", "pid", "namespace", "pod", "container", "node");
+          .containsExactly("main_class", "pid", "pod_uid", "namespace", "pod", "container", "node");
     }
 
     private static final LocalDiscoveryConfig LOCAL =

@@ -476,12 +476,16 @@ class HelmChartIT {
   }
 
   private static void assertOnlyReadsPods(JsonNode role) {
+    assertOnlyReadsPods(role, "get", "list", "watch");
+  }
+
+  private static void assertOnlyReadsPods(JsonNode role, String... verbs) {
     JsonNode rules = role.get("rules");
     assertThat(rules).hasSize(1);
     assertThat(rules.get(0).get("resources")).extracting(JsonNode::asText).containsExactly("pods");
     assertThat(rules.get(0).get("verbs"))
         .extracting(JsonNode::asText)
-        .containsExactlyInAnyOrder("get", "list", "watch");
+        .containsExactlyInAnyOrder(verbs);
   }
 
   @Test
@@ -520,6 +524,50 @@ class HelmChartIT {
                 List.of("--set", "nodeAgent.enabled=true", "--set", "workload.enabled=true")));
     assertThat(both.exitCode()).isNotZero();
     assertThat(both.output()).contains("nodeAgent.enabled and workload.enabled exclude each other");
+  }
+
+  /**
+   * nodeAgent.podIdentity: off (the default), no token and no RBAC; on, a ClusterRole that gets and
+   * lists pods only, bound to the agent's ServiceAccount, and the token mounted; both strictly
+   * valid, and the pod otherwise the same.
+   */
+  @Test
+  void podIdentityGivesTheNodeAgentATokenAndRbacToListPodsOnlyWhenEnabled() throws Exception {
+    List<String> nodeAgent = List.of("--set", "nodeAgent.enabled=true");
+    String off = lintedAndValid(nodeAgent);
+    assertThat(object(off, "ServiceAccount").path("automountServiceAccountToken").asBoolean(true))
+        .isFalse();
+    assertThat(
+            object(off, "DaemonSet")
+                .at("/spec/template/spec/automountServiceAccountToken")
+                .asBoolean(true))
+        .isFalse();
+    assertThat(objects(off, "ClusterRole")).isEmpty();
+    assertThat(objects(off, "ClusterRoleBinding")).isEmpty();
+
+    String on =
+        lintedAndValid(concat(nodeAgent, List.of("--set", "nodeAgent.podIdentity.enabled=true")));
+    JsonNode account = object(on, "ServiceAccount");
+    assertThat(account.path("automountServiceAccountToken").asBoolean(false)).isTrue();
+    JsonNode pod = object(on, "DaemonSet").at("/spec/template/spec");
+    assertThat(pod.path("automountServiceAccountToken").asBoolean(false)).isTrue();
+    assertThat(pod.path("serviceAccountName").asText())
+        .isEqualTo(account.at("/metadata/name").asText());
+    JsonNode role = object(on, "ClusterRole");
+    assertOnlyReadsPods(role, "get", "list");
+    JsonNode binding = object(on, "ClusterRoleBinding");
+    assertThat(binding.at("/roleRef/name").asText()).isEqualTo(role.at("/metadata/name").asText());
+    assertThat(binding.at("/subjects/0/name").asText())
+        .isEqualTo(account.at("/metadata/name").asText());
+
+    Result wrongType =
+        helm(
+            concat(
+                List.of("template", "release", CHART.toString()),
+                concat(nodeAgent, List.of("--set", "nodeAgent.podIdentity.enabled=yes"))));
+    assertThat(wrongType.exitCode()).isNotZero();
+    assertThat(wrongType.output())
+        .contains("at '/nodeAgent/podIdentity/enabled': got string, want boolean");
   }
 
   /**

@@ -14,6 +14,8 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * A node agent's JVMs named after their pods: the pod's UID from the JVM's cgroup, the pod from the
@@ -73,7 +75,11 @@ class NodeAgentIdentityTest {
   }
 
   private static ProcessCgroup inPod(String uid) {
-    return new ProcessCgroup(Optional.of(uid), Optional.of(CONTAINER), Optional.empty());
+    return inPod(uid, CONTAINER);
+  }
+
+  private static ProcessCgroup inPod(String uid, String container) {
+    return new ProcessCgroup(Optional.of(uid), Optional.of(container), Optional.empty());
   }
 
   @Test
@@ -91,6 +97,7 @@ class NodeAgentIdentityTest {
         .containsExactly(
             Map.entry("main_class", "com.example.orders.OrdersMain"),
             Map.entry("pid", "4242"),
+            Map.entry("pod_uid", uid),
             Map.entry("namespace", "shop"),
             Map.entry("pod", "orders-7d9f8-x2k4p"),
             Map.entry("container", "app"),
@@ -132,7 +139,7 @@ class NodeAgentIdentityTest {
   }
 
   @Test
-  void withoutRbacJvmsKeepTheirMainClassNameAndTheNodeTag() {
+  void withoutRbacJvmsAreNamedAfterTheirPodUidWithTheNodeTag() {
     String uid = create("orders-a", "node-1");
     api.refuse(true);
 
@@ -140,8 +147,68 @@ class NodeAgentIdentityTest {
         new LocalDiscovery(SETTINGS, () -> List.of(jvm(4242, inPod(uid))), t -> {}, pods, "node-1")
             .discover()
             .get(0);
+    assertThat(target.name()).isEqualTo("OrdersMain-" + uid.substring(0, 8));
+    assertThat(target.tags())
+        .containsEntry("node", "node-1")
+        .containsEntry("pod_uid", uid)
+        .doesNotContainKey("pod");
+  }
+
+  /** Named from the cgroup alone (no token): what a fresh list of the node's JVMs names them. */
+  private static List<TargetConfig> withoutApi(LocalJvm... jvms) {
+    return new LocalDiscovery(SETTINGS, () -> List.of(jvms), t -> {}, PodLookup.NONE, "node-1")
+        .discover();
+  }
+
+  @ParameterizedTest
+  @MethodSource("io.jvmsentinel.daemon.discovery.ProcessCgroupTest#podLayouts")
+  void withoutApiAJvmInAPodIsNamedAfterItsPodUidInEveryLayout(String file) throws Exception {
+    TargetConfig target = withoutApi(jvm(4242, ProcessCgroupTest.fixture(file))).get(0);
+
+    assertThat(target.name()).isEqualTo("OrdersMain-0f2d6e3a");
+    assertThat(target.tags())
+        .containsEntry("pod_uid", ProcessCgroupTest.UID)
+        .containsEntry("pid", "4242")
+        .containsEntry("node", "node-1")
+        .doesNotContainKeys("namespace", "pod", "container");
+  }
+
+  @Test
+  void withoutApiAStaticPodIsNamedAfterItsManifestHash() throws Exception {
+    TargetConfig target =
+        withoutApi(jvm(77, ProcessCgroupTest.fixture("v2-static-pod.txt"))).get(0);
+
+    assertThat(target.name()).isEqualTo("OrdersMain-6c1a1d3b");
+    assertThat(target.tags()).containsEntry("pod_uid", "6c1a1d3b2e9f4a5b8c7d6e5f4a3b2c1d");
+  }
+
+  @Test
+  void withoutApiTheNameStaysWhenTheContainerRestartsWithANewPidAndContainerId() {
+    ProcessCgroup before = inPod(ProcessCgroupTest.UID);
+    ProcessCgroup restarted = inPod(ProcessCgroupTest.UID, "cd".repeat(32));
+
+    assertThat(withoutApi(jvm(4242, before)).get(0).name())
+        .isEqualTo(withoutApi(jvm(5313, restarted)).get(0).name())
+        .isEqualTo("OrdersMain-0f2d6e3a");
+  }
+
+  @Test
+  void withoutApiTwoContainersOfOnePodWithOneMainClassKeepApartByPid() {
+    ProcessCgroup app = inPod(ProcessCgroupTest.UID);
+    ProcessCgroup worker = inPod(ProcessCgroupTest.UID, "cd".repeat(32));
+
+    // The older JVM (lower pid) keeps the pod's name, as two JVMs of one service do.
+    assertThat(withoutApi(jvm(900, worker), jvm(800, app)))
+        .extracting(TargetConfig::name)
+        .containsExactly("OrdersMain-0f2d6e3a-900", "OrdersMain-0f2d6e3a");
+  }
+
+  @Test
+  void withoutApiAJvmOutsideAnyPodOrServiceKeepsItsPidNameAndHasNoPodUid() {
+    TargetConfig target = withoutApi(jvm(4242, ProcessCgroup.NONE)).get(0);
+
     assertThat(target.name()).isEqualTo("OrdersMain-4242");
-    assertThat(target.tags()).containsEntry("node", "node-1").doesNotContainKey("pod");
+    assertThat(target.tags()).doesNotContainKey("pod_uid");
   }
 
   @Test

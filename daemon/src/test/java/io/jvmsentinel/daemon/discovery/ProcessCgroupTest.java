@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** Every layout of test/resources/cgroup (described in its README). */
@@ -19,17 +21,20 @@ class ProcessCgroupTest {
         Path.of(ProcessCgroupTest.class.getResource("/cgroup/" + name).toURI()));
   }
 
-  @ParameterizedTest
-  @ValueSource(
-      strings = {
+  /** The fixtures of a container of the pod {@link #UID} running as {@link #CONTAINER}. */
+  static Stream<String> podLayouts() {
+    return Stream.of(
         "v1-cgroupfs.txt",
         "v1-systemd.txt",
         "v2-systemd.txt",
         "v2-cgroupfs.txt",
         "v2-systemd-guaranteed-crio.txt",
         "v2-systemd-docker.txt",
-        "v2-cgroup-namespace.txt"
-      })
+        "v2-cgroup-namespace.txt");
+  }
+
+  @ParameterizedTest
+  @MethodSource("podLayouts")
   void aContainerOfAPodIsFoundInEveryLayout(String file) throws Exception {
     assertThat(fixture(file))
         .isEqualTo(new ProcessCgroup(Optional.of(UID), Optional.of(CONTAINER), Optional.empty()));

@@ -1,5 +1,6 @@
 package io.jvmsentinel.daemon.export.otlp;
 
+import io.jvmsentinel.daemon.config.LocalDiscoveryConfig;
 import io.jvmsentinel.daemon.identity.PodIdentity;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Tag;
@@ -24,13 +25,17 @@ final class TargetResources {
   /** Tags a service's name is read from, first found wins; else the target's name. */
   static final List<String> SERVICE_NAME_TAGS = List.of("service", "app");
 
-  /** The pod identity tags and the semantic-convention resource attributes they become. */
+  /**
+   * The pod identity tags (and the pod UID a node agent reads from a cgroup) and the
+   * semantic-convention resource attributes they become.
+   */
   static final Map<String, String> K8S_ATTRIBUTES =
       Map.of(
           PodIdentity.NAMESPACE_TAG, "k8s.namespace.name",
           PodIdentity.POD_TAG, "k8s.pod.name",
           PodIdentity.CONTAINER_TAG, "k8s.container.name",
-          PodIdentity.NODE_TAG, "k8s.node.name");
+          PodIdentity.NODE_TAG, "k8s.node.name",
+          LocalDiscoveryConfig.POD_UID_TAG, "k8s.pod.uid");
 
   private TargetResources() {}
 

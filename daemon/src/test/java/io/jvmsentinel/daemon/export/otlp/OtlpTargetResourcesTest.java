@@ -30,7 +30,8 @@ class OtlpTargetResourcesTest {
         "namespace", "shop",
         "pod", pod,
         "container", "app",
-        "node", "node-1");
+        "node", "node-1",
+        "pod_uid", "uid-" + pod);
   }
 
   @Test
@@ -61,7 +62,8 @@ class OtlpTargetResourcesTest {
             .containsEntry("k8s.namespace.name", "shop")
             .containsEntry("k8s.pod.name", "orders-" + pod)
             .containsEntry("k8s.container.name", "app")
-            .containsEntry("k8s.node.name", "node-1");
+            .containsEntry("k8s.node.name", "node-1")
+            .containsEntry("k8s.pod.uid", "uid-orders-" + pod);
         var memory = resource.getScopeMetrics(0).getMetrics(0);
         assertThat(memory.getName()).isEqualTo("jvm.memory.used");
         // The pod is the resource's, not repeated on every point.
