@@ -42,7 +42,7 @@ final class SnapshotFiles {
     String name = partName.substring(0, partName.length() - PART.length());
     String base = name.substring(0, name.length() - ".jfr".length());
     for (int n = 1; n <= MAX_TRIES; n++) {
-      Path file = part.resolveSibling(n == 1 ? name : candidate(base, n));
+      Path file = part.resolveSibling(candidate(base, n));
       try {
         // Without REPLACE_EXISTING a file of that name is never overwritten.
         return Files.move(part, file);
