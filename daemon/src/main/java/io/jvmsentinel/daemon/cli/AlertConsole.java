@@ -54,8 +54,14 @@ final class AlertConsole {
       }
       switch (n.status()) {
         case FIRING -> print("ALERT " + n.severity(), n);
-        // An update first seen here is still news of the alert: shown whole either way.
-        case UPDATED -> print(before == null ? "ALERT " + n.severity() : "UPDATED", n);
+        // An update first seen here (the alert fired and was updated between two refreshes, also
+        // after an earlier alert of the same key resolved) is news of the alert: shown as one.
+        case UPDATED ->
+            print(
+                before == null || before.startsWith(AlertNotification.Status.RESOLVED + "@")
+                    ? "ALERT " + n.severity()
+                    : "UPDATED",
+                n);
         case RESOLVED ->
             System.out.println(
                 "  " + clock(n) + " RESOLVED " + n.ruleId() + ": " + resolvedText(n));

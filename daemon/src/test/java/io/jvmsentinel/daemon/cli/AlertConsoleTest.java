@@ -102,15 +102,45 @@ class AlertConsoleTest {
             "  10:00:09 UPDATED ThreadStorm: 212 thread starts/s, 97% from Worker.spawn");
   }
 
+  @Test
+  void aNewAlertUpdatedBeforeTheTerminalSawItFiringIsShownAsAnAlert() {
+    ByteArrayOutputStream terminal = new ByteArrayOutputStream();
+    System.setOut(new PrintStream(terminal, true, StandardCharsets.UTF_8));
+    RecentAlerts recent = new RecentAlerts(n -> {});
+    AlertConsole console = new AlertConsole(recent::all);
+
+    recent.notify(notification(AlertNotification.Status.FIRING, "first storm", 0));
+    console.printChanges();
+    recent.notify(notification(AlertNotification.Status.RESOLVED, "first storm", 20));
+    console.printChanges();
+    // The next storm fires and its snapshot update follows within one refresh.
+    recent.notify(notification(AlertNotification.Status.FIRING, "second storm", 40, 40));
+    recent.notify(notification(AlertNotification.Status.UPDATED, "second storm", 40, 41));
+    console.printChanges();
+
+    List<String> lines = terminal.toString(StandardCharsets.UTF_8).lines().toList();
+    assertThat(lines)
+        .filteredOn(line -> line.contains("ThreadStorm"))
+        .containsExactly(
+            "  10:00:00 ALERT WARNING ThreadStorm: first storm",
+            "  10:00:20 RESOLVED ThreadStorm: first storm",
+            "  10:00:41 ALERT WARNING ThreadStorm: second storm");
+  }
+
   private static AlertNotification notification(
       AlertNotification.Status status, String summary, int second) {
+    return notification(status, summary, 0, second);
+  }
+
+  private static AlertNotification notification(
+      AlertNotification.Status status, String summary, int startedSecond, int second) {
     return new AlertNotification(
         "ThreadStorm",
         "orders",
         "",
         Severity.WARNING,
         status,
-        Samples.T0,
+        Samples.T0.plusSeconds(startedSecond),
         Samples.T0.plusSeconds(second),
         summary,
         "why",
