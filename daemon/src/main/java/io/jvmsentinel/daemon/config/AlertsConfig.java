@@ -1,14 +1,20 @@
 package io.jvmsentinel.daemon.config;
 
 import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Where alert notifications go and how hard the daemon tries. The JSON log is always on; every
@@ -122,5 +128,210 @@ public record AlertsConfig(
     public Alertmanager {
       urls = List.copyOf(urls);
     }
+  }
+
+  static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
+  // java.net.http.HttpClient sets these itself and refuses them from callers.
+  private static final Set<String> RESTRICTED_HEADERS =
+      Set.of("connection", "content-length", "expect", "host", "upgrade");
+
+  /**
+   * The {@code alerts} section. Secrets (the Slack URL, the PagerDuty routing key) are read here,
+   * and no message ever quotes one.
+   */
+  static AlertsConfig read(ConfigNode s) {
+    AlertsConfig d = DEFAULT;
+    Long queue = s.integer("queueSize");
+    Duration initial = s.duration("retryInitialDelay", d.retryInitialDelay());
+    Duration max = s.duration("retryMaxDelay", d.retryMaxDelay());
+    Duration timeout = s.duration("httpTimeout", d.httpTimeout());
+    String stateFile = s.text("stateFile");
+    Duration restoreGrace = s.duration("restoreGrace", d.restoreGrace());
+    String runbookBaseUrl = s.text("runbookBaseUrl");
+    ConfigNode sinks = s.section("sinks");
+    ConfigNode webhook = sinks.section("webhook");
+    String webhookUrl = webhook.text("url");
+    Map<String, String> headers = webhook.texts("headers");
+    ConfigNode slack = sinks.section("slack");
+    ConfigNode.SecretRef slackUrl = slack.secretRef("webhookUrl");
+    ConfigNode pagerduty = sinks.section("pagerduty");
+    ConfigNode.SecretRef routingKey = pagerduty.secretRef("routingKey");
+    String pagerdutyUrl = pagerduty.text("url");
+    ConfigNode alertmanager = sinks.section("alertmanager");
+    String amUrl = alertmanager.text("url");
+    List<String> amUrls = alertmanager.listOf("urls", ConfigNode::text);
+
+    int queueSize = d.queueSize();
+    if (queue != null && s.between("queueSize", queue, MIN_QUEUE_SIZE, MAX_QUEUE_SIZE, "")) {
+      queueSize = queue.intValue();
+    }
+    initial = s.positive("retryInitialDelay", initial) ? initial : d.retryInitialDelay();
+    max = s.positive("retryMaxDelay", max) ? max : d.retryMaxDelay();
+    timeout = s.positive("httpTimeout", timeout) ? timeout : d.httpTimeout();
+    s.notLess("retryMaxDelay", max, "retryInitialDelay", initial);
+    return new AlertsConfig(
+        queueSize,
+        initial,
+        max,
+        timeout,
+        webhook.present() ? webhook(webhook, webhookUrl, headers) : Optional.empty(),
+        slack.present() ? slack(slack, slackUrl) : Optional.empty(),
+        pagerduty.present() ? pagerduty(pagerduty, routingKey, pagerdutyUrl) : Optional.empty(),
+        alertmanager.present() ? alertmanager(alertmanager, amUrl, amUrls) : Optional.empty(),
+        stateFile(s, stateFile),
+        restoreGrace,
+        runbookBaseUrl(s, runbookBaseUrl));
+  }
+
+  /** An absolute http(s) URL ending in "/", to which a runbook's file name is appended. */
+  private static URI runbookBaseUrl(ConfigNode s, String text) {
+    if (text == null || s.unreadable("runbookBaseUrl")) {
+      return DEFAULT_RUNBOOK_BASE_URL;
+    }
+    try {
+      URI uri = new URI(text.trim());
+      if ((!"https".equalsIgnoreCase(uri.getScheme()) && !"http".equalsIgnoreCase(uri.getScheme()))
+          || uri.getHost() == null
+          || !uri.getPath().endsWith("/")) {
+        s.check(
+            false,
+            "'alerts.runbookBaseUrl' (\""
+                + text
+                + "\") must be an http(s) URL ending in \"/\", e.g."
+                + " https://wiki.example.com/jvm-sentinel/runbooks/");
+        return DEFAULT_RUNBOOK_BASE_URL;
+      }
+      return uri;
+    } catch (URISyntaxException e) {
+      s.check(false, "'alerts.runbookBaseUrl' (\"" + text + "\") is not a URL: " + e.getReason());
+      return DEFAULT_RUNBOOK_BASE_URL;
+    }
+  }
+
+  /** The state file, relative to the configuration file; its directory must exist already. */
+  private static Optional<Path> stateFile(ConfigNode s, String text) {
+    if (text == null || s.unreadable("stateFile")) {
+      return Optional.empty();
+    }
+    if (!s.check(
+        !text.isBlank(),
+        "'alerts.stateFile' is empty; leave it out to keep alerts in memory only")) {
+      return Optional.empty();
+    }
+    Optional<Path> resolved = s.resolve(text, m -> s.check(false, "'alerts.stateFile' " + m));
+    if (resolved.isEmpty()) {
+      return Optional.empty();
+    }
+    Path file = resolved.get();
+    Path parent = file.toAbsolutePath().getParent();
+    if (!s.check(
+        parent != null && Files.isDirectory(parent),
+        "'alerts.stateFile': the directory of "
+            + file
+            + " does not exist (in Kubernetes, mount an emptyDir there)")) {
+      return Optional.empty();
+    }
+    if (!s.check(
+        !Files.isDirectory(file), "'alerts.stateFile': " + file + " is a directory, not a file")) {
+      return Optional.empty();
+    }
+    return Optional.of(file);
+  }
+
+  private static Optional<Webhook> webhook(ConfigNode s, String text, Map<String, String> headers) {
+    Optional<URI> url = Optional.empty();
+    if (text == null) {
+      if (!s.unreadable("url")) {
+        s.check(false, "'alerts.sinks.webhook.url' is required");
+      }
+    } else {
+      url = url(s, "alerts.sinks.webhook.url", text);
+    }
+    Map<String, String> all = headers == null ? Map.of() : headers;
+    long bad = all.entrySet().stream().filter(h -> !header(s, h.getKey(), h.getValue())).count();
+    return url.filter(u -> bad == 0).map(u -> new Webhook(u, all));
+  }
+
+  // Values are never quoted: a header is the usual place for a token.
+  private static boolean header(ConfigNode s, String name, String value) {
+    String path = "alerts.sinks.webhook.headers";
+    return !s.unreadable("headers." + name)
+        && s.check(
+            HEADER_NAME.matcher(name).matches(),
+            "'" + path + "': '" + name + "' is not a valid HTTP header name")
+        && s.check(
+            !RESTRICTED_HEADERS.contains(name.toLowerCase(Locale.ROOT)),
+            "'" + path + "." + name + "': the HTTP client sets this header itself")
+        && s.check(value != null && !value.isEmpty(), "'" + path + "." + name + "' needs a value")
+        && s.check(
+            value.chars().noneMatch(c -> c == '\r' || c == '\n' || c == 0),
+            "'" + path + "." + name + "' must not contain line breaks");
+  }
+
+  private static Optional<Slack> slack(ConfigNode s, ConfigNode.SecretRef ref) {
+    return ref.read()
+        .filter(
+            url ->
+                s.check(
+                    ConfigNode.httpUrl(url.value()).isPresent(),
+                    "'alerts.sinks.slack': the webhook URL read from "
+                        + (ref.envVar() != null
+                            ? "environment variable '" + ref.envVar() + "'"
+                            : "file " + ref.file())
+                        + " is not an absolute http or https URL"))
+        .map(Slack::new);
+  }
+
+  private static Optional<PagerDuty> pagerduty(
+      ConfigNode s, ConfigNode.SecretRef routingKey, String text) {
+    Optional<Secret> key = routingKey.read();
+    Optional<URI> url =
+        text == null
+            ? (s.unreadable("url") ? Optional.empty() : Optional.of(DEFAULT_PAGERDUTY_URL))
+            : url(s, "alerts.sinks.pagerduty.url", text);
+    if (key.isEmpty() || url.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(new PagerDuty(key.get(), url.get()));
+  }
+
+  private static Optional<Alertmanager> alertmanager(
+      ConfigNode s, String text, List<String> texts) {
+    String path = "alerts.sinks.alertmanager";
+    if (s.unreadable("url") || s.unreadable("urls")) {
+      return Optional.empty();
+    }
+    if (!s.check(
+        (text == null) != (texts == null || texts.isEmpty()),
+        "'"
+            + path
+            + "' needs exactly one of 'url' or 'urls' (a list, for the instances of an HA"
+            + " cluster)"
+            + (text == null ? "" : "; both are set"))) {
+      return Optional.empty();
+    }
+    if (text != null) {
+      return url(s, path + ".url", text).map(u -> new Alertmanager(List.of(u)));
+    }
+    List<URI> urls = new ArrayList<>();
+    for (int i = 0; i < texts.size(); i++) {
+      String at = path + ".urls[" + i + "]";
+      if (texts.get(i) == null) {
+        if (!s.unreadable("urls[" + i + "]")) {
+          s.check(false, "'" + at + "' is empty");
+        }
+        continue;
+      }
+      url(s, at, texts.get(i)).ifPresent(urls::add);
+    }
+    return urls.size() == texts.size() ? Optional.of(new Alertmanager(urls)) : Optional.empty();
+  }
+
+  private static Optional<URI> url(ConfigNode s, String path, String text) {
+    Optional<URI> url = ConfigNode.httpUrl(text);
+    s.check(
+        url.isPresent(),
+        "'" + path + "' must be an absolute http or https URL, such as https://host:8443/path");
+    return url;
   }
 }

@@ -3,8 +3,12 @@ package io.jvmsentinel.daemon.config;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.regex.Pattern;
 
 /**
  * Export to a Datadog Agent over DogStatsD: every meter of the registry (the same meters Prometheus
@@ -41,5 +45,121 @@ public record DatadogConfig(
     Objects.requireNonNull(address, "address");
     Objects.requireNonNull(step, "step");
     tags = Collections.unmodifiableMap(new LinkedHashMap<>(tags));
+  }
+
+  static final String URL_ENV = "DD_DOGSTATSD_URL";
+  static final String HOST_ENV = "DD_AGENT_HOST";
+  static final String PORT_ENV = "DD_DOGSTATSD_PORT";
+
+  // Datadog's own tag rules (it lowercases and replaces anything else): a letter first.
+  private static final Pattern TAG_KEY = Pattern.compile("[a-zA-Z][a-zA-Z0-9_.\\-/]*");
+  private static final Pattern PORT = Pattern.compile("\\d{1,5}");
+  // The client adds these from DD_ENV, DD_SERVICE and DD_VERSION to everything it sends.
+  private static final Map<String, String> UNIFIED_TAGS =
+      Map.of("env", "DD_ENV", "service", "DD_SERVICE", "version", "DD_VERSION");
+
+  /**
+   * The {@code datadog} section with its defaults; the agent's address is the configured one, else
+   * the one of the environment variables the Datadog libraries read.
+   *
+   * @param globalTags the top-level {@code tags}, already on every meter
+   */
+  static DatadogConfig read(ConfigNode s, Map<String, String> globalTags) {
+    DatadogConfig d = DISABLED;
+    boolean enabled = s.bool("enabled", d.enabled());
+    DogStatsdAddress written =
+        s.child("address").parsed("udp://host:port or unix:///path", DogStatsdAddress::parse);
+    Duration step = s.duration("step", d.step());
+    Map<String, String> tags = s.texts("tags");
+    boolean alerts = s.bool("alerts", d.alerts());
+    boolean agentNames = s.bool("agentNames", d.agentNames());
+    DogStatsdAddress address =
+        written != null
+            ? written
+            // A disabled export must not fail on environment variables it will never use.
+            : enabled && !s.unreadable("address") ? fromEnv(s) : d.address();
+    s.atLeast("step", step, MIN_STEP, "");
+    Map<String, String> all = tags != null ? tags : Map.of();
+    all.forEach((key, value) -> checkTag(s, key, value, globalTags));
+    return new DatadogConfig(enabled, address, step, all, alerts, agentNames);
+  }
+
+  /** DD_DOGSTATSD_URL, else DD_AGENT_HOST and DD_DOGSTATSD_PORT, else localhost:8125. */
+  private static DogStatsdAddress fromEnv(ConfigNode s) {
+    Function<String, String> env = s.reading.env;
+    String url = env.apply(URL_ENV);
+    if (!isBlank(url)) {
+      return parse(s, url.trim(), "environment variable " + URL_ENV);
+    }
+    String host = Optional.ofNullable(env.apply(HOST_ENV)).map(String::trim).orElse("");
+    String port = Optional.ofNullable(env.apply(PORT_ENV)).map(String::trim).orElse("");
+    if (host.isEmpty() && port.isEmpty()) {
+      return DogStatsdAddress.DEFAULT;
+    }
+    if (!s.check(
+        port.isEmpty()
+            || (PORT.matcher(port).matches()
+                && Integer.parseInt(port) >= 1
+                && Integer.parseInt(port) <= 65535),
+        "environment variable " + PORT_ENV + " (\"" + port + "\") is not a port (1..65535)")) {
+      return DogStatsdAddress.DEFAULT;
+    }
+    String hostPart = host.isEmpty() ? "localhost" : host.contains(":") ? "[" + host + "]" : host;
+    return parse(
+        s,
+        "udp://" + hostPart + ":" + (port.isEmpty() ? DogStatsdAddress.DEFAULT_PORT : port),
+        "environment variables " + HOST_ENV + "/" + PORT_ENV);
+  }
+
+  private static DogStatsdAddress parse(ConfigNode s, String text, String where) {
+    try {
+      return DogStatsdAddress.parse(text);
+    } catch (IllegalArgumentException e) {
+      s.check(false, where + ": " + e.getMessage());
+      return DogStatsdAddress.DEFAULT;
+    }
+  }
+
+  private static void checkTag(
+      ConfigNode s, String key, String value, Map<String, String> globalTags) {
+    String path = "datadog.tags." + key;
+    if (s.unreadable("tags." + key)) {
+      return;
+    }
+    Function<String, String> env = s.reading.env;
+    if (!TAG_KEY.matcher(key).matches()) {
+      s.check(
+          false,
+          "'datadog.tags': tag key '"
+              + key
+              + "' is not a valid Datadog tag key; use a letter, then [a-zA-Z0-9_.-/]");
+    } else if (List.of(TagRules.RESERVED, "rule", "severity", "key").contains(key)) {
+      s.check(
+          false, "'" + path + "': the daemon sets this tag itself (on meters or on alert events)");
+    } else if (globalTags.containsKey(key)) {
+      s.check(false, "'" + path + "': '" + key + "' is a global tag already (top-level 'tags')");
+    } else if (UNIFIED_TAGS.containsKey(key) && !isBlank(env.apply(UNIFIED_TAGS.get(key)))) {
+      s.check(
+          false,
+          "'"
+              + path
+              + "' conflicts with "
+              + UNIFIED_TAGS.get(key)
+              + ", which the Datadog client sends as the '"
+              + key
+              + "' tag already");
+    }
+    if (value == null || value.isEmpty()) {
+      s.check(false, "'" + path + "' needs a value");
+    } else {
+      // The DogStatsD datagram separates tags with ',' and fields with '|'.
+      s.check(
+          value.chars().noneMatch(c -> c == ',' || c == '|' || c == '\n' || c == '\r'),
+          "'" + path + "' must not contain ',', '|' or line breaks");
+    }
+  }
+
+  private static boolean isBlank(String value) {
+    return value == null || value.isBlank();
   }
 }

@@ -1,11 +1,18 @@
 package io.jvmsentinel.daemon.config;
 
+import io.jvmsentinel.daemon.alert.AlertRule;
+import io.jvmsentinel.daemon.alert.RuleThreshold;
+import io.jvmsentinel.daemon.alert.rules.Rules;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * Detection: how often the rules run, what counts as warm-up, where evidence snapshots go, and
@@ -75,5 +82,149 @@ public record DetectionConfig(
     rules = Map.copyOf(rules);
     targets = Map.copyOf(targets);
     disabled = List.copyOf(disabled);
+  }
+
+  /**
+   * The {@code detection} section: durations, snapshot settings, and that every threshold override
+   * names a real rule and a real threshold (with the allowed names in the message).
+   *
+   * @param targetNames the fixed targets, which per-target overrides must name
+   */
+  static DetectionConfig read(ConfigNode s, Set<String> targetNames) {
+    DetectionConfig d = DEFAULT;
+    boolean enabled = s.bool("enabled", d.enabled());
+    Duration interval = s.duration("interval", d.interval());
+    Duration signalPollInterval = s.duration("signalPollInterval", d.signalPollInterval());
+    Duration warmup = s.duration("warmup", d.warmup());
+    Duration warmupMax = s.duration("warmupMax", d.warmupMax());
+    ConfigNode snapshots = s.section("snapshots");
+    String directoryText = snapshots.text("directory");
+    Long maxSizeMb = snapshots.integer("maxSizeMb");
+    Duration window = snapshots.duration("window", d.snapshotWindow());
+    String recordDirectory = s.text("recordDirectory");
+    Map<String, Map<String, Double>> rules =
+        s.mapOf("rules", rule -> rule.mapOf(ConfigNode::decimal));
+    Map<String, Map<String, Map<String, Double>>> targets =
+        s.mapOf("targets", target -> target.mapOf(rule -> rule.mapOf(ConfigNode::decimal)));
+    List<String> disabledIds = s.listOf("disabled", ConfigNode::text);
+
+    s.atLeast("interval", interval, MIN_INTERVAL, "");
+    s.check(
+        signalPollInterval.isZero() || signalPollInterval.compareTo(MIN_SIGNAL_POLL_INTERVAL) >= 0,
+        "'detection.signalPollInterval' ("
+            + Durations.format(signalPollInterval)
+            + ") must be 0s (off) or at least 500ms");
+    s.notLess("warmupMax", warmupMax, "warmup", warmup);
+    Optional<Path> directory = d.snapshotDirectory();
+    if (directoryText != null) {
+      directory =
+          directoryText.isBlank()
+              ? Optional.empty()
+              : ConfigPaths.resolve(
+                  Path.of(""),
+                  directoryText,
+                  m -> s.check(false, "'detection.snapshots.directory' " + m));
+    }
+    if (maxSizeMb != null) {
+      snapshots.check(
+          maxSizeMb >= 1, "'detection.snapshots.maxSizeMb' (" + maxSizeMb + ") must be at least 1");
+    }
+    snapshots.atLeast("window", window, Duration.ofSeconds(30), "");
+    RuleIds ids = new RuleIds(s);
+    Map<String, Map<String, Double>> global = ids.overrides("detection.rules", rules);
+    Map<String, Map<String, Map<String, Double>>> perTarget = new LinkedHashMap<>();
+    if (targets != null) {
+      targets.forEach(
+          (target, overrides) -> {
+            s.check(
+                targetNames.contains(target),
+                "'detection.targets."
+                    + target
+                    + "': no target is called '"
+                    + target
+                    + "'; targets: "
+                    + targetNames);
+            perTarget.put(target, ids.overrides("detection.targets." + target, overrides));
+          });
+    }
+    List<String> disabled = new ArrayList<>();
+    for (String id : disabledIds == null ? List.<String>of() : disabledIds) {
+      if (id == null) {
+        // A YAML null or mapping entry (found by ConfigFuzzTest): not a rule name.
+        s.check(
+            false, "'detection.disabled': entries must be rule names; rules: " + ids.all.keySet());
+      } else if (s.check(
+          ids.all.containsKey(id),
+          "'detection.disabled': unknown rule '" + id + "'; rules: " + ids.all.keySet())) {
+        disabled.add(id);
+      }
+    }
+    return new DetectionConfig(
+        enabled,
+        interval,
+        signalPollInterval,
+        warmup,
+        warmupMax,
+        directory,
+        maxSizeMb != null ? maxSizeMb : d.snapshotMaxSizeMb(),
+        window,
+        recordDirectory == null || recordDirectory.isBlank()
+            ? Optional.empty()
+            : ConfigPaths.resolve(
+                Path.of(""),
+                recordDirectory,
+                m -> s.check(false, "'detection.recordDirectory' " + m)),
+        global,
+        perTarget,
+        disabled);
+  }
+
+  /** The rules by id, to check threshold overrides against. */
+  private static final class RuleIds {
+    final Map<String, AlertRule> all = new TreeMap<>();
+    private final ConfigNode s;
+
+    RuleIds(ConfigNode s) {
+      this.s = s;
+      Rules.all().forEach(rule -> all.put(rule.id(), rule));
+    }
+
+    Map<String, Map<String, Double>> overrides(String path, Map<String, Map<String, Double>> raw) {
+      Map<String, Map<String, Double>> result = new LinkedHashMap<>();
+      if (raw == null) {
+        return result;
+      }
+      raw.forEach(
+          (ruleId, values) -> {
+            AlertRule rule = all.get(ruleId);
+            if (!s.check(
+                rule != null,
+                "'" + path + "': unknown rule '" + ruleId + "'; rules: " + all.keySet())) {
+              return;
+            }
+            Map<String, Double> checked = new LinkedHashMap<>();
+            List<String> names = rule.thresholds().stream().map(RuleThreshold::name).toList();
+            (values == null ? Map.<String, Double>of() : values)
+                .forEach(
+                    (name, value) -> {
+                      String at = path + "." + ruleId;
+                      if (s.check(
+                              names.contains(name),
+                              "'"
+                                  + at
+                                  + "': unknown threshold '"
+                                  + name
+                                  + "'; thresholds: "
+                                  + names)
+                          && s.check(
+                              value != null && !value.isNaN() && value >= 0,
+                              "'" + at + "." + name + "' must be a number >= 0")) {
+                        checked.put(name, value);
+                      }
+                    });
+            result.put(ruleId, checked);
+          });
+      return result;
+    }
   }
 }

@@ -1,6 +1,8 @@
 package io.jvmsentinel.daemon.config;
 
 import io.jvmsentinel.daemon.identity.PodIdentity;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -9,6 +11,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * {@code discovery.kubernetes}: watch the pods that opt in with annotations ({@code <prefix>scrape:
@@ -74,5 +78,267 @@ public record KubernetesDiscoveryConfig(
     boolean included =
         include.isEmpty() || include.stream().anyMatch(m -> m.matches(namespace, labels));
     return included && exclude.stream().noneMatch(m -> m.matches(namespace, labels));
+  }
+
+  private static final String SECTION = "discovery.kubernetes";
+  // Kubernetes' own rules: a namespace is a DNS label; a label key is [prefix/]name.
+  private static final Pattern NAMESPACE = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
+  private static final Pattern LABEL_KEY =
+      Pattern.compile(
+          "([a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
+  private static final Pattern ANNOTATION_PREFIX =
+      Pattern.compile("[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?/");
+  private static final Pattern NODE = Pattern.compile("[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?");
+  private static final Pattern ENV_REFERENCE = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)}");
+
+  /** One entry of {@code include} or {@code exclude} as read. */
+  private record Written(ConfigNode node, Pattern namespace, Map<String, Pattern> labels) {
+    static Written read(ConfigNode entry) {
+      ConfigNode s = entry.section();
+      return new Written(s, s.pattern("namespace"), s.mapOf("labels", ConfigNode::pattern));
+    }
+  }
+
+  /**
+   * The {@code discovery.kubernetes} section with its defaults.
+   *
+   * @param wanted {@code --discover kubernetes}: on, with the section's settings or its defaults
+   * @param commonTags the top-level {@code tags}, which label tags must not repeat
+   */
+  static Optional<KubernetesDiscoveryConfig> read(
+      ConfigNode s, boolean wanted, Map<String, String> commonTags) {
+    boolean enabled = s.bool("enabled", true);
+    String apiServer = s.text("apiServer");
+    List<String> namespaces = s.listOf("namespaces", ConfigNode::text);
+    String node = s.text("node");
+    String annotationPrefix = s.text("annotationPrefix");
+    List<Written> include = s.listOf("include", Written::read);
+    List<Written> exclude = s.listOf("exclude", Written::read);
+    ConfigNode labelTags = s.child("labelTags");
+    Duration pollInterval = s.duration("pollInterval", TargetConfig.DEFAULT_POLL_INTERVAL);
+    String username = s.text("username");
+    String passwordEnv = s.text("passwordEnv");
+    String passwordFile = s.text("passwordFile");
+    Duration connectTimeout = s.duration("connectTimeout", DEFAULT_CONNECT_TIMEOUT);
+    Duration requestTimeout = s.duration("requestTimeout", DEFAULT_REQUEST_TIMEOUT);
+    if (!wanted && (!s.present() || !enabled)) {
+      return Optional.empty();
+    }
+    Optional<Secret> password =
+        new JmxPasswords(s.reading.passwords)
+            .read(
+                username,
+                passwordEnv,
+                passwordFile,
+                s.unreadable("username"),
+                s.reading.baseDir,
+                message -> s.check(false, SECTION + ": " + message));
+    return Optional.of(
+        new KubernetesDiscoveryConfig(
+            apiServer(s, apiServer),
+            namespaces(s, namespaces),
+            node(s, node),
+            annotationPrefix(s, annotationPrefix),
+            matches(include),
+            matches(exclude),
+            labelTags(labelTags, commonTags),
+            s.atLeastGot("pollInterval", pollInterval, TargetConfig.MIN_POLL_INTERVAL)
+                ? pollInterval
+                : TargetConfig.DEFAULT_POLL_INTERVAL,
+            Optional.ofNullable(username),
+            password,
+            s.positive("connectTimeout", connectTimeout) ? connectTimeout : DEFAULT_CONNECT_TIMEOUT,
+            s.positive("requestTimeout", requestTimeout)
+                ? requestTimeout
+                : DEFAULT_REQUEST_TIMEOUT));
+  }
+
+  private static Optional<String> apiServer(ConfigNode s, String url) {
+    if (url == null) {
+      return Optional.empty();
+    }
+    try {
+      URI uri = new URI(url);
+      if (("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
+          && uri.getHost() != null) {
+        return Optional.of(url);
+      }
+    } catch (URISyntaxException e) {
+      // reported below
+    }
+    s.check(
+        false,
+        "'"
+            + SECTION
+            + ".apiServer' must be an http(s) URL such as https://kubernetes.default.svc, got \""
+            + url
+            + "\"; leave it out to use the pod's service account or the kubeconfig");
+    return Optional.empty();
+  }
+
+  private static List<String> namespaces(ConfigNode s, List<String> read) {
+    if (read == null) {
+      return List.of();
+    }
+    if (read.isEmpty() && !s.unreadable("namespaces")) {
+      s.check(
+          false, "'" + SECTION + ".namespaces' is empty; leave it out to watch every namespace");
+    }
+    List<String> namespaces = new ArrayList<>();
+    for (int i = 0; i < read.size(); i++) {
+      String namespace = read.get(i);
+      String path = SECTION + ".namespaces[" + i + "]";
+      if (s.unreadable("namespaces[" + i + "]")) {
+        continue;
+      }
+      if (namespace == null || !NAMESPACE.matcher(namespace).matches()) {
+        s.check(
+            false,
+            "'" + path + "' (\"" + namespace + "\") is not a namespace name; use [a-z0-9-]+");
+      } else if (s.check(
+          !namespaces.contains(namespace),
+          "'" + path + "': namespace '" + namespace + "' is listed twice")) {
+        namespaces.add(namespace);
+      }
+    }
+    return namespaces;
+  }
+
+  /** A node name, or {@code ${VARIABLE}} set from the downward API ({@code spec.nodeName}). */
+  private static Optional<String> node(ConfigNode s, String written) {
+    if (written == null) {
+      return Optional.empty();
+    }
+    String key = "'" + SECTION + ".node'";
+    String node = written;
+    Matcher reference = ENV_REFERENCE.matcher(written);
+    if (reference.matches()) {
+      node = s.reading.env.apply(reference.group(1));
+      if (node == null || node.isEmpty()) {
+        s.check(
+            false,
+            key
+                + ": environment variable '"
+                + reference.group(1)
+                + "' is "
+                + (node == null ? "not set" : "empty")
+                + "; set it from the downward API (valueFrom.fieldRef.fieldPath: spec.nodeName)");
+        return Optional.empty();
+      }
+    }
+    if (!s.check(
+        NODE.matcher(node).matches(),
+        key + " (\"" + node + "\") is not a node name; give a name or ${VARIABLE} holding one")) {
+      return Optional.empty();
+    }
+    return Optional.of(node);
+  }
+
+  private static String annotationPrefix(ConfigNode s, String written) {
+    if (written == null) {
+      return DEFAULT_ANNOTATION_PREFIX;
+    }
+    return s.check(
+            ANNOTATION_PREFIX.matcher(written).matches(),
+            "'"
+                + SECTION
+                + ".annotationPrefix' (\""
+                + written
+                + "\") must be a DNS name followed by '/', like "
+                + DEFAULT_ANNOTATION_PREFIX)
+        ? written
+        : DEFAULT_ANNOTATION_PREFIX;
+  }
+
+  private static List<PodMatch> matches(List<Written> entries) {
+    List<PodMatch> matches = new ArrayList<>();
+    for (Written entry : entries == null ? List.<Written>of() : entries) {
+      ConfigNode node = entry.node();
+      if (node.unreadable()) {
+        continue; // a bad pattern was reported already
+      }
+      if (!node.check(
+          entry.namespace() != null || (entry.labels() != null && !entry.labels().isEmpty()),
+          "'" + node.path + "' needs 'namespace' or 'labels'")) {
+        continue;
+      }
+      Map<String, Pattern> labels = entry.labels() == null ? Map.of() : entry.labels();
+      boolean valid = true;
+      for (Map.Entry<String, Pattern> label : labels.entrySet()) {
+        if (!LABEL_KEY.matcher(label.getKey()).matches()) {
+          node.check(
+              false,
+              "'"
+                  + node.path
+                  + ".labels': '"
+                  + label.getKey()
+                  + "' is not a Kubernetes label name");
+          valid = false;
+        } else if (label.getValue() == null) {
+          node.check(false, "'" + node.path + ".labels." + label.getKey() + "' has no pattern");
+          valid = false;
+        }
+      }
+      if (valid) {
+        matches.add(new PodMatch(Optional.ofNullable(entry.namespace()), labels));
+      }
+    }
+    return matches;
+  }
+
+  /** {@code [app, team]} (tag = label) or {@code {app: app.kubernetes.io/name}} (tag: label). */
+  private static Map<String, String> labelTags(ConfigNode raw, Map<String, String> commonTags) {
+    Map<String, String> tags = new LinkedHashMap<>();
+    String key = "'" + SECTION + ".labelTags'";
+    if (!raw.present()) {
+      return tags;
+    }
+    if (raw.isList()) {
+      for (ConfigNode label : raw.items()) {
+        if (!label.isText()) {
+          raw.check(false, key + ": expected label names, got " + label.json());
+        } else if (raw.check(
+            TagRules.isLabelName(label.text()),
+            key
+                + ": label '"
+                + label.text()
+                + "' is not a valid tag key; map it to one: {my_tag: "
+                + label.text()
+                + "}")) {
+          tags.put(label.text(), label.text());
+        }
+      }
+    } else if (raw.isMap()) {
+      raw.fields()
+          .forEach(
+              (tag, label) -> {
+                if (raw.check(
+                    label.isText(),
+                    key + "." + tag + ": expected a label name, got " + label.json())) {
+                  tags.put(tag, label.text());
+                }
+              });
+    } else {
+      raw.check(
+          false,
+          key
+              + ": expected a list of label names or a map of tag key to label name, got "
+              + raw.json());
+      return tags;
+    }
+    TagRules.check(tags, key, List.of(), problem -> raw.check(false, problem));
+    tags.forEach(
+        (tag, label) -> {
+          raw.check(
+              !POD_TAGS.contains(tag),
+              key + ": tag key '" + tag + "' is set by discovery itself (from the pod)");
+          raw.check(
+              !commonTags.containsKey(tag),
+              key + ": tag key '" + tag + "' is also a common tag (top-level 'tags'); set it once");
+          raw.check(
+              LABEL_KEY.matcher(label).matches(),
+              key + ": '" + label + "' is not a Kubernetes label name");
+        });
+    return tags;
   }
 }

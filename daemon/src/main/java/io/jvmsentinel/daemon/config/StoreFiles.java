@@ -5,53 +5,47 @@ import java.nio.file.Path;
 import java.util.Optional;
 
 /**
- * Reads a key store or trust store key and its password keys, and opens the store at load time, so
- * a missing file or a wrong password is reported by {@code check-config}, not at the first
- * connection.
+ * A key store or trust store key and its password keys as written ({@code <key>} and {@code
+ * <key>PasswordEnv|File}). {@link #open} opens the store at load time, so a missing file or a wrong
+ * password is reported by {@code check-config}, not at the first connection.
  */
-final class StoreFiles {
+record StoreFiles(ConfigNode owner, String key, String file, ConfigNode.SecretRef password) {
   enum Kind {
     KEY_STORE,
     TRUST_STORE
   }
 
-  private final Problems problems;
-  private final SecretKeys secrets;
-
-  StoreFiles(Problems problems, SecretKeys secrets) {
-    this.problems = problems;
-    this.secrets = secrets;
+  static StoreFiles read(ConfigNode owner, String key) {
+    return new StoreFiles(owner, key, owner.text(key), owner.secretRef(key + "Password"));
   }
 
-  /**
-   * The store of {@code <path>.<key>} with its password from {@code <path>.<key>PasswordEnv|File}.
-   *
-   * @param file the store's file as written; null when the key is absent (a problem: required)
-   */
-  Optional<StoreFile> read(
-      String path, String key, String file, String passwordEnv, String passwordFile, Kind kind) {
-    String where = "'" + path + "." + key + "'";
-    if (problems.unreadable(path + "." + key)) {
+  /** Whether any of the store's keys is written. */
+  boolean written() {
+    return file != null || password.written();
+  }
+
+  /** The store, opened once to check it, or empty with the problem recorded. */
+  Optional<StoreFile> open(Kind kind) {
+    String where = "'" + ConfigNode.join(owner.path, key) + "'";
+    if (owner.unreadable(key)) {
       return Optional.empty();
     }
-    if (file == null) {
-      problems.add(where + " is required");
+    if (!owner.check(file != null, where + " is required")) {
       return Optional.empty();
     }
-    Optional<Secret> password = secrets.read(path, key + "Password", passwordEnv, passwordFile);
-    Optional<Path> filePath = secrets.resolve(file, m -> problems.add(where + " " + m));
+    Optional<Secret> secret = password.read();
+    Optional<Path> filePath = owner.resolve(file, m -> owner.check(false, where + " " + m));
     if (filePath.isEmpty()) {
       return Optional.empty();
     }
     Path resolved = filePath.get();
-    if (!Files.isRegularFile(resolved)) {
-      problems.add(where + ": " + resolved + " does not exist or is not a file");
+    if (!owner.check(
+            Files.isRegularFile(resolved),
+            where + ": " + resolved + " does not exist or is not a file")
+        || secret.isEmpty()) {
       return Optional.empty();
     }
-    if (password.isEmpty()) {
-      return Optional.empty();
-    }
-    StoreFile store = new StoreFile(resolved, password.get());
+    StoreFile store = new StoreFile(resolved, secret.get());
     try {
       if (kind == Kind.KEY_STORE) {
         KeyStores.openKeyStore(store);
@@ -59,7 +53,7 @@ final class StoreFiles {
         KeyStores.openTrustStore(store);
       }
     } catch (KeyStores.StoreException e) {
-      problems.add(where + ": " + e.getMessage());
+      owner.check(false, where + ": " + e.getMessage());
       return Optional.empty();
     }
     return Optional.of(store);
