@@ -161,16 +161,14 @@ public record AlertsConfig(
     String amUrl = alertmanager.text("url");
     List<String> amUrls = alertmanager.listOf("urls", ConfigNode::text);
 
-    int queueSize = d.queueSize();
-    if (queue != null && s.between("queueSize", queue, MIN_QUEUE_SIZE, MAX_QUEUE_SIZE, "")) {
-      queueSize = queue.intValue();
-    }
+    boolean queueOk =
+        queue != null && s.between("queueSize", queue, MIN_QUEUE_SIZE, MAX_QUEUE_SIZE, "");
     initial = s.positive("retryInitialDelay", initial) ? initial : d.retryInitialDelay();
     max = s.positive("retryMaxDelay", max) ? max : d.retryMaxDelay();
     timeout = s.positive("httpTimeout", timeout) ? timeout : d.httpTimeout();
     s.notLess("retryMaxDelay", max, "retryInitialDelay", initial);
     return new AlertsConfig(
-        queueSize,
+        queueOk ? queue.intValue() : d.queueSize(),
         initial,
         max,
         timeout,
@@ -190,62 +188,52 @@ public record AlertsConfig(
     }
     try {
       URI uri = new URI(text.trim());
-      if ((!"https".equalsIgnoreCase(uri.getScheme()) && !"http".equalsIgnoreCase(uri.getScheme()))
-          || uri.getHost() == null
-          || !uri.getPath().endsWith("/")) {
-        s.check(
-            false,
-            "'alerts.runbookBaseUrl' (\""
-                + text
-                + "\") must be an http(s) URL ending in \"/\", e.g."
-                + " https://wiki.example.com/jvm-sentinel/runbooks/");
-        return DEFAULT_RUNBOOK_BASE_URL;
-      }
-      return uri;
+      String scheme = String.valueOf(uri.getScheme()).toLowerCase(Locale.ROOT);
+      return s.check(
+              (scheme.equals("http") || scheme.equals("https"))
+                  && uri.getHost() != null
+                  && uri.getPath().endsWith("/"),
+              "'alerts.runbookBaseUrl' (\"%s\") must be an http(s) URL ending in \"/\", e.g."
+                  + " https://wiki.example.com/jvm-sentinel/runbooks/",
+              text)
+          ? uri
+          : DEFAULT_RUNBOOK_BASE_URL;
     } catch (URISyntaxException e) {
-      s.check(false, "'alerts.runbookBaseUrl' (\"" + text + "\") is not a URL: " + e.getReason());
+      s.check(false, "'alerts.runbookBaseUrl' (\"%s\") is not a URL: %s", text, e.getReason());
       return DEFAULT_RUNBOOK_BASE_URL;
     }
   }
 
   /** The state file, relative to the configuration file; its directory must exist already. */
   private static Optional<Path> stateFile(ConfigNode s, String text) {
-    if (text == null || s.unreadable("stateFile")) {
+    if (text == null
+        || s.unreadable("stateFile")
+        || !s.check(
+            !text.isBlank(),
+            "'alerts.stateFile' is empty; leave it out to keep alerts in memory only")) {
       return Optional.empty();
     }
-    if (!s.check(
-        !text.isBlank(),
-        "'alerts.stateFile' is empty; leave it out to keep alerts in memory only")) {
-      return Optional.empty();
-    }
-    Optional<Path> resolved = s.resolve(text, m -> s.check(false, "'alerts.stateFile' " + m));
-    if (resolved.isEmpty()) {
-      return Optional.empty();
-    }
-    Path file = resolved.get();
-    Path parent = file.toAbsolutePath().getParent();
-    if (!s.check(
-        parent != null && Files.isDirectory(parent),
-        "'alerts.stateFile': the directory of "
-            + file
-            + " does not exist (in Kubernetes, mount an emptyDir there)")) {
-      return Optional.empty();
-    }
-    if (!s.check(
-        !Files.isDirectory(file), "'alerts.stateFile': " + file + " is a directory, not a file")) {
-      return Optional.empty();
-    }
-    return Optional.of(file);
+    return s.resolve(text, m -> s.check(false, "'alerts.stateFile' %s", m))
+        .filter(
+            file ->
+                s.check(
+                    file.toAbsolutePath().getParent() != null
+                        && Files.isDirectory(file.toAbsolutePath().getParent()),
+                    "'alerts.stateFile': the directory of %s does not exist (in Kubernetes, mount"
+                        + " an emptyDir there)",
+                    file))
+        .filter(
+            file ->
+                s.check(
+                    !Files.isDirectory(file),
+                    "'alerts.stateFile': %s is a directory, not a file",
+                    file));
   }
 
   private static Optional<Webhook> webhook(ConfigNode s, String text, Map<String, String> headers) {
-    Optional<URI> url = Optional.empty();
-    if (text == null) {
-      if (!s.unreadable("url")) {
-        s.check(false, "'alerts.sinks.webhook.url' is required");
-      }
-    } else {
-      url = url(s, "alerts.sinks.webhook.url", text);
+    Optional<URI> url = text == null ? Optional.empty() : url(s, "alerts.sinks.webhook.url", text);
+    if (text == null && !s.unreadable("url")) {
+      s.check(false, "'alerts.sinks.webhook.url' is required");
     }
     Map<String, String> all = headers == null ? Map.of() : headers;
     long bad = all.entrySet().stream().filter(h -> !header(s, h.getKey(), h.getValue())).count();
@@ -258,27 +246,33 @@ public record AlertsConfig(
     return !s.unreadable("headers." + name)
         && s.check(
             HEADER_NAME.matcher(name).matches(),
-            "'" + path + "': '" + name + "' is not a valid HTTP header name")
+            "'%s': '%s' is not a valid HTTP header name",
+            path,
+            name)
         && s.check(
             !RESTRICTED_HEADERS.contains(name.toLowerCase(Locale.ROOT)),
-            "'" + path + "." + name + "': the HTTP client sets this header itself")
-        && s.check(value != null && !value.isEmpty(), "'" + path + "." + name + "' needs a value")
+            "'%s.%s': the HTTP client sets this header itself",
+            path,
+            name)
+        && s.check(value != null && !value.isEmpty(), "'%s.%s' needs a value", path, name)
         && s.check(
             value.chars().noneMatch(c -> c == '\r' || c == '\n' || c == 0),
-            "'" + path + "." + name + "' must not contain line breaks");
+            "'%s.%s' must not contain line breaks",
+            path,
+            name);
   }
 
   private static Optional<Slack> slack(ConfigNode s, ConfigNode.SecretRef ref) {
+    String source =
+        ref.envVar() != null ? "environment variable '" + ref.envVar() + "'" : "file " + ref.file();
     return ref.read()
         .filter(
             url ->
                 s.check(
                     ConfigNode.httpUrl(url.value()).isPresent(),
-                    "'alerts.sinks.slack': the webhook URL read from "
-                        + (ref.envVar() != null
-                            ? "environment variable '" + ref.envVar() + "'"
-                            : "file " + ref.file())
-                        + " is not an absolute http or https URL"))
+                    "'alerts.sinks.slack': the webhook URL read from %s is not an absolute http or"
+                        + " https URL",
+                    source))
         .map(Slack::new);
   }
 
@@ -286,28 +280,25 @@ public record AlertsConfig(
       ConfigNode s, ConfigNode.SecretRef routingKey, String text) {
     Optional<Secret> key = routingKey.read();
     Optional<URI> url =
-        text == null
-            ? (s.unreadable("url") ? Optional.empty() : Optional.of(DEFAULT_PAGERDUTY_URL))
-            : url(s, "alerts.sinks.pagerduty.url", text);
-    if (key.isEmpty() || url.isEmpty()) {
-      return Optional.empty();
-    }
-    return Optional.of(new PagerDuty(key.get(), url.get()));
+        text != null
+            ? url(s, "alerts.sinks.pagerduty.url", text)
+            : Optional.of(DEFAULT_PAGERDUTY_URL).filter(u -> !s.unreadable("url"));
+    return key.isEmpty() || url.isEmpty()
+        ? Optional.empty()
+        : Optional.of(new PagerDuty(key.get(), url.get()));
   }
 
   private static Optional<Alertmanager> alertmanager(
       ConfigNode s, String text, List<String> texts) {
     String path = "alerts.sinks.alertmanager";
-    if (s.unreadable("url") || s.unreadable("urls")) {
-      return Optional.empty();
-    }
-    if (!s.check(
-        (text == null) != (texts == null || texts.isEmpty()),
-        "'"
-            + path
-            + "' needs exactly one of 'url' or 'urls' (a list, for the instances of an HA"
-            + " cluster)"
-            + (text == null ? "" : "; both are set"))) {
+    if (s.unreadable("url")
+        || s.unreadable("urls")
+        || !s.check(
+            (text == null) != (texts == null || texts.isEmpty()),
+            "'%s' needs exactly one of 'url' or 'urls' (a list, for the instances of an HA"
+                + " cluster)%s",
+            path,
+            text == null ? "" : "; both are set")) {
       return Optional.empty();
     }
     if (text != null) {
@@ -316,13 +307,11 @@ public record AlertsConfig(
     List<URI> urls = new ArrayList<>();
     for (int i = 0; i < texts.size(); i++) {
       String at = path + ".urls[" + i + "]";
-      if (texts.get(i) == null) {
-        if (!s.unreadable("urls[" + i + "]")) {
-          s.check(false, "'" + at + "' is empty");
-        }
-        continue;
+      if (texts.get(i) != null) {
+        url(s, at, texts.get(i)).ifPresent(urls::add);
+      } else if (!s.unreadable("urls[" + i + "]")) {
+        s.check(false, "'%s' is empty", at);
       }
-      url(s, at, texts.get(i)).ifPresent(urls::add);
     }
     return urls.size() == texts.size() ? Optional.of(new Alertmanager(urls)) : Optional.empty();
   }
@@ -331,7 +320,8 @@ public record AlertsConfig(
     Optional<URI> url = ConfigNode.httpUrl(text);
     s.check(
         url.isPresent(),
-        "'" + path + "' must be an absolute http or https URL, such as https://host:8443/path");
+        "'%s' must be an absolute http or https URL, such as https://host:8443/path",
+        path);
     return url;
   }
 }

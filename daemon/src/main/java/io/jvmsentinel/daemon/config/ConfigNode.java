@@ -1,11 +1,14 @@
 package io.jvmsentinel.daemon.config;
 
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -21,30 +24,41 @@ import org.snakeyaml.engine.v2.nodes.SequenceNode;
 
 /**
  * One value of the configuration with its key path ({@code targets[0].pollInterval}): the one place
- * that reads YAML. Each typed read returns the value, or null when it is absent, or null after
- * reporting, at the value's {@code file:line:column}, why it cannot be read; the path is then
- * unreadable and the rules skip it.
+ * that reads YAML. A typed read returns the value; null when it is absent; or null after reporting,
+ * at the value's {@code file:line:column}, why it cannot be read (the path is then unreadable, and
+ * the rules skip it instead of adding a misleading second problem).
  *
- * <p>A map read with {@link #child} remembers the keys asked for, in order: at the end of the load
- * {@link Reading#reportUnknownKeys} names every other key with those allowed keys. So a setting is
- * added in one place, the line that reads it.
+ * <p>A map remembers the keys its reader asks for with {@link #child}, in order: every other key is
+ * reported as unknown, with those as the allowed keys. So a setting is added in one place, the line
+ * that reads it; a reader asks for all its keys before it applies any rule.
  *
- * <p>Like YAML 1.1, plain {@code ~}, {@code null} and nothing are null, and {@code yes}, {@code
+ * <p>As in YAML 1.1, plain {@code ~}, {@code null} and nothing are null, and {@code yes}, {@code
  * no}, {@code on}, {@code off} are booleans. An empty text ({@code ''}) is absent for a section, a
  * list, a map, a boolean or a number, and the empty text for text values.
  */
 final class ConfigNode {
   private static final Pattern NULL = Pattern.compile("~|null|Null|NULL|");
-  private static final Pattern BOOL =
-      Pattern.compile("yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF");
   private static final Pattern TRUE = Pattern.compile("yes|Yes|YES|true|True|TRUE|on|On|ON");
+  private static final Pattern FALSE = Pattern.compile("no|No|NO|false|False|FALSE|off|Off|OFF");
   private static final Pattern INT =
       Pattern.compile("[-+]?(0b[0-1_]+|0x[0-9a-fA-F_]+|[0-9][0-9_]*(:[0-5]?[0-9])*)");
   private static final Pattern FLOAT =
       Pattern.compile(
-          "[-+]?(\\.[0-9]+|[0-9][0-9_]*(\\.[0-9_]*)?)([eE][-+]?[0-9]+)?|[-+]?\\.(inf|Inf|INF)|\\.(nan|NaN|NAN)");
+          "[-+]?(\\.[0-9]+|[0-9][0-9_]*(\\.[0-9_]*)?)([eE][-+]?[0-9]+)?|[-+]?\\.(inf|Inf|INF)"
+              + "|\\.(nan|NaN|NAN)");
 
-  /** What a whole load shares: the file's name, the problems, and where secrets come from. */
+  private enum Kind {
+    ABSENT,
+    NULL,
+    TEXT,
+    INTEGER,
+    DECIMAL,
+    BOOLEAN,
+    LIST,
+    MAP
+  }
+
+  /** What one load shares: the file's name, the problems, the maps read, where secrets are. */
   static final class Reading {
     final String file;
     final Problems problems;
@@ -61,14 +75,14 @@ final class ConfigNode {
       this.baseDir = baseDir;
     }
 
-    /** Every key of a map read that its reader did not ask for. */
+    /** Every key of a map that its reader did not ask for, with the keys it did. */
     void reportUnknownKeys() {
       for (ConfigNode map : maps) {
-        for (String key : map.unknownKeys()) {
-          String path = join(map.path, key);
+        for (NodeTuple entry : map.unknownEntries()) {
+          String path = join(map.path, ((ScalarNode) entry.getKeyNode()).getValue());
           ConfigYaml.at(
               file,
-              map.tuple(key).getKeyNode().getStartMark(),
+              entry.getKeyNode().getStartMark(),
               problems,
               path,
               "unknown key '" + path + "'; allowed keys: " + String.join(", ", map.asked));
@@ -76,36 +90,16 @@ final class ConfigNode {
       }
     }
 
-    /** Whether a map at or under {@code path} has a key its reader does not know. */
-    boolean unknownKeysUnder(String path) {
-      for (ConfigNode map : maps) {
-        if ((map.path.equals(path)
-                || map.path.startsWith(path + ".")
-                || map.path.startsWith(path + "["))
-            && !map.unknownKeys().isEmpty()) {
-          return true;
-        }
-      }
-      return false;
+    private boolean unknownKeysUnder(String path) {
+      return maps.stream()
+          .anyMatch(map -> within(map.path, path) && !map.unknownEntries().isEmpty());
     }
-  }
-
-  private enum Kind {
-    ABSENT,
-    NULL,
-    TEXT,
-    INTEGER,
-    DECIMAL,
-    BOOLEAN,
-    LIST,
-    MAP
   }
 
   final Reading reading;
   final String path;
   private final Node node;
   private final Set<String> asked = new LinkedHashSet<>();
-  private Map<String, Node> entries;
 
   ConfigNode(Reading reading, String path, Node node) {
     this.reading = reading;
@@ -117,55 +111,34 @@ final class ConfigNode {
     return path.isEmpty() ? key : path + "." + key;
   }
 
-  /** Absent: not written, null, or (for a section) an empty text. */
+  /** Whether {@code path} is {@code outer} or inside it. */
+  static boolean within(String path, String outer) {
+    return path.equals(outer) || path.startsWith(outer + ".") || path.startsWith(outer + "[");
+  }
+
+  /** Written, and not null or (for a section) an empty text. */
   boolean present() {
     return kind() != Kind.ABSENT && kind() != Kind.NULL && !emptyText();
   }
 
-  /**
-   * Whether this value, or anything inside it, could not be read or has an unknown key: the rules
-   * skip it rather than add a misleading second problem.
-   */
+  /** Whether this value, or anything inside it, could not be read or has an unknown key. */
   boolean unreadable() {
     return reading.problems.unreadable(path) || reading.unknownKeysUnder(path);
   }
 
-  /** Whether the value of {@code key}, or anything inside it, could not be read. */
   boolean unreadable(String key) {
     return new ConfigNode(reading, join(path, key), null).unreadable();
   }
 
-  /** The keys of this map its reader did not ask for, in file order. */
-  private List<String> unknownKeys() {
-    List<String> unknown = new ArrayList<>();
-    for (String key : entries().keySet()) {
-      if (!asked.contains(key)) {
-        unknown.add(key);
-      }
-    }
-    return unknown;
-  }
+  // ---- maps of known keys ----
 
-  /** The first entry of {@code key}, where it is reported. */
-  private NodeTuple tuple(String key) {
-    for (NodeTuple entry : ((MappingNode) node).getValue()) {
-      if (entry.getKeyNode() instanceof ScalarNode k && k.getValue().equals(key)) {
-        return entry;
-      }
-    }
-    throw new IllegalStateException(key);
-  }
-
-  // ---- maps with known keys ----
-
-  /** The value of {@code key} of this map, which must be one of its allowed keys. */
+  /** The value of {@code key}, one of the keys this map allows. */
   ConfigNode child(String key) {
     asked.add(key);
-    Node value = entries().get(key);
-    return new ConfigNode(reading, join(path, key), value);
+    return new ConfigNode(reading, join(path, key), entries().get(key));
   }
 
-  /** This value as a map of known keys; absent (after a report if it is not a map) otherwise. */
+  /** This value as a map of known keys; absent, after a report if it is something else. */
   ConfigNode section() {
     if (kind() == Kind.MAP) {
       reading.maps.add(this);
@@ -181,22 +154,37 @@ final class ConfigNode {
     return child(key).section();
   }
 
+  /** Text keys to values; a repeated key is reported (ConfigYaml), and the last one counts. */
   private Map<String, Node> entries() {
-    if (entries == null) {
-      entries = new LinkedHashMap<>();
-      if (node instanceof MappingNode map) {
-        for (NodeTuple entry : map.getValue()) {
-          if (entry.getKeyNode() instanceof ScalarNode key) {
-            // A repeated key is a problem (reported); like any YAML reader, the last one counts.
-            entries.put(key.getValue(), entry.getValueNode());
-          }
+    Map<String, Node> entries = new LinkedHashMap<>();
+    if (node instanceof MappingNode map) {
+      for (NodeTuple entry : map.getValue()) {
+        if (entry.getKeyNode() instanceof ScalarNode key) {
+          entries.put(key.getValue(), entry.getValueNode());
         }
       }
     }
     return entries;
   }
 
-  // ---- scalars ----
+  private List<NodeTuple> unknownEntries() {
+    return ((MappingNode) node)
+        .getValue().stream()
+            .filter(
+                e -> e.getKeyNode() instanceof ScalarNode key && !asked.contains(key.getValue()))
+            .filter(e -> e == firstEntry(((ScalarNode) e.getKeyNode()).getValue()))
+            .toList();
+  }
+
+  private NodeTuple firstEntry(String key) {
+    return ((MappingNode) node)
+        .getValue().stream()
+            .filter(e -> e.getKeyNode() instanceof ScalarNode k && k.getValue().equals(key))
+            .findFirst()
+            .orElseThrow();
+  }
+
+  // ---- values ----
 
   /** Any scalar as written: {@code username: 1234} is the text "1234". */
   String text() {
@@ -210,13 +198,7 @@ final class ConfigNode {
   Long integer() {
     return switch (kind()) {
       case ABSENT, NULL -> null;
-      case INTEGER -> {
-        try {
-          yield Long.parseLong(scalar());
-        } catch (NumberFormatException e) {
-          yield report("integer " + scalar() + " is out of range");
-        }
-      }
+      case INTEGER -> parse(Long::parseLong, "integer " + scalar() + " is out of range");
       default -> expected("an integer");
     };
   }
@@ -232,29 +214,28 @@ final class ConfigNode {
   Double decimal() {
     return switch (kind()) {
       case ABSENT, NULL -> null;
-      case INTEGER, DECIMAL -> decimalValue(scalar().replace("_", ""));
+      case INTEGER, DECIMAL ->
+          parse(ConfigNode::toDouble, "Malformed numeric value '" + scalar() + "'");
       default -> emptyText() ? null : expected("a Double");
     };
   }
 
-  private Double decimalValue(String text) {
-    String lower = text.toLowerCase(java.util.Locale.ROOT);
-    if (lower.endsWith(".inf")) {
-      return lower.startsWith("-") ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
-    }
-    if (lower.equals(".nan")) {
-      return Double.NaN;
-    }
+  private static Double toDouble(String text) {
+    String number = text.replace("_", "").toLowerCase(Locale.ROOT).replace(".inf", "Infinity");
+    return number.equals(".nan") ? Double.NaN : Double.parseDouble(number);
+  }
+
+  private <T> T parse(Function<String, T> parse, String problem) {
     try {
-      return Double.parseDouble(text);
+      return parse.apply(scalar());
     } catch (NumberFormatException e) {
-      return report("Malformed numeric value '" + scalar() + "'");
+      return report(problem);
     }
   }
 
   /**
-   * A scalar parsed by {@code parse}, whose {@link IllegalArgumentException} message says what is
-   * wrong; {@code expected} names the forms for a value that is not a scalar at all.
+   * A scalar parsed by {@code parse}, whose {@link IllegalArgumentException} says what is wrong;
+   * {@code expected} names the forms for a value that is no scalar at all.
    */
   <T> T parsed(String expected, Function<String, T> parse) {
     return switch (kind()) {
@@ -287,25 +268,14 @@ final class ConfigNode {
       return Pattern.compile(text);
     } catch (PatternSyntaxException e) {
       throw new IllegalArgumentException(
-          "not a regular expression: "
-              + e.getDescription()
-              + " at index "
-              + e.getIndex()
-              + " of \""
-              + text
-              + "\"",
+          "not a regular expression: %s at index %d of \"%s\""
+              .formatted(e.getDescription(), e.getIndex(), text),
           e);
     }
   }
 
-  // ---- key shorthands ----
-
   String text(String key) {
     return child(key).text();
-  }
-
-  Pattern pattern(String key) {
-    return child(key).pattern();
   }
 
   Long integer(String key) {
@@ -318,7 +288,7 @@ final class ConfigNode {
   }
 
   double decimal(String key, double absent) {
-    Double value = decimal(key);
+    Double value = child(key).decimal();
     return value != null ? value : absent;
   }
 
@@ -331,10 +301,6 @@ final class ConfigNode {
     return value != null ? value : absent;
   }
 
-  Double decimal(String key) {
-    return child(key).decimal();
-  }
-
   Duration duration(String key) {
     return child(key).duration();
   }
@@ -344,64 +310,40 @@ final class ConfigNode {
     return value != null ? value : absent;
   }
 
-  // ---- lists and free maps ----
+  Pattern pattern(String key) {
+    return child(key).pattern();
+  }
 
   /** Each element read by {@code read} (which may return null); null when the list is absent. */
   <T> List<T> listOf(String key, Function<ConfigNode, T> read) {
     ConfigNode list = child(key);
-    return switch (list.kind()) {
-      case LIST -> {
-        List<T> values = new ArrayList<>();
-        List<Node> items = ((SequenceNode) list.node).getValue();
-        for (int i = 0; i < items.size(); i++) {
-          values.add(read.apply(new ConfigNode(reading, list.path + "[" + i + "]", items.get(i))));
-        }
-        yield values;
-      }
-      case ABSENT, NULL -> null;
-      default -> list.emptyText() ? null : list.expected("a list");
-    };
+    if (list.kind() != Kind.LIST) {
+      return list.present() ? list.expected("a list") : null;
+    }
+    List<T> values = new ArrayList<>();
+    for (ConfigNode item : list.items()) {
+      values.add(read.apply(item));
+    }
+    return values;
   }
 
-  /**
-   * Each value read by {@code read} (which may return null), keys in file order; null if absent.
-   */
+  /** Each value read by {@code read} (which may return null), in file order; null if absent. */
   <T> Map<String, T> mapOf(String key, Function<ConfigNode, T> read) {
     return child(key).mapOf(read);
   }
 
   <T> Map<String, T> mapOf(Function<ConfigNode, T> read) {
-    return switch (kind()) {
-      case MAP -> {
-        Map<String, T> values = new LinkedHashMap<>();
-        entries()
-            .forEach(
-                (k, v) -> values.put(k, read.apply(new ConfigNode(reading, join(path, k), v))));
-        yield values;
-      }
-      case ABSENT, NULL -> null;
-      default -> emptyText() ? null : expected("a map");
-    };
+    if (kind() != Kind.MAP) {
+      return present() ? expected("a map") : null;
+    }
+    Map<String, T> values = new LinkedHashMap<>();
+    fields().forEach((key, value) -> values.put(key, read.apply(value)));
+    return values;
   }
 
   /** A map of texts, such as tags; a key without a value maps to null. */
   Map<String, String> texts(String key) {
     return mapOf(key, ConfigNode::text);
-  }
-
-  /** An absolute http or https URL with a host; empty otherwise (the text may be a secret). */
-  static Optional<java.net.URI> httpUrl(String text) {
-    try {
-      java.net.URI uri = new java.net.URI(text);
-      String scheme =
-          uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(java.util.Locale.ROOT);
-      if ((scheme.equals("http") || scheme.equals("https")) && uri.getHost() != null) {
-        return Optional.of(uri);
-      }
-    } catch (java.net.URISyntaxException e) {
-      // reported by the caller, without the text: it may be a secret
-    }
-    return Optional.empty();
   }
 
   // ---- values of free form, checked by their reader ----
@@ -436,9 +378,49 @@ final class ConfigNode {
     return fields;
   }
 
+  /** The value as JSON, for messages about values of free form; cut after 200 characters. */
+  String json() {
+    String json =
+        switch (kind()) {
+          case MAP -> {
+            List<String> entries = new ArrayList<>();
+            fields().forEach((k, v) -> entries.add(quote(k) + ":" + v.json()));
+            yield "{" + String.join(",", entries) + "}";
+          }
+          case LIST ->
+              "[" + String.join(",", items().stream().map(ConfigNode::json).toList()) + "]";
+          case ABSENT, NULL -> "null";
+          case TEXT -> quote(scalar());
+          default -> scalar();
+        };
+    return json.length() > 200 ? json.substring(0, 200) + "..." : json;
+  }
+
+  private static String quote(String text) {
+    return "\"" + text.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n") + "\"";
+  }
+
+  /** An absolute http or https URL with a host; empty otherwise (the text may be a secret). */
+  static Optional<URI> httpUrl(String text) {
+    try {
+      URI uri = new URI(text);
+      String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+      if ((scheme.equals("http") || scheme.equals("https")) && uri.getHost() != null) {
+        return Optional.of(uri);
+      }
+    } catch (URISyntaxException e) {
+      // reported by the caller, without the text: it may be a secret
+    }
+    return Optional.empty();
+  }
+
+  /** A file path written in the configuration, relative to the configuration file. */
+  Optional<Path> resolve(String file, Consumer<String> report) {
+    return ConfigPaths.resolve(reading.baseDir, file, report);
+  }
+
   // ---- secrets ----
 
-  /** The secret of {@code <name>Env} or {@code <name>File}, read now; see {@link SecretRef}. */
   Optional<Secret> secret(String name) {
     return secretRef(name).read();
   }
@@ -460,29 +442,25 @@ final class ConfigNode {
     Optional<Secret> read() {
       String envKey = name + "Env";
       String fileKey = name + "File";
-      String path = owner.path;
-      Problems problems = owner.reading.problems;
-      if (owner.unreadable(envKey) || owner.unreadable(fileKey)) {
+      if (owner.unreadable(envKey)
+          || owner.unreadable(fileKey)
+          || !owner.check(
+              envVar == null || file == null,
+              "'%s': set either '%s' or '%s', not both",
+              owner.path,
+              envKey,
+              fileKey)
+          || !owner.check(
+              written(),
+              "'%s' needs '%s' or '%s'; the %s is a secret and is never written in the"
+                  + " configuration file",
+              owner.path,
+              envKey,
+              fileKey,
+              name)) {
         return Optional.empty();
       }
-      if (envVar != null && file != null) {
-        problems.add("'" + path + "': set either '" + envKey + "' or '" + fileKey + "', not both");
-        return Optional.empty();
-      }
-      if (envVar == null && file == null) {
-        problems.add(
-            "'"
-                + path
-                + "' needs '"
-                + envKey
-                + "' or '"
-                + fileKey
-                + "'; the "
-                + name
-                + " is a secret and is never written in the configuration file");
-        return Optional.empty();
-      }
-      Consumer<String> report = m -> problems.add("'" + path + "': " + m);
+      Consumer<String> report = m -> owner.check(false, "'%s': %s", owner.path, m);
       PasswordReader passwords = owner.reading.passwords;
       return envVar != null
           ? passwords.fromEnv(envVar, envKey, report)
@@ -492,120 +470,103 @@ final class ConfigNode {
     }
   }
 
-  /** A file path written in the configuration, relative to the configuration file. */
-  Optional<Path> resolve(String file, Consumer<String> report) {
-    return ConfigPaths.resolve(reading.baseDir, file, report);
+  // ---- rules; each reports under this map's path and says whether the value passed ----
+
+  /**
+   * Records {@code problem} (a format; {@link Duration} arguments are written as {@code 10s})
+   * unless {@code ok}; returns {@code ok}.
+   */
+  boolean check(boolean ok, String problem, Object... args) {
+    if (!ok) {
+      Object[] written = new Object[args.length];
+      for (int i = 0; i < args.length; i++) {
+        written[i] = args[i] instanceof Duration d ? Durations.format(d) : args[i];
+      }
+      reading.problems.add(args.length == 0 ? problem : problem.formatted(written));
+    }
+    return ok;
   }
 
-  // ---- rules shared by many keys; each reports under this map's path and returns whether ok ----
-
-  /** {@code 'p' must be greater than 0s}. */
   boolean positive(String key, Duration value) {
-    return check(!value.isZero(), "'" + join(path, key) + "' must be greater than 0s");
+    return check(!value.isZero(), "'%s' must be greater than 0s", join(path, key));
   }
 
-  /** {@code 'p' (v) must be at least min[ why]}. */
+  /** {@code 'p' (v) must be at least min}, then {@code why}. */
   boolean atLeast(String key, Duration value, Duration min, String why) {
     return check(
         value.compareTo(min) >= 0,
-        "'"
-            + join(path, key)
-            + "' ("
-            + Durations.format(value)
-            + ") must be at least "
-            + Durations.format(min)
-            + why);
-  }
-
-  /** {@code 'p' must be at least min}. */
-  boolean minimum(String key, Duration value, Duration min) {
-    return check(
-        value.compareTo(min) >= 0,
-        "'" + join(path, key) + "' must be at least " + Durations.format(min));
+        "'%s' (%s) must be at least %s%s",
+        join(path, key),
+        value,
+        min,
+        why);
   }
 
   /** {@code 'p' must be at least min, got v}. */
   boolean atLeastGot(String key, Duration value, Duration min) {
     return check(
-        value.compareTo(min) >= 0,
-        "'"
-            + join(path, key)
-            + "' must be at least "
-            + Durations.format(min)
-            + ", got "
-            + Durations.format(value));
+        value.compareTo(min) >= 0, "'%s' must be at least %s, got %s", join(path, key), min, value);
   }
 
-  /** {@code 'p' (v) must be between min and max[why]}. */
+  /** {@code 'p' must be at least min}. */
+  boolean minimum(String key, Duration value, Duration min) {
+    return check(value.compareTo(min) >= 0, "'%s' must be at least %s", join(path, key), min);
+  }
+
+  /** {@code 'p' (v) must be between min and max}, then {@code why}. */
   boolean between(String key, long value, long min, long max, String why) {
     return check(
         value >= min && value <= max,
-        "'" + join(path, key) + "' (" + value + ") must be between " + min + " and " + max + why);
+        "'%s' (%d) must be between %d and %d%s",
+        join(path, key),
+        value,
+        min,
+        max,
+        why);
   }
 
   /** {@code 'p' (v) must not be less than 'q' (w)}, both keys of this map. */
   boolean notLess(String key, Duration value, String otherKey, Duration other) {
     return check(
         value.compareTo(other) >= 0,
-        "'"
-            + join(path, key)
-            + "' ("
-            + Durations.format(value)
-            + ") must not be less than '"
-            + join(path, otherKey)
-            + "' ("
-            + Durations.format(other)
-            + ")");
+        "'%s' (%s) must not be less than '%s' (%s)",
+        join(path, key),
+        value,
+        join(path, otherKey),
+        other);
   }
 
-  /**
-   * The value of {@code text} (as read) among {@code values}, by name in any case; {@code message}
-   * says what is allowed, given the text.
-   */
-  <E extends Enum<E>> E oneOf(String text, E[] values, E absent, Function<String, String> message) {
-    if (text == null) {
-      return absent;
-    }
+  /** The value named by {@code text} (in any case), or {@code absent} after the problem. */
+  <E extends Enum<E>> E oneOf(String text, E[] values, E absent, Function<String, String> problem) {
     for (E value : values) {
       if (value.name().equalsIgnoreCase(text)) {
         return value;
       }
     }
-    reading.problems.add(message.apply(text));
+    if (text != null) {
+      check(false, problem.apply(text));
+    }
     return absent;
   }
 
-  boolean check(boolean ok, String problem) {
-    if (!ok) {
-      reading.problems.add(problem);
-    }
-    return ok;
-  }
-
-  // ---- the node itself ----
+  // ---- the node ----
 
   private Kind kind() {
     if (node == null) {
       return Kind.ABSENT;
-    }
-    if (node instanceof MappingNode) {
+    } else if (node instanceof MappingNode) {
       return Kind.MAP;
-    }
-    if (node instanceof SequenceNode) {
+    } else if (node instanceof SequenceNode) {
       return Kind.LIST;
     }
-    ScalarNode scalar = (ScalarNode) node;
-    if (!scalar.isPlain()) {
+    String text = scalar();
+    if (!((ScalarNode) node).isPlain()) {
       return Kind.TEXT;
-    }
-    String text = scalar.getValue();
-    if (NULL.matcher(text).matches()) {
+    } else if (NULL.matcher(text).matches()) {
       return Kind.NULL;
-    }
-    if (BOOL.matcher(text).matches()) {
+    } else if (TRUE.matcher(text).matches() || FALSE.matcher(text).matches()) {
       return Kind.BOOLEAN;
-    }
-    if (INT.matcher(text).matches()) {
+    } else if (INT.matcher(text).matches()) {
       return Kind.INTEGER;
     }
     return FLOAT.matcher(text).matches() ? Kind.DECIMAL : Kind.TEXT;
@@ -619,67 +580,19 @@ final class ConfigNode {
     return kind() == Kind.TEXT && scalar().isEmpty();
   }
 
-  /** The value in words, for messages: {@code "abc"}, {@code 12}, {@code a list}, ... */
-  private String describe() {
-    return switch (kind()) {
-      case MAP -> "a map";
-      case LIST -> "a list";
-      case ABSENT, NULL -> "nothing";
-      case TEXT -> "\"" + scalar() + "\"";
-      default -> scalar();
-    };
-  }
-
-  /** The value as JSON, for messages about values of free form (quoted, as written). */
-  String json() {
-    StringBuilder out = new StringBuilder();
-    json(node, out);
-    return out.length() > 200 ? out.substring(0, 200) + "..." : out.toString();
-  }
-
-  private void json(Node n, StringBuilder out) {
-    if (out.length() > 200) {
-      return;
-    }
-    ConfigNode value = new ConfigNode(reading, path, n);
-    switch (value.kind()) {
-      case MAP -> {
-        out.append('{');
-        String sep = "";
-        for (NodeTuple entry : ((MappingNode) n).getValue()) {
-          out.append(sep)
-              .append(quote(entry.getKeyNode() instanceof ScalarNode k ? k.getValue() : "?"))
-              .append(':');
-          json(entry.getValueNode(), out);
-          sep = ",";
-        }
-        out.append('}');
-      }
-      case LIST -> {
-        out.append('[');
-        String sep = "";
-        for (Node item : ((SequenceNode) n).getValue()) {
-          out.append(sep);
-          json(item, out);
-          sep = ",";
-        }
-        out.append(']');
-      }
-      case ABSENT, NULL -> out.append("null");
-      case TEXT -> out.append(quote(value.scalar()));
-      default -> out.append(value.scalar());
-    }
-  }
-
-  private static String quote(String text) {
-    return "\"" + text.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n") + "\"";
-  }
-
   private <T> T expected(String what) {
-    return report("expected " + what + ", got " + describe());
+    String found =
+        switch (kind()) {
+          case MAP -> "a map";
+          case LIST -> "a list";
+          case ABSENT, NULL -> "nothing";
+          case TEXT -> "\"" + scalar() + "\"";
+          default -> scalar();
+        };
+    return report("expected " + what + ", got " + found);
   }
 
-  /** Reports a problem with this value at its place; returns null so reads can go on. */
+  /** Reports a problem with this value at its place; returns null, so reading goes on. */
   <T> T report(String reason) {
     ConfigYaml.at(
         reading.file,

@@ -6,7 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 
@@ -70,7 +69,7 @@ public record DatadogConfig(
     DogStatsdAddress written =
         s.child("address").parsed("udp://host:port or unix:///path", DogStatsdAddress::parse);
     Duration step = s.duration("step", d.step());
-    Map<String, String> tags = s.texts("tags");
+    Map<String, String> tags = Objects.requireNonNullElse(s.texts("tags"), Map.of());
     boolean alerts = s.bool("alerts", d.alerts());
     boolean agentNames = s.bool("agentNames", d.agentNames());
     DogStatsdAddress address =
@@ -79,9 +78,8 @@ public record DatadogConfig(
             // A disabled export must not fail on environment variables it will never use.
             : enabled && !s.unreadable("address") ? fromEnv(s) : d.address();
     s.atLeast("step", step, MIN_STEP, "");
-    Map<String, String> all = tags != null ? tags : Map.of();
-    all.forEach((key, value) -> checkTag(s, key, value, globalTags));
-    return new DatadogConfig(enabled, address, step, all, alerts, agentNames);
+    tags.forEach((key, value) -> checkTag(s, key, value, globalTags));
+    return new DatadogConfig(enabled, address, step, tags, alerts, agentNames);
   }
 
   /** DD_DOGSTATSD_URL, else DD_AGENT_HOST and DD_DOGSTATSD_PORT, else localhost:8125. */
@@ -91,8 +89,8 @@ public record DatadogConfig(
     if (!isBlank(url)) {
       return parse(s, url.trim(), "environment variable " + URL_ENV);
     }
-    String host = Optional.ofNullable(env.apply(HOST_ENV)).map(String::trim).orElse("");
-    String port = Optional.ofNullable(env.apply(PORT_ENV)).map(String::trim).orElse("");
+    String host = Objects.requireNonNullElse(env.apply(HOST_ENV), "").trim();
+    String port = Objects.requireNonNullElse(env.apply(PORT_ENV), "").trim();
     if (host.isEmpty() && port.isEmpty()) {
       return DogStatsdAddress.DEFAULT;
     }
@@ -101,7 +99,9 @@ public record DatadogConfig(
             || (PORT.matcher(port).matches()
                 && Integer.parseInt(port) >= 1
                 && Integer.parseInt(port) <= 65535),
-        "environment variable " + PORT_ENV + " (\"" + port + "\") is not a port (1..65535)")) {
+        "environment variable %s (\"%s\") is not a port (1..65535)",
+        PORT_ENV,
+        port)) {
       return DogStatsdAddress.DEFAULT;
     }
     String hostPart = host.isEmpty() ? "localhost" : host.contains(":") ? "[" + host + "]" : host;
@@ -115,48 +115,50 @@ public record DatadogConfig(
     try {
       return DogStatsdAddress.parse(text);
     } catch (IllegalArgumentException e) {
-      s.check(false, where + ": " + e.getMessage());
+      s.check(false, "%s: %s", where, e.getMessage());
       return DogStatsdAddress.DEFAULT;
     }
   }
 
   private static void checkTag(
       ConfigNode s, String key, String value, Map<String, String> globalTags) {
-    String path = "datadog.tags." + key;
-    if (s.unreadable("tags." + key)) {
-      return;
-    }
-    Function<String, String> env = s.reading.env;
-    if (!TAG_KEY.matcher(key).matches()) {
-      s.check(
-          false,
-          "'datadog.tags': tag key '"
-              + key
-              + "' is not a valid Datadog tag key; use a letter, then [a-zA-Z0-9_.-/]");
-    } else if (List.of(TagRules.RESERVED, "rule", "severity", "key").contains(key)) {
-      s.check(
-          false, "'" + path + "': the daemon sets this tag itself (on meters or on alert events)");
-    } else if (globalTags.containsKey(key)) {
-      s.check(false, "'" + path + "': '" + key + "' is a global tag already (top-level 'tags')");
-    } else if (UNIFIED_TAGS.containsKey(key) && !isBlank(env.apply(UNIFIED_TAGS.get(key)))) {
-      s.check(
-          false,
-          "'"
-              + path
-              + "' conflicts with "
-              + UNIFIED_TAGS.get(key)
-              + ", which the Datadog client sends as the '"
-              + key
-              + "' tag already");
-    }
-    if (value == null || value.isEmpty()) {
-      s.check(false, "'" + path + "' needs a value");
-    } else {
+    if (!s.unreadable("tags." + key)) {
+      checkKey(s, key, globalTags);
+      String path = "datadog.tags." + key;
       // The DogStatsD datagram separates tags with ',' and fields with '|'.
-      s.check(
-          value.chars().noneMatch(c -> c == ',' || c == '|' || c == '\n' || c == '\r'),
-          "'" + path + "' must not contain ',', '|' or line breaks");
+      if (s.check(value != null && !value.isEmpty(), "'%s' needs a value", path)) {
+        s.check(
+            value.chars().noneMatch(c -> c == ',' || c == '|' || c == '\n' || c == '\r'),
+            "'%s' must not contain ',', '|' or line breaks",
+            path);
+      }
     }
+  }
+
+  /** The first problem of a tag key, if any. */
+  private static boolean checkKey(ConfigNode s, String key, Map<String, String> globalTags) {
+    String path = "datadog.tags." + key;
+    String unified = UNIFIED_TAGS.get(key);
+    return s.check(
+            TAG_KEY.matcher(key).matches(),
+            "'datadog.tags': tag key '%s' is not a valid Datadog tag key; use a letter, then"
+                + " [a-zA-Z0-9_.-/]",
+            key)
+        && s.check(
+            !List.of(TagRules.RESERVED, "rule", "severity", "key").contains(key),
+            "'%s': the daemon sets this tag itself (on meters or on alert events)",
+            path)
+        && s.check(
+            !globalTags.containsKey(key),
+            "'%s': '%s' is a global tag already (top-level 'tags')",
+            path,
+            key)
+        && s.check(
+            unified == null || isBlank(s.reading.env.apply(unified)),
+            "'%s' conflicts with %s, which the Datadog client sends as the '%s' tag already",
+            path,
+            unified,
+            key);
   }
 
   private static boolean isBlank(String value) {

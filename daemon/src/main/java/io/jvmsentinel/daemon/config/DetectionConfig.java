@@ -98,7 +98,7 @@ public record DetectionConfig(
     Duration warmup = s.duration("warmup", d.warmup());
     Duration warmupMax = s.duration("warmupMax", d.warmupMax());
     ConfigNode snapshots = s.section("snapshots");
-    String directoryText = snapshots.text("directory");
+    String directory = snapshots.text("directory");
     Long maxSizeMb = snapshots.integer("maxSizeMb");
     Duration window = snapshots.duration("window", d.snapshotWindow());
     String recordDirectory = s.text("recordDirectory");
@@ -111,51 +111,42 @@ public record DetectionConfig(
     s.atLeast("interval", interval, MIN_INTERVAL, "");
     s.check(
         signalPollInterval.isZero() || signalPollInterval.compareTo(MIN_SIGNAL_POLL_INTERVAL) >= 0,
-        "'detection.signalPollInterval' ("
-            + Durations.format(signalPollInterval)
-            + ") must be 0s (off) or at least 500ms");
+        "'detection.signalPollInterval' (%s) must be 0s (off) or at least 500ms",
+        signalPollInterval);
     s.notLess("warmupMax", warmupMax, "warmup", warmup);
-    Optional<Path> directory = d.snapshotDirectory();
-    if (directoryText != null) {
-      directory =
-          directoryText.isBlank()
-              ? Optional.empty()
-              : ConfigPaths.resolve(
-                  Path.of(""),
-                  directoryText,
-                  m -> s.check(false, "'detection.snapshots.directory' " + m));
-    }
-    if (maxSizeMb != null) {
-      snapshots.check(
-          maxSizeMb >= 1, "'detection.snapshots.maxSizeMb' (" + maxSizeMb + ") must be at least 1");
-    }
+    Optional<Path> snapshotDirectory =
+        directory == null ? d.snapshotDirectory() : directory(s, "snapshots.directory", directory);
+    snapshots.check(
+        maxSizeMb == null || maxSizeMb >= 1,
+        "'detection.snapshots.maxSizeMb' (%s) must be at least 1",
+        maxSizeMb);
     snapshots.atLeast("window", window, Duration.ofSeconds(30), "");
     RuleIds ids = new RuleIds(s);
     Map<String, Map<String, Double>> global = ids.overrides("detection.rules", rules);
     Map<String, Map<String, Map<String, Double>>> perTarget = new LinkedHashMap<>();
-    if (targets != null) {
-      targets.forEach(
-          (target, overrides) -> {
-            s.check(
-                targetNames.contains(target),
-                "'detection.targets."
-                    + target
-                    + "': no target is called '"
-                    + target
-                    + "'; targets: "
-                    + targetNames);
-            perTarget.put(target, ids.overrides("detection.targets." + target, overrides));
-          });
-    }
+    Objects.requireNonNullElse(targets, Map.<String, Map<String, Map<String, Double>>>of())
+        .forEach(
+            (target, overrides) -> {
+              s.check(
+                  targetNames.contains(target),
+                  "'detection.targets.%s': no target is called '%s'; targets: %s",
+                  target,
+                  target,
+                  targetNames);
+              perTarget.put(target, ids.overrides("detection.targets." + target, overrides));
+            });
     List<String> disabled = new ArrayList<>();
-    for (String id : disabledIds == null ? List.<String>of() : disabledIds) {
-      if (id == null) {
-        // A YAML null or mapping entry (found by ConfigFuzzTest): not a rule name.
-        s.check(
-            false, "'detection.disabled': entries must be rule names; rules: " + ids.all.keySet());
-      } else if (s.check(
-          ids.all.containsKey(id),
-          "'detection.disabled': unknown rule '" + id + "'; rules: " + ids.all.keySet())) {
+    for (String id : Objects.requireNonNullElse(disabledIds, List.<String>of())) {
+      // A YAML null or mapping entry (found by ConfigFuzzTest) is no rule name.
+      if (s.check(
+              id != null,
+              "'detection.disabled': entries must be rule names; rules: %s",
+              ids.names())
+          && s.check(
+              ids.all.containsKey(id),
+              "'detection.disabled': unknown rule '%s'; rules: %s",
+              id,
+              ids.names())) {
         disabled.add(id);
       }
     }
@@ -165,18 +156,22 @@ public record DetectionConfig(
         signalPollInterval,
         warmup,
         warmupMax,
-        directory,
+        snapshotDirectory,
         maxSizeMb != null ? maxSizeMb : d.snapshotMaxSizeMb(),
         window,
-        recordDirectory == null || recordDirectory.isBlank()
+        recordDirectory == null
             ? Optional.empty()
-            : ConfigPaths.resolve(
-                Path.of(""),
-                recordDirectory,
-                m -> s.check(false, "'detection.recordDirectory' " + m)),
+            : directory(s, "recordDirectory", recordDirectory),
         global,
         perTarget,
         disabled);
+  }
+
+  /** A directory, relative to the daemon's working directory; blank: none. */
+  private static Optional<Path> directory(ConfigNode s, String key, String text) {
+    return text.isBlank()
+        ? Optional.empty()
+        : ConfigPaths.resolve(Path.of(""), text, m -> s.check(false, "'detection.%s' %s", key, m));
   }
 
   /** The rules by id, to check threshold overrides against. */
@@ -189,41 +184,42 @@ public record DetectionConfig(
       Rules.all().forEach(rule -> all.put(rule.id(), rule));
     }
 
+    Set<String> names() {
+      return all.keySet();
+    }
+
     Map<String, Map<String, Double>> overrides(String path, Map<String, Map<String, Double>> raw) {
       Map<String, Map<String, Double>> result = new LinkedHashMap<>();
-      if (raw == null) {
-        return result;
-      }
-      raw.forEach(
-          (ruleId, values) -> {
-            AlertRule rule = all.get(ruleId);
-            if (!s.check(
-                rule != null,
-                "'" + path + "': unknown rule '" + ruleId + "'; rules: " + all.keySet())) {
-              return;
-            }
-            Map<String, Double> checked = new LinkedHashMap<>();
-            List<String> names = rule.thresholds().stream().map(RuleThreshold::name).toList();
-            (values == null ? Map.<String, Double>of() : values)
-                .forEach(
-                    (name, value) -> {
-                      String at = path + "." + ruleId;
-                      if (s.check(
-                              names.contains(name),
-                              "'"
-                                  + at
-                                  + "': unknown threshold '"
-                                  + name
-                                  + "'; thresholds: "
-                                  + names)
-                          && s.check(
-                              value != null && !value.isNaN() && value >= 0,
-                              "'" + at + "." + name + "' must be a number >= 0")) {
-                        checked.put(name, value);
-                      }
-                    });
-            result.put(ruleId, checked);
-          });
+      Objects.requireNonNullElse(raw, Map.<String, Map<String, Double>>of())
+          .forEach(
+              (ruleId, values) -> {
+                AlertRule rule = all.get(ruleId);
+                if (!s.check(
+                    rule != null, "'%s': unknown rule '%s'; rules: %s", path, ruleId, names())) {
+                  return;
+                }
+                String at = path + "." + ruleId;
+                List<String> names = rule.thresholds().stream().map(RuleThreshold::name).toList();
+                Map<String, Double> checked = new LinkedHashMap<>();
+                Objects.requireNonNullElse(values, Map.<String, Double>of())
+                    .forEach(
+                        (name, value) -> {
+                          if (s.check(
+                                  names.contains(name),
+                                  "'%s': unknown threshold '%s'; thresholds: %s",
+                                  at,
+                                  name,
+                                  names)
+                              && s.check(
+                                  value != null && !value.isNaN() && value >= 0,
+                                  "'%s.%s' must be a number >= 0",
+                                  at,
+                                  name)) {
+                            checked.put(name, value);
+                          }
+                        });
+                result.put(ruleId, checked);
+              });
       return result;
     }
   }

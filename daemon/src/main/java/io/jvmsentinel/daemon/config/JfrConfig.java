@@ -172,10 +172,9 @@ public record JfrConfig(
                 d.feed(),
                 text ->
                     "'jfr.feed' must be 'auto' (a stream from JDK 16+ targets, chunks read over JMX"
-                        + " from older ones), 'stream' or 'chunks', got '"
-                        + text
-                        + "'"),
+                        + " from older ones), 'stream' or 'chunks', got '%s'".formatted(text)),
             s.duration("chunkPeriod", d.chunkPeriod()));
+    Duration chunks = c.chunkPeriod();
     s.atLeast("maxAge", c.maxAge(), MIN_MAX_AGE, "");
     s.between("maxSizeMb", c.maxSizeMb(), MIN_MAX_SIZE_MB, MAX_MAX_SIZE_MB, "");
     s.atLeast(
@@ -184,15 +183,12 @@ public record JfrConfig(
         MIN_STALL_TIMEOUT,
         " (the target flushes events about once a second)");
     s.check(
-        c.chunkPeriod().compareTo(MIN_CHUNK_PERIOD) >= 0
-            && c.chunkPeriod().compareTo(MAX_CHUNK_PERIOD) <= 0,
-        "'jfr.chunkPeriod' ("
-            + Durations.format(c.chunkPeriod())
-            + ") must be between "
-            + Durations.format(MIN_CHUNK_PERIOD)
-            + " (each read ends a chunk on the target) and "
-            + Durations.format(MAX_CHUNK_PERIOD)
-            + " (events would reach the rules too late)");
+        chunks.compareTo(MIN_CHUNK_PERIOD) >= 0 && chunks.compareTo(MAX_CHUNK_PERIOD) <= 0,
+        "'jfr.chunkPeriod' (%s) must be between %s (each read ends a chunk on the target) and %s"
+            + " (events would reach the rules too late)",
+        chunks,
+        MIN_CHUNK_PERIOD,
+        MAX_CHUNK_PERIOD);
     s.atLeast(
         "maxLag",
         c.maxLag(),
@@ -200,50 +196,46 @@ public record JfrConfig(
         " (events reach a remote stream up to about 2.6 s after they happen, so a smaller"
             + " bound would drop events even when the daemon keeps up)");
     rate(s, "stackSamplingAboveRate", c.stackSamplingAboveRate(), "0 records stacks always");
+    Duration window = c.stackSamplingWindow();
     s.atLeast(
         "stackSamplingWindow",
-        c.stackSamplingWindow(),
+        window,
         MIN_SAMPLING_WINDOW,
         " (the daemon switches settings once a second)");
     s.check(
-        c.stackSamplingEvery().compareTo(c.stackSamplingWindow().multipliedBy(2)) >= 0,
-        "'jfr.stackSamplingEvery' ("
-            + Durations.format(c.stackSamplingEvery())
-            + ") must be at least twice 'jfr.stackSamplingWindow' ("
-            + Durations.format(c.stackSamplingWindow())
-            + "), or sampling would save nothing");
+        c.stackSamplingEvery().compareTo(window.multipliedBy(2)) >= 0,
+        "'jfr.stackSamplingEvery' (%s) must be at least twice 'jfr.stackSamplingWindow' (%s), or"
+            + " sampling would save nothing",
+        c.stackSamplingEvery(),
+        window);
     s.check(
         c.simulatedEventCost().compareTo(MAX_SIMULATED_EVENT_COST) <= 0,
-        "'jfr.simulatedEventCost' ("
-            + Durations.format(c.simulatedEventCost())
-            + ") must be at most "
-            + Durations.format(MAX_SIMULATED_EVENT_COST)
-            + " (it exists only to measure overload behaviour)");
+        "'jfr.simulatedEventCost' (%s) must be at most %s (it exists only to measure overload"
+            + " behaviour)",
+        c.simulatedEventCost(),
+        MAX_SIMULATED_EVENT_COST);
     rate(s, "stormPauseAboveRate", c.stormPauseAboveRate(), "0 never pauses");
+    Duration capture = c.stormPauseCapture();
     s.atLeast(
         "stormPauseCapture",
-        c.stormPauseCapture(),
+        capture,
         MIN_STORM_PAUSE_CAPTURE,
         " (the stream must run long enough for the storm to be detected and its creator named)");
     s.check(
-        c.stormPauseProbeEvery().compareTo(c.stormPauseCapture().multipliedBy(4)) >= 0,
-        "'jfr.stormPauseProbeEvery' ("
-            + Durations.format(c.stormPauseProbeEvery())
-            + ") must be at least four times 'jfr.stormPauseCapture' ("
-            + Durations.format(c.stormPauseCapture())
-            + "), or the pause would spare the target little");
+        c.stormPauseProbeEvery().compareTo(capture.multipliedBy(4)) >= 0,
+        "'jfr.stormPauseProbeEvery' (%s) must be at least four times 'jfr.stormPauseCapture' (%s),"
+            + " or the pause would spare the target little",
+        c.stormPauseProbeEvery(),
+        capture);
     return c;
   }
 
   private static void rate(ConfigNode s, String key, double rate, String zero) {
     s.check(
         rate >= 0 && !Double.isInfinite(rate),
-        "'jfr."
-            + key
-            + "' ("
-            + rate
-            + ") must be a thread start rate of 0 or more per second ("
-            + zero
-            + ")");
+        "'jfr.%s' (%s) must be a thread start rate of 0 or more per second (%s)",
+        key,
+        rate,
+        zero);
   }
 }

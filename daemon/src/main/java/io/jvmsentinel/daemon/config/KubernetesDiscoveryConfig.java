@@ -125,20 +125,22 @@ public record KubernetesDiscoveryConfig(
       return Optional.empty();
     }
     Optional<Secret> password =
-        new JmxPasswords(s.reading.passwords)
-            .read(
-                username,
-                passwordEnv,
-                passwordFile,
-                s.unreadable("username"),
-                s.reading.baseDir,
-                message -> s.check(false, SECTION + ": " + message));
+        JmxPasswords.read(
+            s, username, passwordEnv, passwordFile, m -> s.check(false, "%s: %s", SECTION, m));
     return Optional.of(
         new KubernetesDiscoveryConfig(
             apiServer(s, apiServer),
             namespaces(s, namespaces),
             node(s, node),
-            annotationPrefix(s, annotationPrefix),
+            annotationPrefix == null
+                    || s.check(
+                        ANNOTATION_PREFIX.matcher(annotationPrefix).matches(),
+                        "'%s.annotationPrefix' (\"%s\") must be a DNS name followed by '/', like %s",
+                        SECTION,
+                        annotationPrefix,
+                        DEFAULT_ANNOTATION_PREFIX)
+                ? Objects.requireNonNullElse(annotationPrefix, DEFAULT_ANNOTATION_PREFIX)
+                : DEFAULT_ANNOTATION_PREFIX,
             matches(include),
             matches(exclude),
             labelTags(labelTags, commonTags),
@@ -154,50 +156,47 @@ public record KubernetesDiscoveryConfig(
   }
 
   private static Optional<String> apiServer(ConfigNode s, String url) {
-    if (url == null) {
-      return Optional.empty();
-    }
+    boolean ok = url == null;
     try {
-      URI uri = new URI(url);
-      if (("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
-          && uri.getHost() != null) {
-        return Optional.of(url);
-      }
+      URI uri = new URI(String.valueOf(url));
+      ok |=
+          ("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
+              && uri.getHost() != null;
     } catch (URISyntaxException e) {
       // reported below
     }
     s.check(
-        false,
-        "'"
-            + SECTION
-            + ".apiServer' must be an http(s) URL such as https://kubernetes.default.svc, got \""
-            + url
-            + "\"; leave it out to use the pod's service account or the kubeconfig");
-    return Optional.empty();
+        ok,
+        "'%s.apiServer' must be an http(s) URL such as https://kubernetes.default.svc, got \"%s\";"
+            + " leave it out to use the pod's service account or the kubeconfig",
+        SECTION,
+        url);
+    return ok ? Optional.ofNullable(url) : Optional.empty();
   }
 
   private static List<String> namespaces(ConfigNode s, List<String> read) {
-    if (read == null) {
-      return List.of();
-    }
-    if (read.isEmpty() && !s.unreadable("namespaces")) {
-      s.check(
-          false, "'" + SECTION + ".namespaces' is empty; leave it out to watch every namespace");
-    }
     List<String> namespaces = new ArrayList<>();
+    if (read == null) {
+      return namespaces;
+    }
+    s.check(
+        !read.isEmpty() || s.unreadable("namespaces"),
+        "'%s.namespaces' is empty; leave it out to watch every namespace",
+        SECTION);
     for (int i = 0; i < read.size(); i++) {
       String namespace = read.get(i);
       String path = SECTION + ".namespaces[" + i + "]";
-      if (s.unreadable("namespaces[" + i + "]")) {
-        continue;
-      }
-      if (namespace == null || !NAMESPACE.matcher(namespace).matches()) {
-        s.check(
-            false,
-            "'" + path + "' (\"" + namespace + "\") is not a namespace name; use [a-z0-9-]+");
-      } else if (s.check(
-          !namespaces.contains(namespace),
-          "'" + path + "': namespace '" + namespace + "' is listed twice")) {
+      if (!s.unreadable("namespaces[" + i + "]")
+          && s.check(
+              namespace != null && NAMESPACE.matcher(namespace).matches(),
+              "'%s' (\"%s\") is not a namespace name; use [a-z0-9-]+",
+              path,
+              namespace)
+          && s.check(
+              !namespaces.contains(namespace),
+              "'%s': namespace '%s' is listed twice",
+              path,
+              namespace)) {
         namespaces.add(namespace);
       }
     }
@@ -209,75 +208,55 @@ public record KubernetesDiscoveryConfig(
     if (written == null) {
       return Optional.empty();
     }
-    String key = "'" + SECTION + ".node'";
     String node = written;
     Matcher reference = ENV_REFERENCE.matcher(written);
     if (reference.matches()) {
       node = s.reading.env.apply(reference.group(1));
-      if (node == null || node.isEmpty()) {
-        s.check(
-            false,
-            key
-                + ": environment variable '"
-                + reference.group(1)
-                + "' is "
-                + (node == null ? "not set" : "empty")
-                + "; set it from the downward API (valueFrom.fieldRef.fieldPath: spec.nodeName)");
+      if (!s.check(
+          node != null && !node.isEmpty(),
+          "'%s.node': environment variable '%s' is %s; set it from the downward API"
+              + " (valueFrom.fieldRef.fieldPath: spec.nodeName)",
+          SECTION,
+          reference.group(1),
+          node == null ? "not set" : "empty")) {
         return Optional.empty();
       }
     }
-    if (!s.check(
-        NODE.matcher(node).matches(),
-        key + " (\"" + node + "\") is not a node name; give a name or ${VARIABLE} holding one")) {
-      return Optional.empty();
-    }
-    return Optional.of(node);
-  }
-
-  private static String annotationPrefix(ConfigNode s, String written) {
-    if (written == null) {
-      return DEFAULT_ANNOTATION_PREFIX;
-    }
-    return s.check(
-            ANNOTATION_PREFIX.matcher(written).matches(),
-            "'"
-                + SECTION
-                + ".annotationPrefix' (\""
-                + written
-                + "\") must be a DNS name followed by '/', like "
-                + DEFAULT_ANNOTATION_PREFIX)
-        ? written
-        : DEFAULT_ANNOTATION_PREFIX;
+    return Optional.of(node)
+        .filter(
+            name ->
+                s.check(
+                    NODE.matcher(name).matches(),
+                    "'%s.node' (\"%s\") is not a node name; give a name or ${VARIABLE} holding one",
+                    SECTION,
+                    name));
   }
 
   private static List<PodMatch> matches(List<Written> entries) {
     List<PodMatch> matches = new ArrayList<>();
     for (Written entry : entries == null ? List.<Written>of() : entries) {
       ConfigNode node = entry.node();
-      if (node.unreadable()) {
-        continue; // a bad pattern was reported already
-      }
-      if (!node.check(
-          entry.namespace() != null || (entry.labels() != null && !entry.labels().isEmpty()),
-          "'" + node.path + "' needs 'namespace' or 'labels'")) {
+      Map<String, Pattern> labels = entry.labels() == null ? Map.of() : entry.labels();
+      if (node.unreadable() // a bad pattern was reported already
+          || !node.check(
+              entry.namespace() != null || !labels.isEmpty(),
+              "'%s' needs 'namespace' or 'labels'",
+              node.path)) {
         continue;
       }
-      Map<String, Pattern> labels = entry.labels() == null ? Map.of() : entry.labels();
       boolean valid = true;
       for (Map.Entry<String, Pattern> label : labels.entrySet()) {
-        if (!LABEL_KEY.matcher(label.getKey()).matches()) {
-          node.check(
-              false,
-              "'"
-                  + node.path
-                  + ".labels': '"
-                  + label.getKey()
-                  + "' is not a Kubernetes label name");
-          valid = false;
-        } else if (label.getValue() == null) {
-          node.check(false, "'" + node.path + ".labels." + label.getKey() + "' has no pattern");
-          valid = false;
-        }
+        valid &=
+            node.check(
+                    LABEL_KEY.matcher(label.getKey()).matches(),
+                    "'%s.labels': '%s' is not a Kubernetes label name",
+                    node.path,
+                    label.getKey())
+                && node.check(
+                    label.getValue() != null,
+                    "'%s.labels.%s' has no pattern",
+                    node.path,
+                    label.getKey());
       }
       if (valid) {
         matches.add(new PodMatch(Optional.ofNullable(entry.namespace()), labels));
@@ -290,22 +269,17 @@ public record KubernetesDiscoveryConfig(
   private static Map<String, String> labelTags(ConfigNode raw, Map<String, String> commonTags) {
     Map<String, String> tags = new LinkedHashMap<>();
     String key = "'" + SECTION + ".labelTags'";
-    if (!raw.present()) {
-      return tags;
-    }
     if (raw.isList()) {
       for (ConfigNode label : raw.items()) {
-        if (!label.isText()) {
-          raw.check(false, key + ": expected label names, got " + label.json());
-        } else if (raw.check(
-            TagRules.isLabelName(label.text()),
-            key
-                + ": label '"
-                + label.text()
-                + "' is not a valid tag key; map it to one: {my_tag: "
-                + label.text()
-                + "}")) {
-          tags.put(label.text(), label.text());
+        String name = label.isText() ? label.text() : null;
+        if (raw.check(name != null, "%s: expected label names, got %s", key, label.json())
+            && raw.check(
+                TagRules.isLabelName(name),
+                "%s: label '%s' is not a valid tag key; map it to one: {my_tag: %s}",
+                key,
+                name,
+                name)) {
+          tags.put(name, name);
         }
       }
     } else if (raw.isMap()) {
@@ -314,16 +288,19 @@ public record KubernetesDiscoveryConfig(
               (tag, label) -> {
                 if (raw.check(
                     label.isText(),
-                    key + "." + tag + ": expected a label name, got " + label.json())) {
+                    "%s.%s: expected a label name, got %s",
+                    key,
+                    tag,
+                    label.json())) {
                   tags.put(tag, label.text());
                 }
               });
     } else {
       raw.check(
-          false,
-          key
-              + ": expected a list of label names or a map of tag key to label name, got "
-              + raw.json());
+          !raw.present(),
+          "%s: expected a list of label names or a map of tag key to label name, got %s",
+          key,
+          raw.json());
       return tags;
     }
     TagRules.check(tags, key, List.of(), problem -> raw.check(false, problem));
@@ -331,13 +308,19 @@ public record KubernetesDiscoveryConfig(
         (tag, label) -> {
           raw.check(
               !POD_TAGS.contains(tag),
-              key + ": tag key '" + tag + "' is set by discovery itself (from the pod)");
+              "%s: tag key '%s' is set by discovery itself (from the pod)",
+              key,
+              tag);
           raw.check(
               !commonTags.containsKey(tag),
-              key + ": tag key '" + tag + "' is also a common tag (top-level 'tags'); set it once");
+              "%s: tag key '%s' is also a common tag (top-level 'tags'); set it once",
+              key,
+              tag);
           raw.check(
               LABEL_KEY.matcher(label).matches(),
-              key + ": '" + label + "' is not a Kubernetes label name");
+              "%s: '%s' is not a Kubernetes label name",
+              key,
+              label);
         });
     return tags;
   }

@@ -111,11 +111,10 @@ public record OtlpConfig(
     read = s.minimum("readTimeout", read, Duration.ofMillis(1)) ? read : d.readTimeout();
     s.check(
         read.compareTo(step) <= 0,
-        "'otlp.readTimeout' ("
-            + Durations.format(read)
-            + ") must not be longer than 'otlp.step' ("
-            + Durations.format(step)
-            + "), or a slow endpoint would delay the next push");
+        "'otlp.readTimeout' (%s) must not be longer than 'otlp.step' (%s), or a slow endpoint"
+            + " would delay the next push",
+        read,
+        step);
     return new OtlpConfig(
         enabled,
         endpoint,
@@ -127,9 +126,8 @@ public record OtlpConfig(
             Temporality.values(),
             Temporality.CUMULATIVE,
             text ->
-                "'otlp.temporality' (\""
-                    + text
-                    + "\") must be 'cumulative' (the default) or 'delta'"),
+                "'otlp.temporality' (\"%s\") must be 'cumulative' (the default) or 'delta'"
+                    .formatted(text)),
         headers(s, headers),
         resourceAttributes(s, attributes));
   }
@@ -152,9 +150,8 @@ public record OtlpConfig(
     Optional<URI> url = ConfigNode.httpUrl(text);
     s.check(
         url.isPresent(),
-        where
-            + " must be an absolute http or https URL, such as"
-            + " http://otel-collector:4318/v1/metrics");
+        "%s must be an absolute http or https URL, such as http://otel-collector:4318/v1/metrics",
+        where);
     return url.orElse(DEFAULT_ENDPOINT);
   }
 
@@ -171,46 +168,47 @@ public record OtlpConfig(
     if (s.unreadable("headers." + name)
         || !s.check(
             AlertsConfig.HEADER_NAME.matcher(name).matches(),
-            "'otlp.headers': '" + name + "' is not a valid HTTP header name")
+            "'otlp.headers': '%s' is not a valid HTTP header name",
+            name)
         || !s.check(
             !OWN_HEADERS.contains(name.toLowerCase(Locale.ROOT)),
-            "'" + path + "': the exporter sets this header itself")
+            "'%s': the exporter sets this header itself",
+            path)
         || !s.check(
             header.value() != null || header.secret().written(),
-            "'" + path + "' needs 'value', 'valueEnv' or 'valueFile'")) {
+            "'%s' needs 'value', 'valueEnv' or 'valueFile'",
+            path)
+        || !s.check(
+            header.value() == null || !header.secret().written(),
+            "'%s': set one of 'value', 'valueEnv' or 'valueFile'",
+            path)) {
       return Optional.empty();
     }
-    Optional<Secret> value;
-    if (header.value() != null) {
-      if (!s.check(
-          !header.secret().written(),
-          "'" + path + "': set one of 'value', 'valueEnv' or 'valueFile'")) {
-        return Optional.empty();
-      }
-      value = header.value().isEmpty() ? Optional.empty() : Optional.of(Secret.of(header.value()));
-      s.check(value.isPresent(), "'" + path + ".value' must not be empty");
-    } else {
-      value = header.secret().read();
-    }
+    Optional<Secret> value =
+        header.value() == null
+            ? header.secret().read()
+            : Optional.of(header.value())
+                .filter(v -> s.check(!v.isEmpty(), "'%s.value' must not be empty", path))
+                .map(Secret::of);
     return value.filter(
         v ->
             s.check(
                 v.value().chars().noneMatch(c -> c == '\r' || c == '\n' || c == 0),
-                "'" + path + "' must not contain line breaks"));
+                "'%s' must not contain line breaks",
+                path));
   }
 
   private static Map<String, String> resourceAttributes(ConfigNode s, Map<String, String> raw) {
     Map<String, String> attributes = new LinkedHashMap<>();
-    if (raw != null) {
-      raw.forEach(
-          (key, value) -> {
-            if (value != null && !value.isEmpty()) {
-              attributes.put(key, value);
-            } else if (!s.unreadable("resourceAttributes." + key)) {
-              s.check(false, "'otlp.resourceAttributes." + key + "' needs a value");
-            }
-          });
-    }
+    (raw == null ? Map.<String, String>of() : raw)
+        .forEach(
+            (key, value) -> {
+              if (value != null && !value.isEmpty()) {
+                attributes.put(key, value);
+              } else if (!s.unreadable("resourceAttributes." + key)) {
+                s.check(false, "'otlp.resourceAttributes.%s' needs a value", key);
+              }
+            });
     return attributes;
   }
 }

@@ -37,12 +37,7 @@ final class Problems {
 
   /** True if the value at {@code path}, or anything inside it, could not be read. */
   boolean unreadable(String path) {
-    for (String p : unreadablePaths) {
-      if (p.equals(path) || p.startsWith(path + ".") || p.startsWith(path + "[")) {
-        return true;
-      }
-    }
-    return false;
+    return unreadablePaths.stream().anyMatch(p -> ConfigNode.within(p, path));
   }
 
   /** True if the value at exactly {@code path} could not be read. */

@@ -144,14 +144,7 @@ record TargetSource(
       report.accept("'pollInterval' must be at least 1s, got " + Durations.format(poll));
     }
     Optional<Secret> password =
-        new JmxPasswords(node.reading.passwords)
-            .read(
-                username,
-                passwordEnv,
-                passwordFile,
-                node.unreadable("username"),
-                node.reading.baseDir,
-                report);
+        JmxPasswords.read(node, username, passwordEnv, passwordFile, report);
     Map<String, String> own = tags != null ? tags : Map.of();
     List<String> unreadableTags =
         own.keySet().stream().filter(k -> node.unreadable("tags." + k)).toList();
