@@ -378,22 +378,41 @@ final class ConfigNode {
     return fields;
   }
 
-  /** The value as JSON, for messages about values of free form; cut after 200 characters. */
+  /**
+   * The value as JSON, for messages about values of free form; cut after 200 characters (also while
+   * it is written: aliases can make a small file a huge tree).
+   */
   String json() {
-    String json =
-        switch (kind()) {
-          case MAP -> {
-            List<String> entries = new ArrayList<>();
-            fields().forEach((k, v) -> entries.add(quote(k) + ":" + v.json()));
-            yield "{" + String.join(",", entries) + "}";
-          }
-          case LIST ->
-              "[" + String.join(",", items().stream().map(ConfigNode::json).toList()) + "]";
-          case ABSENT, NULL -> "null";
-          case TEXT -> quote(scalar());
-          default -> scalar();
-        };
-    return json.length() > 200 ? json.substring(0, 200) + "..." : json;
+    StringBuilder out = new StringBuilder();
+    json(out);
+    return out.length() > 200 ? out.substring(0, 200) + "..." : out.toString();
+  }
+
+  private void json(StringBuilder out) {
+    if (out.length() > 200) {
+      return;
+    }
+    switch (kind()) {
+      case MAP -> {
+        String separator = "{";
+        for (Map.Entry<String, ConfigNode> field : fields().entrySet()) {
+          field.getValue().json(out.append(separator).append(quote(field.getKey())).append(':'));
+          separator = ",";
+        }
+        out.append(separator.equals("{") ? "{}" : "}");
+      }
+      case LIST -> {
+        String separator = "[";
+        for (ConfigNode item : items()) {
+          item.json(out.append(separator));
+          separator = ",";
+        }
+        out.append(separator.equals("[") ? "[]" : "]");
+      }
+      case ABSENT, NULL -> out.append("null");
+      case TEXT -> out.append(quote(scalar()));
+      default -> out.append(scalar());
+    }
   }
 
   private static String quote(String text) {
