@@ -55,7 +55,7 @@ public record HttpConfig(
    * @param listen {@code http.listen}, or the command line's {@code --listen}, which was read first
    */
   static HttpConfig read(ConfigNode s, HostPort listen) {
-    StoreFiles tls = StoreFiles.read(s.section("tls"), "keyStore");
+    StoreKeys tls = StoreKeys.read(s.section("tls"), "keyStore");
     ConfigNode auth = s.section("auth");
     ConfigNode basic = auth.section("basic");
     String username = basic.text("username");
@@ -68,7 +68,7 @@ public record HttpConfig(
     String externalUrl = s.text("externalUrl");
     return new HttpConfig(
         listen,
-        tls.owner().present() ? tls.open(StoreFiles.Kind.KEY_STORE) : Optional.empty(),
+        tls.owner().present() ? tls.open(StoreKeys.Kind.KEY_STORE) : Optional.empty(),
         auth(auth, basic, username, password, bearer, token),
         patterns(maskArguments),
         patterns(showProperties),

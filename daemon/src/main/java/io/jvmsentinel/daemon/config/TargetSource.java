@@ -35,12 +35,12 @@ record TargetSource(
   static final Pattern NAME = Pattern.compile("[a-zA-Z0-9_.-]+");
 
   /** A target's {@code tls} map as written. */
-  record Tls(ConfigNode node, StoreFiles trustStore, StoreFiles keyStore, Boolean registry) {
+  record Tls(ConfigNode node, StoreKeys trustStore, StoreKeys keyStore, Boolean registry) {
     static Tls read(ConfigNode tls) {
       return new Tls(
           tls,
-          StoreFiles.read(tls, "trustStore"),
-          StoreFiles.read(tls, "keyStore"),
+          StoreKeys.read(tls, "trustStore"),
+          StoreKeys.read(tls, "keyStore"),
           tls.bool("registry"));
     }
   }
@@ -219,10 +219,10 @@ record TargetSource(
             "'tls' needs 'jmx' as HOST:PORT or service:jmx:rmi:///jndi/rmi://HOST:PORT/NAME");
       }
     }
-    Optional<StoreFile> trust = tls.trustStore().open(StoreFiles.Kind.TRUST_STORE);
+    Optional<StoreFile> trust = tls.trustStore().open(StoreKeys.Kind.TRUST_STORE);
     Optional<StoreFile> keys = Optional.empty();
     if (tls.keyStore().written()) {
-      keys = tls.keyStore().open(StoreFiles.Kind.KEY_STORE);
+      keys = tls.keyStore().open(StoreKeys.Kind.KEY_STORE);
       if (keys.isEmpty()) {
         return Optional.empty();
       }

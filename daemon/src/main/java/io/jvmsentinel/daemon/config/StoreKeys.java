@@ -9,14 +9,14 @@ import java.util.Optional;
  * <key>PasswordEnv|File}). {@link #open} opens the store at load time, so a missing file or a wrong
  * password is reported by {@code check-config}, not at the first connection.
  */
-record StoreFiles(ConfigNode owner, String key, String file, ConfigNode.SecretRef password) {
+record StoreKeys(ConfigNode owner, String key, String file, ConfigNode.SecretRef password) {
   enum Kind {
     KEY_STORE,
     TRUST_STORE
   }
 
-  static StoreFiles read(ConfigNode owner, String key) {
-    return new StoreFiles(owner, key, owner.text(key), owner.secretRef(key + "Password"));
+  static StoreKeys read(ConfigNode owner, String key) {
+    return new StoreKeys(owner, key, owner.text(key), owner.secretRef(key + "Password"));
   }
 
   /** Whether any of the store's keys is written. */
