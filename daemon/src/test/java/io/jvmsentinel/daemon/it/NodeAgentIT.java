@@ -18,8 +18,6 @@ import io.jvmsentinel.daemon.testing.DaemonHttp;
 import io.jvmsentinel.daemon.testing.Jdks;
 import io.jvmsentinel.daemon.tls.NodeCa;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -220,18 +218,11 @@ class NodeAgentIT {
   }
 
   private static int portOf(String note) {
-    String url = note.strip();
-    int end = url.lastIndexOf("/jmxrmi");
-    return Integer.parseInt(url.substring(url.lastIndexOf(':', end) + 1, end));
+    return RemoteAgents.portOf(note);
   }
 
   private static boolean accepts(int port) {
-    try (Socket socket = new Socket()) {
-      socket.connect(new InetSocketAddress("127.0.0.1", port), 2000);
-      return true;
-    } catch (IOException e) {
-      return false;
-    }
+    return RemoteAgents.accepts(port);
   }
 
   /**
@@ -338,18 +329,7 @@ class NodeAgentIT {
   }
 
   private SentinelDaemon startDaemon(String label) throws Exception {
-    return Daemons.start(
-        dir,
-        """
-        discovery:
-          local:
-            interval: 1s
-            pollInterval: 1s
-            jmxAgent: remote
-            include:
-              - commandLine: '--label %s'
-        """
-            .formatted(label));
+    return RemoteAgents.startDaemon(dir, label);
   }
 
   /** The daemon's files for the lab's agent, in the lab's /tmp (this host's: same container). */
