@@ -28,6 +28,14 @@ import org.junit.jupiter.params.provider.MethodSource;
  * JVM, and the daemon, with its default rules, must raise the expected alert within a stated bound
  * of the scenario's onset, with the expected evidence, and resolve it once the scenario stops.
  * (Thread storms from the TLS listener are in DetectionIT.)
+ *
+ * <p>Only what no recorded replay ({@code ScenarioReplayTest}) and no other suite IT covers runs
+ * here (issue 27): the incidents on JDK 25 (no replay of them), TlsHandshakeStorm and its resolve
+ * (no fixture), the lock holder's live dump, codecache-churn judged ClassLoaderChurn on JDK 17, and
+ * the healthy service on JDK 11 to 25. Covered elsewhere, so not here: thread-per-request,
+ * deopt-storm and gc-pressure on JDK 17 (their firing, cause, bound and resolve in the replays of
+ * {@code mixed-jdk17} and {@code mixed-matrix-jdk17}; ThreadStorm live in OverloadIT, StormPauseIT
+ * and SnapshotMatrixIT, GcOverhead live in SnapshotMatrixIT).
  */
 class ScenarioSuiteIT {
   /** A short warm-up so JIT incidents are judged within the test's time. */
@@ -67,16 +75,6 @@ class ScenarioSuiteIT {
     return Stream.of(
             new Case(
                 "thread-per-request",
-                17,
-                List.of("--rate", "200"),
-                "storm",
-                "ThreadStorm",
-                Duration.ofSeconds(10),
-                a ->
-                    a.finding().summary().contains("io.jvmsentinel.lab.RequestDispatcher.dispatch"),
-                Duration.ofSeconds(60)),
-            new Case(
-                "thread-per-request",
                 25,
                 List.of("--rate", "200"),
                 "storm",
@@ -110,7 +108,8 @@ class ScenarioSuiteIT {
                 a ->
                     a.key().startsWith("localhost:")
                         && ((Number) a.finding().evidence().get("fullShare")).doubleValue() > 0.9,
-                Duration.ofSeconds(60)),
+                // Stopped 5 s after the bound: it must have fired by then (15 s measured).
+                Duration.ofSeconds(45)),
             new Case(
                 "codecache-full",
                 17,
@@ -142,28 +141,6 @@ class ScenarioSuiteIT {
                 Duration.ofSeconds(90),
                 a -> a.finding().summary().contains("class loaders are dropped and reloaded"),
                 Duration.ZERO),
-            new Case(
-                "deopt-storm",
-                17,
-                List.of(),
-                "deopt",
-                "DeoptimizationStorm",
-                Duration.ofSeconds(90),
-                a ->
-                    a.finding().evidence().get("mostDeoptimizedMethods") instanceof List<?> l
-                        && !l.isEmpty(),
-                Duration.ZERO),
-            new Case(
-                "gc-pressure",
-                17,
-                List.of(),
-                "gc",
-                "GcOverhead",
-                Duration.ofSeconds(60),
-                a ->
-                    ((Number) a.finding().evidence().get("pauseShareOfWallTime")).doubleValue()
-                        > 0.2,
-                Duration.ofSeconds(90)),
             // The same incidents on JDK 25: no sweeper there; code cache GCs flush instead.
             new Case(
                 "tls-full-handshakes",
