@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -31,11 +30,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  *
  * <p>Only what no recorded replay ({@code ScenarioReplayTest}) and no other suite IT covers runs
  * here (issue 27): the incidents on JDK 25 (no replay of them), TlsHandshakeStorm and its resolve
- * (no fixture), the lock holder's live dump, codecache-churn judged ClassLoaderChurn on JDK 17, and
- * the healthy service on JDK 11 to 25. Covered elsewhere, so not here: thread-per-request,
- * deopt-storm and gc-pressure on JDK 17 (their firing, cause, bound and resolve in the replays of
- * {@code mixed-jdk17} and {@code mixed-matrix-jdk17}; ThreadStorm live in OverloadIT, StormPauseIT
- * and SnapshotMatrixIT, GcOverhead live in SnapshotMatrixIT).
+ * (no fixture), the lock holder's live dump and codecache-churn judged ClassLoaderChurn on JDK 17
+ * (the healthy service on JDK 11 to 25 is HealthyTargetsIT). Covered elsewhere, so not here:
+ * thread-per-request, deopt-storm and gc-pressure on JDK 17 (their firing, cause, bound and resolve
+ * in the replays of {@code mixed-jdk17} and {@code mixed-matrix-jdk17}; ThreadStorm live in
+ * OverloadIT, StormPauseIT and SnapshotMatrixIT, GcOverhead live in SnapshotMatrixIT).
  */
 class ScenarioSuiteIT {
   /** A short warm-up so JIT incidents are judged within the test's time. */
@@ -232,55 +231,6 @@ class ScenarioSuiteIT {
             .until(() -> firing(daemon, c.rule()).isEmpty());
         System.out.printf("%s: resolved after the scenario stopped%n", c);
       }
-    }
-  }
-
-  /** The healthy service on every JDK of the matrix, JDK 11 (chunk feed) included: no alert. */
-  @Test
-  void aHealthyServiceOnEveryJdkRaisesNoAlertInThreeMinutes() throws Exception {
-    List<LabProcess> labs = new ArrayList<>();
-    try {
-      StringBuilder targets = new StringBuilder("targets:\n");
-      for (int jdk : new int[] {11, 17, 21, 25}) {
-        LabProcess lab =
-            LabScenarios.builder("healthy", Jdks.jdk(jdk), jdk)
-                .build()
-                .startReady(Duration.ofSeconds(60));
-        labs.add(lab);
-        targets
-            .append("  - name: jdk")
-            .append(jdk)
-            .append("\n    jmx: ")
-            .append(lab.jmxHostPort())
-            .append("\n    pollInterval: 2s\n");
-      }
-      try (SentinelDaemon daemon =
-          Daemons.start(dir, "detection:\n  snapshots:\n    directory: \"\"\n" + targets)) {
-        long end = System.nanoTime() + Duration.ofMinutes(3).toNanos();
-        int checks = 0;
-        while (System.nanoTime() < end) {
-          assertThat(daemon.detection().active()).as("alerts on healthy targets").isEmpty();
-          checks++;
-          Thread.sleep(2_000);
-        }
-        assertThat(daemon.sessions()).allSatisfy(s -> assertThat(s.status().up()).isTrue());
-        // Compiler-thread CPU on every JDK: from JFR (JDK 11 through the chunk feed).
-        for (String target : List.of("jdk11", "jdk17", "jdk21", "jdk25")) {
-          assertThat(
-                  daemon
-                      .registry()
-                      .get("jvm.jit.compiler.cpu.usage")
-                      .tags("target", target, "compiler", "c2")
-                      .gauge()
-                      .value())
-              .as("C2 CPU of " + target)
-              .isNotNaN();
-        }
-        System.out.printf(
-            "healthy on JDK 11/17/21/25: 0 alerts in 3 minutes (%d checks)%n", checks);
-      }
-    } finally {
-      labs.forEach(LabProcess::close);
     }
   }
 
