@@ -29,12 +29,14 @@ import org.junit.jupiter.params.provider.MethodSource;
  * (Thread storms from the TLS listener are in DetectionIT.)
  *
  * <p>Only what no recorded replay ({@code ScenarioReplayTest}) and no other suite IT covers runs
- * here (issue 27): the incidents on JDK 25 (no replay of them), TlsHandshakeStorm and its resolve
+ * here (issue 27): the incidents on JDK 25 that no replay holds, TlsHandshakeStorm and its resolve
  * (no fixture), the lock holder's live dump and codecache-churn judged ClassLoaderChurn on JDK 17
  * (the healthy service on JDK 11 to 25 is HealthyTargetsIT). Covered elsewhere, so not here:
  * thread-per-request, deopt-storm and gc-pressure on JDK 17 (their firing, cause, bound and resolve
  * in the replays of {@code mixed-jdk17} and {@code mixed-matrix-jdk17}; ThreadStorm live in
- * OverloadIT, StormPauseIT and SnapshotMatrixIT, GcOverhead live in SnapshotMatrixIT).
+ * OverloadIT, StormPauseIT and SnapshotMatrixIT, GcOverhead live in SnapshotMatrixIT), and
+ * codecache-churn on JDK 25 (CodeCacheChurn, ClassLoaderChurn silent: the replay of {@code
+ * codecache-churn-4m-jdk25}).
  */
 class ScenarioSuiteIT {
   /** A short warm-up so JIT incidents are judged within the test's time. */
@@ -140,7 +142,7 @@ class ScenarioSuiteIT {
                 Duration.ofSeconds(90),
                 a -> a.finding().summary().contains("class loaders are dropped and reloaded"),
                 Duration.ZERO),
-            // The same incidents on JDK 25: no sweeper there; code cache GCs flush instead.
+            // The same incidents on JDK 25 (its code cache churn is judged in the replays).
             new Case(
                 "tls-full-handshakes",
                 25,
@@ -151,15 +153,6 @@ class ScenarioSuiteIT {
                 a ->
                     a.key().startsWith("localhost:")
                         && ((Number) a.finding().evidence().get("fullShare")).doubleValue() > 0.9,
-                Duration.ZERO),
-            new Case(
-                "codecache-churn",
-                25,
-                List.of(),
-                "churn",
-                "CodeCacheChurn",
-                Duration.ofSeconds(90),
-                a -> number(a, "codeCacheGcsPerSecond") > 0 || number(a, "occupancyFall") >= 0.05,
                 Duration.ZERO),
             new Case(
                 "deopt-storm",
