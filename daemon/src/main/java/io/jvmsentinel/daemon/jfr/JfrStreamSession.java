@@ -72,6 +72,7 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
   private final FeedOpener opener;
   private final EventDispatcher dispatcher;
   private final ScheduledExecutorService thread;
+  private final Clock clock;
 
   // Written by the session thread only; the dump thread reads them.
   private volatile MBeanServerConnection mbeans;
@@ -93,6 +94,7 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
     this.handlers = List.copyOf(handlers);
     this.config = config;
     this.identity = identity;
+    this.clock = clock;
     this.lifecycle = new StreamLifecycle(clock);
     this.dispatcher =
         new EventDispatcher(
@@ -198,7 +200,7 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
 
   private void start(StartCause cause) {
     FeedChoice choice = FeedChoice.of(config.feed(), identity.get());
-    long started = System.nanoTime();
+    Instant started = clock.instant();
     try {
       FeedOpener.Outcome outcome =
           opener.open(
@@ -219,7 +221,7 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
           "target {}: JFR {} started in {} ms with {} event types{}",
           target,
           choice.logName(config.chunkPeriod()),
-          TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started),
+          Duration.between(started, clock.instant()).toMillis(),
           opened.eventTypes(),
           opened.absent().isEmpty() ? "" : " (this JVM lacks " + opened.absent() + ")");
     } catch (IOException | JMException | RuntimeException e) {
