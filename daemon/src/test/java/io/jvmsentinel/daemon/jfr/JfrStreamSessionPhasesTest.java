@@ -69,8 +69,7 @@ class JfrStreamSessionPhasesTest {
   void aRefusedStartIsRetriedTenSecondsLaterWhileConnectedAndThenFlows() {
     session(JfrConfig.DEFAULT);
     connection.refuse = true;
-    session.connected(null, connection);
-    thread.runDue();
+    connect(connection);
     assertThat(session.phase()).isEqualTo(StreamPhase.RETRY_PENDING);
     assertThat(session.state()).startsWith("cannot start the JFR stream: ");
     assertThat(session.streaming()).isFalse();
@@ -89,8 +88,7 @@ class JfrStreamSessionPhasesTest {
   @Test
   void aStreamSilentLongerThanTheStallTimeoutIsStoppedAndStartedAgain() {
     session(JfrConfig.DEFAULT);
-    session.connected(null, connection);
-    thread.runDue();
+    connect(connection);
     assertThat(session.phase()).isEqualTo(StreamPhase.FLOWING);
     assertThat(starts("connect")).isEqualTo(1);
 
@@ -113,8 +111,7 @@ class JfrStreamSessionPhasesTest {
   @Test
   void aTargetWithoutFlightRecorderIsUnavailableAndNotRetriedWhileConnected() {
     session(JfrConfig.DEFAULT);
-    session.connected(null, MBeanServerFactory.newMBeanServer());
-    thread.runDue();
+    connect(MBeanServerFactory.newMBeanServer());
     assertThat(session.phase()).isEqualTo(StreamPhase.UNAVAILABLE);
     assertThat(session.state()).contains("no FlightRecorder MBean");
 
@@ -126,12 +123,10 @@ class JfrStreamSessionPhasesTest {
   @Test
   void aDisconnectStopsAFlowingStreamAndClosesItsRecordingAndAReconnectStartsIt() {
     session(JfrConfig.DEFAULT);
-    session.connected(null, connection);
-    thread.runDue();
+    connect(connection);
     assertThat(session.phase()).isEqualTo(StreamPhase.FLOWING);
 
-    session.disconnected();
-    thread.runDue();
+    disconnect();
     assertThat(session.phase()).isEqualTo(StreamPhase.STOPPED);
     assertThat(session.streaming()).isFalse();
     assertThat(target.named(owner.recordingName("self"))).isEmpty();
@@ -140,8 +135,7 @@ class JfrStreamSessionPhasesTest {
         .as("nothing starts while disconnected")
         .isEqualTo(StreamPhase.STOPPED);
 
-    session.connected(null, connection);
-    thread.runDue();
+    connect(connection);
     assertThat(session.phase()).isEqualTo(StreamPhase.FLOWING);
     assertThat(starts("connect")).isEqualTo(2);
   }
@@ -150,28 +144,23 @@ class JfrStreamSessionPhasesTest {
   void aDisconnectStopsAPendingRetryAndAnUnavailableTarget() {
     session(JfrConfig.DEFAULT);
     connection.refuse = true;
-    session.connected(null, connection);
-    thread.runDue();
-    session.disconnected();
-    thread.runDue();
+    connect(connection);
+    disconnect();
     assertThat(session.phase()).isEqualTo(StreamPhase.STOPPED);
     connection.refuse = false;
     thread.advance(Duration.ofMinutes(1));
     assertThat(starts("retry")).as("no retry while disconnected").isZero();
 
-    session.connected(null, MBeanServerFactory.newMBeanServer());
-    thread.runDue();
+    connect(MBeanServerFactory.newMBeanServer());
     assertThat(session.phase()).isEqualTo(StreamPhase.UNAVAILABLE);
-    session.disconnected();
-    thread.runDue();
+    disconnect();
     assertThat(session.phase()).isEqualTo(StreamPhase.STOPPED);
   }
 
   @Test
   void closingAFlowingSessionStopsItAndClosesItsRecording() {
     session(JfrConfig.DEFAULT);
-    session.connected(null, connection);
-    thread.runDue();
+    connect(connection);
     session.close();
     assertThat(session.phase()).isEqualTo(StreamPhase.STOPPED);
     assertThat(target.named(owner.recordingName("self"))).isEmpty();
@@ -183,12 +172,23 @@ class JfrStreamSessionPhasesTest {
     assertThat(session.phase()).isEqualTo(StreamPhase.DISABLED);
     session.connected(null, connection);
     thread.advance(Duration.ofMinutes(1));
-    session.disconnected();
-    thread.runDue();
+    disconnect();
     session.close();
     assertThat(session.phase()).isEqualTo(StreamPhase.DISABLED);
     assertThat(session.state()).contains("jfr.enabled: false");
     assertThat(target.named(owner.recordingName("self"))).isEmpty();
+  }
+
+  /** The target session's connection comes up; what the session thread was given runs. */
+  private void connect(MBeanServerConnection mbeans) {
+    session.connected(null, mbeans);
+    thread.runDue();
+  }
+
+  /** The target session's connection goes away; what the session thread was given runs. */
+  private void disconnect() {
+    session.disconnected();
+    thread.runDue();
   }
 
   private double starts(String cause) {

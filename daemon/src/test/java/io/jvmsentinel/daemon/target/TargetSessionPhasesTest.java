@@ -17,14 +17,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.management.MBeanServerConnection;
 import javax.management.NotificationFilter;
 import javax.management.NotificationListener;
 import javax.management.remote.JMXConnectionNotification;
 import javax.management.remote.JMXConnector;
-import javax.security.auth.Subject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -289,29 +287,17 @@ class TargetSessionPhasesTest {
   }
 
   /** A connection to this JVM whose loss notice the test sends. */
-  private static final class ScriptedJmxConnector implements JMXConnector {
+  private static final class ScriptedJmxConnector extends LocalJmxConnector {
     final AtomicInteger closed = new AtomicInteger();
     private NotificationListener listener;
+
+    ScriptedJmxConnector() {
+      super(ManagementFactory.getPlatformMBeanServer());
+    }
 
     void notifyLoss(String type) {
       listener.handleNotification(
           new JMXConnectionNotification(type, this, "scripted", 1, "test", null), null);
-    }
-
-    @Override
-    public void connect() {}
-
-    @Override
-    public void connect(Map<String, ?> env) {}
-
-    @Override
-    public MBeanServerConnection getMBeanServerConnection() {
-      return ManagementFactory.getPlatformMBeanServer();
-    }
-
-    @Override
-    public MBeanServerConnection getMBeanServerConnection(Subject delegationSubject) {
-      return getMBeanServerConnection();
     }
 
     @Override
@@ -323,18 +309,6 @@ class TargetSessionPhasesTest {
     public void addConnectionNotificationListener(
         NotificationListener listener, NotificationFilter filter, Object handback) {
       this.listener = listener;
-    }
-
-    @Override
-    public void removeConnectionNotificationListener(NotificationListener listener) {}
-
-    @Override
-    public void removeConnectionNotificationListener(
-        NotificationListener l, NotificationFilter f, Object handback) {}
-
-    @Override
-    public String getConnectionId() {
-      return "scripted";
     }
   }
 
