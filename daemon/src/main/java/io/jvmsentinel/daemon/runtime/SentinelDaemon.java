@@ -303,7 +303,8 @@ public final class SentinelDaemon implements AutoCloseable {
             directories,
             recordingOwner,
             evidenceWindow,
-            Clock.systemUTC());
+            Clock.systemUTC(),
+            JfrStreamSession.newThread(target.name()));
     session.addListener(stream);
     // Compiler CPU seconds: jdk.ThreadCPULoad is a fraction of all the target's processors.
     handlers.compilerCpu().processors(session.pollers().process()::availableProcessors);
