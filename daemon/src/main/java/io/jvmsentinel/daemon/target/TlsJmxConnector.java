@@ -62,7 +62,7 @@ public final class TlsJmxConnector implements Connector {
     SSLContext context;
     try {
       // Built per attempt: a renewed certificate in the stores is picked up on the next connect.
-      context = SslContexts.client(tls.trustStore(), tls.keyStore());
+      context = SslContexts.client(tls.trust(), tls.keyStore());
     } catch (KeyStores.StoreException e) {
       throw new IOException("TLS stores of target " + target + ": " + e.getMessage());
     }
