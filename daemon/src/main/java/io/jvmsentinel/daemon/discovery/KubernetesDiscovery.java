@@ -58,6 +58,8 @@ public final class KubernetesDiscovery implements AutoCloseable {
   private final KubernetesClient client;
   private final Consumer<List<TargetConfig>> targets;
   private final AnnotatedPod annotated;
+  private final NamespaceSecrets secrets;
+  private final PodAccess access;
   private final List<SharedIndexInformer<Pod>> informers = new ArrayList<>();
   // Guarded by this: what was handed over last, and the problems already warned about.
   private List<TargetConfig> published;
@@ -81,6 +83,8 @@ public final class KubernetesDiscovery implements AutoCloseable {
     this.client = client;
     this.targets = targets;
     this.annotated = new AnnotatedPod(settings);
+    this.secrets = new NamespaceSecrets(client, this::publish, System::nanoTime);
+    this.access = new PodAccess(settings, annotated, secrets);
   }
 
   /** The provider with its own client, as {@link #client} builds it. */
@@ -170,7 +174,14 @@ public final class KubernetesDiscovery implements AutoCloseable {
   /** A pod the API server sent in a shape this code does not expect is skipped, not fatal. */
   private Optional<TargetConfig> targetOf(Pod pod) {
     try {
-      return annotated.target(pod, problem -> {});
+      return annotated
+          .target(pod, problem -> {})
+          .flatMap(
+              target ->
+                  access.grant(
+                      pod,
+                      target,
+                      reason -> warnOnce("access " + AnnotatedPod.id(pod) + reason, "{}", reason)));
     } catch (RuntimeException e) {
       warnOnce(
           "unreadable " + pod.getMetadata().getUid(),
@@ -275,6 +286,7 @@ public final class KubernetesDiscovery implements AutoCloseable {
   public void close() {
     closed = true;
     health.shutdownNow();
+    secrets.close();
     informersNow().forEach(SharedIndexInformer::stop);
     client.close();
   }
