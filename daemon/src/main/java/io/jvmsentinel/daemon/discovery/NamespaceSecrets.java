@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
@@ -96,8 +97,10 @@ final class NamespaceSecrets implements AutoCloseable {
   }
 
   private void schedule(Key key, Duration delay) {
-    if (!reads.isShutdown()) {
+    try {
       reads.schedule(() -> read(key), delay.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException e) {
+      // closed: discovery stops, nothing to read any more
     }
   }
 
