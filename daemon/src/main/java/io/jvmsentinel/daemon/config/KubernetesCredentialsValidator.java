@@ -9,12 +9,10 @@ import java.util.regex.Pattern;
 /** Checks {@code discovery.kubernetes.credentials}: the allow-list of who gets which password. */
 final class KubernetesCredentialsValidator {
   private static final String SECTION = "discovery.kubernetes";
-  private static final Pattern NAMESPACE = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
+  private static final Pattern NAMESPACE = KubernetesDiscoveryValidator.NAMESPACE;
   private static final Pattern SECRET_NAME =
       Pattern.compile("[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?");
-  private static final Pattern LABEL_KEY =
-      Pattern.compile(
-          "([a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
+  private static final Pattern LABEL_KEY = KubernetesDiscoveryValidator.LABEL_KEY;
 
   private final Problems problems;
   private final SecretKeys secrets;

@@ -18,8 +18,8 @@ import java.util.regex.Pattern;
 final class KubernetesDiscoveryValidator {
   private static final String SECTION = "discovery.kubernetes";
   // Kubernetes' own rules: a namespace is a DNS label; a label key is [prefix/]name.
-  private static final Pattern NAMESPACE = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
-  private static final Pattern LABEL_KEY =
+  static final Pattern NAMESPACE = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
+  static final Pattern LABEL_KEY =
       Pattern.compile(
           "([a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
   private static final Pattern ANNOTATION_PREFIX =

@@ -50,12 +50,7 @@ public record PodCredentials(
   /** Whether a pod of this namespace with these labels may receive these credentials. */
   public boolean allows(String podNamespace, Map<String, String> podLabels) {
     return namespaces.contains(podNamespace)
-        && labels.entrySet().stream()
-            .allMatch(
-                wanted -> {
-                  String value = podLabels.get(wanted.getKey());
-                  return value != null && wanted.getValue().matcher(value).matches();
-                });
+        && new PodMatch(Optional.empty(), labels).matches(podNamespace, podLabels);
   }
 
   // Pattern has no equals of its own; the same text is the same filter (see PatternText).

@@ -10,7 +10,6 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.jvmsentinel.daemon.config.JmxAddress;
 import io.jvmsentinel.daemon.config.KubernetesDiscoveryConfig;
 import io.jvmsentinel.daemon.config.PodCredentials;
@@ -21,11 +20,9 @@ import io.jvmsentinel.daemon.config.TargetTlsConfig;
 import io.jvmsentinel.daemon.config.TlsTrust;
 import io.jvmsentinel.daemon.testing.TestCertificates;
 import io.jvmsentinel.daemon.testing.TestCertificates.Identity;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -248,14 +245,7 @@ class KubernetesDiscoveryTest {
             "ca.crt", Files.readString(shopJmx.certificate())));
     secret("pay", Map.of("username", "monitor", "password", "pay-pw"));
     secret("tenant", Map.of("username", "monitor", "password", "tenant-pw"));
-    start(
-        settings(
-            List.of(),
-            Optional.empty(),
-            Map.of(),
-            List.of(),
-            List.of(),
-            List.of(fromSecret(List.of("shop", "pay"), Map.of()))));
+    start(withCredentials(fromSecret(List.of("shop", "pay"), Map.of())));
     create(annotatedPod("tenant", "thief", "10.0.9.1", "node-a", 9010));
     create(
         new PodBuilder(annotatedPod("tenant", "open", "10.0.9.2", "node-a", 9010))
@@ -303,8 +293,7 @@ class KubernetesDiscoveryTest {
             Optional.of(Secret.of("given-pw")),
             List.of(pin),
             false);
-    start(
-        settings(List.of(), Optional.empty(), Map.of(), List.of(), List.of(), List.of(ordersOnly)));
+    start(withCredentials(ordersOnly));
     create(labelled(annotatedPod("shop", "orders-0", "10.0.0.1", "node-a", 9010), "orders"));
     create(labelled(annotatedPod("shop", "cart-0", "10.0.0.2", "node-a", 9010), "cart"));
 
@@ -319,14 +308,7 @@ class KubernetesDiscoveryTest {
 
   @Test
   void aMissingSecretIsExplainedAndThePodWatchedOnceItExists() {
-    start(
-        settings(
-            List.of(),
-            Optional.empty(),
-            Map.of(),
-            List.of(),
-            List.of(),
-            List.of(fromSecret(List.of("shop"), Map.of()))));
+    start(withCredentials(fromSecret(List.of("shop"), Map.of())));
     create(annotatedPod("shop", "orders-0", "10.0.0.1", "node-a", 9010));
     awaitLogged(
         "pod shop.orders-0 is not watched: Secret shop/jvm-sentinel-jmx does not exist;"
@@ -401,6 +383,11 @@ class KubernetesDiscoveryTest {
     api.client().resource(pod).create();
   }
 
+  private KubernetesDiscoveryConfig withCredentials(PodCredentials credentials) {
+    return settings(
+        List.of(), Optional.empty(), Map.of(), List.of(), List.of(), List.of(credentials));
+  }
+
   private static PodCredentials fromSecret(List<String> namespaces, Map<String, Pattern> labels) {
     return new PodCredentials(
         namespaces,
@@ -414,21 +401,7 @@ class KubernetesDiscoveryTest {
 
   /** The credentials Secret {@code jvm-sentinel-jmx} of a namespace, created through the API. */
   private void secret(String namespace, Map<String, String> values) {
-    Map<String, String> data = new java.util.HashMap<>();
-    values.forEach(
-        (key, value) ->
-            data.put(
-                key, Base64.getEncoder().encodeToString(value.getBytes(StandardCharsets.UTF_8))));
-    api.client()
-        .resource(
-            new SecretBuilder()
-                .withNewMetadata()
-                .withNamespace(namespace)
-                .withName("jvm-sentinel-jmx")
-                .endMetadata()
-                .withData(data)
-                .build())
-        .create();
+    api.client().resource(MockApiServer.secret(namespace, "jvm-sentinel-jmx", values)).create();
   }
 
   private static Pod labelled(Pod pod, String app) {

@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.jvmsentinel.daemon.discovery.MockApiServer;
 import io.jvmsentinel.daemon.lab.LoopbackPorts;
 import io.jvmsentinel.daemon.runtime.SentinelDaemon;
@@ -15,13 +14,11 @@ import io.jvmsentinel.daemon.testing.PrometheusText;
 import io.jvmsentinel.daemon.testing.TestCertificates;
 import io.jvmsentinel.daemon.testing.TestCertificates.Identity;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.cert.CertificateFactory;
 import java.time.Duration;
-import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -136,26 +133,13 @@ class KubernetesCredentialsIT {
   private static void secret(
       MockApiServer api, String namespace, String username, String password, Optional<Path> ca)
       throws Exception {
-    Map<String, String> data = new java.util.HashMap<>();
-    data.put("username", base64(username));
-    data.put("password", base64(password));
+    Map<String, String> values = new java.util.HashMap<>();
+    values.put("username", username);
+    values.put("password", password);
     if (ca.isPresent()) {
-      data.put("ca.crt", base64(Files.readString(ca.get())));
+      values.put("ca.crt", Files.readString(ca.get()));
     }
-    api.client()
-        .resource(
-            new SecretBuilder()
-                .withNewMetadata()
-                .withNamespace(namespace)
-                .withName("jvm-sentinel-jmx")
-                .endMetadata()
-                .withData(data)
-                .build())
-        .create();
-  }
-
-  private static String base64(String value) {
-    return Base64.getEncoder().encodeToString(value.getBytes(StandardCharsets.UTF_8));
+    api.client().resource(MockApiServer.secret(namespace, "jvm-sentinel-jmx", values)).create();
   }
 
   /** As {@code openssl x509 -noout -fingerprint -sha256} prints it. */
