@@ -37,6 +37,10 @@ import org.slf4j.LoggerFactory;
  * the daemon after every change. A restarted pod comes back with a new IP, so its target restarts
  * at the new address; a deleted pod drops out.
  *
+ * <p>A pod's target carries only the credentials {@link PodAccess} allows it (the allow-list of
+ * {@code credentials}, its namespace's own Secret, read by {@link NamespaceSecrets}); a Secret that
+ * is read or changes publishes the list again.
+ *
  * <p>When the API server cannot be reached or refuses (403: missing RBAC), the informer keeps the
  * pods it knows, so the targets stay, and retries with backoff; once it lists again, the targets
  * follow what it finds.
