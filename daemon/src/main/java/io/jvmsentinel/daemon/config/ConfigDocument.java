@@ -105,9 +105,20 @@ record ConfigDocument(
       String passwordEnv,
       String passwordFile,
       Duration connectTimeout,
-      Duration requestTimeout) {}
+      Duration requestTimeout,
+      List<PodCredentials> credentials) {}
 
   record PodMatch(Pattern namespace, Map<String, Pattern> labels) {}
+
+  record PodCredentials(
+      List<String> namespaces,
+      Map<String, Pattern> labels,
+      String secret,
+      String username,
+      String passwordEnv,
+      String passwordFile,
+      List<String> pinnedSha256,
+      Boolean tlsRegistry) {}
 
   record Snapshots(String directory, Long maxSizeMb, Duration window) {}
 

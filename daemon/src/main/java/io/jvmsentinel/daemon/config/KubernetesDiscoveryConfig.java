@@ -22,8 +22,8 @@ import java.util.Optional;
  * @param exclude entries of pods never to watch; they win over include
  * @param labelTags tag key to the pod label whose value it carries (empty when the label is unset)
  * @param pollInterval the JMX poll interval of each discovered target
- * @param username JMX user of every discovered target, if they require authentication
- * @param password its password, already read from its environment variable or file
+ * @param credentials who may receive which JMX credentials; the first entry that allows a pod
+ *     applies; a pod no entry allows gets none (see {@code AnnotatedPod})
  * @param connectTimeout how long connecting to the API server may take
  * @param requestTimeout how long one API request (a list) may take
  */
@@ -36,8 +36,7 @@ public record KubernetesDiscoveryConfig(
     List<PodMatch> exclude,
     Map<String, String> labelTags,
     Duration pollInterval,
-    Optional<String> username,
-    Optional<Secret> password,
+    List<PodCredentials> credentials,
     Duration connectTimeout,
     Duration requestTimeout) {
   public static final String DEFAULT_ANNOTATION_PREFIX = "jvm-sentinel.io/";
@@ -56,8 +55,7 @@ public record KubernetesDiscoveryConfig(
     exclude = List.copyOf(exclude);
     labelTags = Collections.unmodifiableMap(new LinkedHashMap<>(labelTags));
     Objects.requireNonNull(pollInterval, "pollInterval");
-    Objects.requireNonNull(username, "username");
-    Objects.requireNonNull(password, "password");
+    credentials = List.copyOf(credentials);
     Objects.requireNonNull(connectTimeout, "connectTimeout");
     Objects.requireNonNull(requestTimeout, "requestTimeout");
   }

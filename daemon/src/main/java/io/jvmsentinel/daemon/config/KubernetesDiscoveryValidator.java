@@ -18,8 +18,8 @@ import java.util.regex.Pattern;
 final class KubernetesDiscoveryValidator {
   private static final String SECTION = "discovery.kubernetes";
   // Kubernetes' own rules: a namespace is a DNS label; a label key is [prefix/]name.
-  private static final Pattern NAMESPACE = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
-  private static final Pattern LABEL_KEY =
+  static final Pattern NAMESPACE = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
+  static final Pattern LABEL_KEY =
       Pattern.compile(
           "([a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
   private static final Pattern ANNOTATION_PREFIX =
@@ -29,7 +29,7 @@ final class KubernetesDiscoveryValidator {
 
   private static final ConfigDocument.KubernetesDiscovery EMPTY =
       new ConfigDocument.KubernetesDiscovery(
-          null, null, null, null, null, null, null, null, null, null, null, null, null, null);
+          null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
 
   private final Problems problems;
   private final Function<String, String> env;
@@ -64,27 +64,26 @@ final class KubernetesDiscoveryValidator {
     if (Boolean.FALSE.equals(k8s.enabled()) && !wanted) {
       return Optional.empty();
     }
-    Optional<Secret> password =
-        new JmxPasswords(passwords)
-            .read(
+    List<String> namespaces = namespaces(k8s.namespaces());
+    List<PodCredentials> credentials =
+        new KubernetesCredentialsValidator(problems, new SecretKeys(problems, passwords, baseDir))
+            .validate(
+                k8s.credentials(),
+                namespaces,
                 k8s.username(),
                 k8s.passwordEnv(),
-                k8s.passwordFile(),
-                problems.unreadable(SECTION + ".username"),
-                baseDir,
-                message -> problems.add(SECTION + ": " + message));
+                k8s.passwordFile());
     return Optional.of(
         new KubernetesDiscoveryConfig(
             apiServer(k8s.apiServer()),
-            namespaces(k8s.namespaces()),
+            namespaces,
             node(k8s.node()),
             annotationPrefix(k8s.annotationPrefix()),
             matches("include", k8s.include()),
             matches("exclude", k8s.exclude()),
             labelTags(k8s.labelTags()),
             pollInterval(k8s.pollInterval()),
-            Optional.ofNullable(k8s.username()),
-            password,
+            credentials,
             positive(
                 "connectTimeout",
                 k8s.connectTimeout(),

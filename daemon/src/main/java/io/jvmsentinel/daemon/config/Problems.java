@@ -39,6 +39,11 @@ final class Problems {
     return unreadablePaths.contains(path);
   }
 
+  /** How many problems so far: a validator compares before and after one entry. */
+  int count() {
+    return messages.size();
+  }
+
   boolean isEmpty() {
     return messages.isEmpty();
   }
