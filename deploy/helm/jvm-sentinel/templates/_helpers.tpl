@@ -311,9 +311,8 @@ jvm-sentinel.io/role: discovery
 {{- if eq .Values.discovery.kind "DaemonSet" -}}
 {{- $_ := set $k8s "node" "${NODE_NAME}" -}}
 {{- end -}}
-{{- if .Values.discovery.existingSecret -}}
-{{- $_ := set $k8s "username" .Values.discovery.username -}}
-{{- $_ := set $k8s "passwordFile" (printf "/var/run/secrets/jvm-sentinel/%s" .Values.discovery.passwordKey) -}}
+{{- with .Values.discovery.credentials -}}
+{{- $_ := set $k8s "credentials" . -}}
 {{- end -}}
 {{- $config := deepCopy .Values.config -}}
 {{- include "jvm-sentinel.setListen" (dict "root" . "config" $config) -}}

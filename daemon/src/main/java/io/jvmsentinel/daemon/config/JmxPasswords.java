@@ -4,9 +4,9 @@ import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
- * The JMX password of a target, or of every target a discovery provider finds: read from {@code
- * passwordEnv} or {@code passwordFile} (never written in the file), and only with a {@code
- * username}.
+ * The JMX password of a configured target: read from {@code passwordEnv} or {@code passwordFile}
+ * (never written in the file), and only with a {@code username}. Kubernetes discovery has no
+ * password for every target: see {@link PodCredentials}.
  */
 final class JmxPasswords {
   private JmxPasswords() {}

@@ -26,8 +26,8 @@ import java.util.regex.Pattern;
  * @param exclude entries of pods never to watch; they win over include
  * @param labelTags tag key to the pod label whose value it carries (empty when the label is unset)
  * @param pollInterval the JMX poll interval of each discovered target
- * @param username JMX user of every discovered target, if they require authentication
- * @param password its password, already read from its environment variable or file
+ * @param credentials who may receive which JMX credentials; the first entry that allows a pod
+ *     applies; a pod no entry allows gets none (see {@code AnnotatedPod})
  * @param connectTimeout how long connecting to the API server may take
  * @param requestTimeout how long one API request (a list) may take
  */
@@ -40,8 +40,7 @@ public record KubernetesDiscoveryConfig(
     List<PodMatch> exclude,
     Map<String, String> labelTags,
     Duration pollInterval,
-    Optional<String> username,
-    Optional<Secret> password,
+    List<PodCredentials> credentials,
     Duration connectTimeout,
     Duration requestTimeout) {
   public static final String DEFAULT_ANNOTATION_PREFIX = "jvm-sentinel.io/";
@@ -60,8 +59,7 @@ public record KubernetesDiscoveryConfig(
     exclude = List.copyOf(exclude);
     labelTags = Collections.unmodifiableMap(new LinkedHashMap<>(labelTags));
     Objects.requireNonNull(pollInterval, "pollInterval");
-    Objects.requireNonNull(username, "username");
-    Objects.requireNonNull(password, "password");
+    credentials = List.copyOf(credentials);
     Objects.requireNonNull(connectTimeout, "connectTimeout");
     Objects.requireNonNull(requestTimeout, "requestTimeout");
   }
@@ -89,6 +87,8 @@ public record KubernetesDiscoveryConfig(
   private static final Pattern ANNOTATION_PREFIX =
       Pattern.compile("[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?/");
   private static final Pattern NODE = Pattern.compile("[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?");
+  private static final Pattern SECRET_NAME =
+      Pattern.compile("[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?");
   private static final Pattern ENV_REFERENCE = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)}");
 
   /** One entry of {@code include} or {@code exclude} as read. */
@@ -121,16 +121,17 @@ public record KubernetesDiscoveryConfig(
     String passwordFile = s.text("passwordFile");
     Duration connectTimeout = s.duration("connectTimeout", DEFAULT_CONNECT_TIMEOUT);
     Duration requestTimeout = s.duration("requestTimeout", DEFAULT_REQUEST_TIMEOUT);
+    List<Credentials> credentials = s.listOf("credentials", Credentials::read);
     if (!wanted && (!s.present() || !enabled)) {
       return Optional.empty();
     }
-    Optional<Secret> password =
-        JmxPasswords.read(
-            s, username, passwordEnv, passwordFile, m -> s.check(false, "%s: %s", SECTION, m));
+    List<String> watched = namespaces(s, namespaces);
+    List<PodCredentials> allowList =
+        credentials(s, credentials, watched, username, passwordEnv, passwordFile);
     return Optional.of(
         new KubernetesDiscoveryConfig(
             apiServer(s, apiServer),
-            namespaces(s, namespaces),
+            watched,
             node(s, node),
             annotationPrefix == null
                     || s.check(
@@ -147,12 +148,159 @@ public record KubernetesDiscoveryConfig(
             s.atLeastGot("pollInterval", pollInterval, TargetConfig.MIN_POLL_INTERVAL)
                 ? pollInterval
                 : TargetConfig.DEFAULT_POLL_INTERVAL,
-            Optional.ofNullable(username),
-            password,
+            allowList,
             s.positive("connectTimeout", connectTimeout) ? connectTimeout : DEFAULT_CONNECT_TIMEOUT,
             s.positive("requestTimeout", requestTimeout)
                 ? requestTimeout
                 : DEFAULT_REQUEST_TIMEOUT));
+  }
+
+  /** One entry of {@code credentials} as read. */
+  private record Credentials(
+      ConfigNode node,
+      List<String> namespaces,
+      Map<String, Pattern> labels,
+      String secret,
+      String username,
+      ConfigNode.SecretRef password,
+      List<String> pins,
+      Boolean tlsRegistry) {
+    static Credentials read(ConfigNode entry) {
+      ConfigNode s = entry.section();
+      return new Credentials(
+          s,
+          s.listOf("namespaces", ConfigNode::text),
+          s.mapOf("labels", ConfigNode::pattern),
+          s.text("secret"),
+          s.text("username"),
+          s.secretRef("password"),
+          s.listOf("pinnedSha256", ConfigNode::text),
+          s.bool("tlsRegistry"));
+    }
+
+    /** The entry, or empty after its problems. */
+    Optional<PodCredentials> check(List<String> watched) {
+      String path = node.path;
+      int before = node.reading.problems.count();
+      List<String> allowed = new ArrayList<>();
+      if (namespaces == null || namespaces.isEmpty()) {
+        node.check(
+            node.unreadable("namespaces"),
+            "'%s.namespaces' is required: the namespaces whose pods may receive these credentials"
+                + " (exact names)",
+            path);
+      }
+      for (int i = 0; namespaces != null && i < namespaces.size(); i++) {
+        String namespace = namespaces.get(i);
+        String key = path + ".namespaces[" + i + "]";
+        if (node.check(
+                namespace != null && NAMESPACE.matcher(namespace).matches(),
+                "'%s' (\"%s\") is not a namespace name; use [a-z0-9-]+",
+                key,
+                namespace)
+            && node.check(
+                watched.isEmpty() || watched.contains(namespace),
+                "'%s': namespace '%s' is not watched ('%s.namespaces'); add it there or remove it"
+                    + " here",
+                key,
+                namespace,
+                SECTION)
+            && !allowed.contains(namespace)) {
+          allowed.add(namespace);
+        }
+      }
+      Map<String, Pattern> labelPatterns = labels == null ? Map.of() : labels;
+      labelPatterns.forEach(
+          (key, pattern) -> {
+            if (node.check(
+                LABEL_KEY.matcher(key).matches(),
+                "'%s.labels': '%s' is not a Kubernetes label name",
+                path,
+                key)) {
+              node.check(pattern != null, "'%s.labels.%s' has no pattern", path, key);
+            }
+          });
+      Optional<Secret> secretValue = Optional.empty();
+      if (secret != null && (username != null || password.written())) {
+        node.check(
+            false,
+            "'%s': set either 'secret' (a Secret per namespace) or 'username' with its password,"
+                + " not both",
+            path);
+      } else if (secret != null) {
+        node.check(
+            SECRET_NAME.matcher(secret).matches(),
+            "'%s.secret' (\"%s\") is not a Kubernetes Secret name",
+            path,
+            secret);
+      } else if (username != null) {
+        secretValue = password.read();
+      } else {
+        node.check(
+            node.unreadable("username"),
+            "'%s' needs 'secret' (the name of a Secret in each namespace, with keys username,"
+                + " password and optionally ca.crt) or 'username' with 'passwordEnv' or"
+                + " 'passwordFile'",
+            path);
+      }
+      List<String> pinned = new ArrayList<>();
+      for (int i = 0; pins != null && i < pins.size(); i++) {
+        Optional<String> pin =
+            pins.get(i) == null ? Optional.empty() : TlsTrust.Pinned.normalise(pins.get(i));
+        if (node.check(
+            pin.isPresent(),
+            "'%s.pinnedSha256[%d]' is not a SHA-256 fingerprint; give 64 hex digits, with or"
+                + " without colons (openssl x509 -noout -fingerprint -sha256 -in server.crt)",
+            path,
+            i)) {
+          pinned.add(pin.get());
+        }
+      }
+      if (node.reading.problems.count() > before) {
+        return Optional.empty();
+      }
+      return Optional.of(
+          new PodCredentials(
+              allowed,
+              labelPatterns,
+              Optional.ofNullable(secret),
+              Optional.ofNullable(username),
+              secretValue,
+              pinned,
+              tlsRegistry == null || tlsRegistry));
+    }
+  }
+
+  /** {@code credentials}: the allow-list of who gets which password. */
+  private static List<PodCredentials> credentials(
+      ConfigNode s,
+      List<Credentials> entries,
+      List<String> watched,
+      String username,
+      String passwordEnv,
+      String passwordFile) {
+    s.check(
+        username == null && passwordEnv == null && passwordFile == null,
+        "'%s.username' and its password would go to every pod that annotates itself; move them"
+            + " into '%s.credentials' with the namespaces allowed to receive them, e.g."
+            + " credentials: [{namespaces: [shop], username: monitor, passwordFile: ...}], or name"
+            + " a Secret per namespace: [{namespaces: [shop], secret: jvm-sentinel-jmx}]",
+        SECTION,
+        SECTION);
+    List<PodCredentials> rules = new ArrayList<>();
+    for (Credentials entry : entries == null ? List.<Credentials>of() : entries) {
+      if (!entry.node().present() && !entry.node().unreadable()) {
+        entry
+            .node()
+            .check(
+                false,
+                "'%s' is empty; give 'namespaces' and 'secret' or 'username'",
+                entry.node().path);
+      } else if (!entry.node().unreadable()) {
+        entry.check(watched).ifPresent(rules::add);
+      }
+    }
+    return rules;
   }
 
   private static Optional<String> apiServer(ConfigNode s, String url) {

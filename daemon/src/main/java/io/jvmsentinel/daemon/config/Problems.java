@@ -45,6 +45,11 @@ final class Problems {
     return unreadablePaths.contains(path);
   }
 
+  /** How many problems of the rules so far: a reader compares before and after one entry. */
+  int count() {
+    return messages.size();
+  }
+
   void throwIfAny() throws ConfigException {
     if (atPlaces.isEmpty() && messages.isEmpty()) {
       return;

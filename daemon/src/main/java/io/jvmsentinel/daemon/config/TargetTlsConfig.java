@@ -7,16 +7,21 @@ import java.util.Optional;
  * TLS to one target's JMX agent ({@code com.sun.management.jmxremote.ssl=true}). Each target has
  * its own stores: nothing is set JVM-wide, so targets with different CAs share one daemon.
  *
- * @param trustStore the certificates (or CA) this target's JMX certificate must chain to
+ * @param trust what this target's JMX certificate must chain to or match: a trust store file, or
+ *     certificates and fingerprints pinned in memory (discovery, from a Kubernetes Secret)
  * @param keyStore the daemon's client key and certificate, for targets with {@code
  *     com.sun.management.jmxremote.ssl.need.client.auth=true}
  * @param registry whether the RMI registry uses TLS too ({@code
  *     com.sun.management.jmxremote.registry.ssl=true}); default true
  */
-public record TargetTlsConfig(
-    StoreFile trustStore, Optional<StoreFile> keyStore, boolean registry) {
+public record TargetTlsConfig(TlsTrust trust, Optional<StoreFile> keyStore, boolean registry) {
   public TargetTlsConfig {
-    Objects.requireNonNull(trustStore, "trustStore");
+    Objects.requireNonNull(trust, "trust");
     Objects.requireNonNull(keyStore, "keyStore");
+  }
+
+  /** TLS whose server certificate must chain to the certificates of {@code trustStore}. */
+  public TargetTlsConfig(StoreFile trustStore, Optional<StoreFile> keyStore, boolean registry) {
+    this(new TlsTrust.Store(trustStore), keyStore, registry);
   }
 }

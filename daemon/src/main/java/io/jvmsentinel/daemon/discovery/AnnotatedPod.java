@@ -18,14 +18,18 @@ import java.util.regex.Pattern;
 /**
  * Turns one pod into a target when it opts in: {@code <prefix>scrape: "true"} and {@code
  * <prefix>jmx-port}, optionally {@code <prefix>target} (the name) and {@code <prefix>container}
- * (the tag, when the JMX port is not declared by a container). Only a running pod with an IP that
- * is not being deleted is a target: the others cannot answer, and a restart brings a new IP anyway.
+ * (the tag, when the JMX port is not declared by a container), and {@code <prefix>jmx-auth: "none"}
+ * (its JMX needs no password). Only a running pod with an IP that is not being deleted is a target:
+ * the others cannot answer, and a restart brings a new IP anyway. The target carries no
+ * credentials: {@link PodAccess} decides what this pod may receive.
  */
 final class AnnotatedPod {
   static final String SCRAPE = "scrape";
   static final String JMX_PORT = "jmx-port";
   static final String TARGET = "target";
   static final String CONTAINER = "container";
+  static final String JMX_AUTH = "jmx-auth";
+  static final String NO_AUTH = "none";
   private static final Pattern NAME = Pattern.compile("[a-zA-Z0-9_.-]+");
 
   private final KubernetesDiscoveryConfig settings;
@@ -79,10 +83,15 @@ final class AnnotatedPod {
         new TargetConfig(
             name,
             address,
-            settings.username(),
-            settings.password(),
+            Optional.empty(),
+            Optional.empty(),
             settings.pollInterval(),
             tags(pod, port)));
+  }
+
+  /** Whether the pod says its JMX needs no password ({@code <prefix>jmx-auth: none}). */
+  boolean needsNoAuth(Pod pod) {
+    return NO_AUTH.equalsIgnoreCase(annotation(pod, JMX_AUTH).orElse(""));
   }
 
   /** {@code namespace.pod}: unique in the cluster, and what {@code kubectl} users look for. */
@@ -135,11 +144,11 @@ final class AnnotatedPod {
             .map(String::strip);
   }
 
-  private String key(String name) {
+  String key(String name) {
     return settings.annotationPrefix() + name;
   }
 
-  private static Map<String, String> labels(Pod pod) {
+  static Map<String, String> labels(Pod pod) {
     Map<String, String> labels = pod.getMetadata().getLabels();
     return labels == null ? Map.of() : labels;
   }

@@ -37,6 +37,10 @@ import org.slf4j.LoggerFactory;
  * the daemon after every change. A restarted pod comes back with a new IP, so its target restarts
  * at the new address; a deleted pod drops out.
  *
+ * <p>A pod's target carries only the credentials {@link PodAccess} allows it (the allow-list of
+ * {@code credentials}, its namespace's own Secret, read by {@link NamespaceSecrets}); a Secret that
+ * is read or changes publishes the list again.
+ *
  * <p>When the API server cannot be reached or refuses (403: missing RBAC), the informer keeps the
  * pods it knows, so the targets stay, and retries with backoff; once it lists again, the targets
  * follow what it finds.
@@ -58,6 +62,8 @@ public final class KubernetesDiscovery implements AutoCloseable {
   private final KubernetesClient client;
   private final Consumer<List<TargetConfig>> targets;
   private final AnnotatedPod annotated;
+  private final NamespaceSecrets secrets;
+  private final PodAccess access;
   private final List<SharedIndexInformer<Pod>> informers = new ArrayList<>();
   // Guarded by this: what was handed over last, and the problems already warned about.
   private List<TargetConfig> published;
@@ -81,6 +87,8 @@ public final class KubernetesDiscovery implements AutoCloseable {
     this.client = client;
     this.targets = targets;
     this.annotated = new AnnotatedPod(settings);
+    this.secrets = new NamespaceSecrets(client, this::publish, System::nanoTime);
+    this.access = new PodAccess(settings, annotated, secrets);
   }
 
   /** The provider with its own client, as {@link #client} builds it. */
@@ -170,7 +178,14 @@ public final class KubernetesDiscovery implements AutoCloseable {
   /** A pod the API server sent in a shape this code does not expect is skipped, not fatal. */
   private Optional<TargetConfig> targetOf(Pod pod) {
     try {
-      return annotated.target(pod, problem -> {});
+      return annotated
+          .target(pod, problem -> {})
+          .flatMap(
+              target ->
+                  access.grant(
+                      pod,
+                      target,
+                      reason -> warnOnce("access " + AnnotatedPod.id(pod) + reason, "{}", reason)));
     } catch (RuntimeException e) {
       warnOnce(
           "unreadable " + pod.getMetadata().getUid(),
@@ -275,6 +290,7 @@ public final class KubernetesDiscovery implements AutoCloseable {
   public void close() {
     closed = true;
     health.shutdownNow();
+    secrets.close();
     informersNow().forEach(SharedIndexInformer::stop);
     client.close();
   }

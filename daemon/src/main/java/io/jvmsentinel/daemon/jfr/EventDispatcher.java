@@ -3,6 +3,7 @@ package io.jvmsentinel.daemon.jfr;
 import io.jvmsentinel.collectors.jfr.handler.JfrEventHandler;
 import io.jvmsentinel.daemon.catalog.SentinelMetric;
 import io.jvmsentinel.daemon.config.Durations;
+import io.jvmsentinel.daemon.config.JfrConfig;
 import io.jvmsentinel.daemon.support.DropLog;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -46,6 +47,19 @@ final class EventDispatcher {
   private final DropLog drops;
   private final Set<String> loggedFailures = ConcurrentHashMap.newKeySet();
   private final AtomicLong currentLagMillis = new AtomicLong(-1);
+
+  /** A target's dispatcher as {@code config} sets it, drops logged at most once a minute. */
+  static EventDispatcher of(
+      String target, MeterRegistry registry, Tags tags, Clock clock, JfrConfig config) {
+    return new EventDispatcher(
+        target,
+        registry,
+        tags,
+        clock,
+        config.maxLag(),
+        config.simulatedEventCost(),
+        new DropLog(Duration.ofMinutes(1)));
+  }
 
   EventDispatcher(
       String target,

@@ -5,7 +5,6 @@ import io.jvmsentinel.collectors.jmx.JvmIdentity;
 import io.jvmsentinel.daemon.config.JfrConfig;
 import io.jvmsentinel.daemon.jfr.JfrStreamMeters.StartCause;
 import io.jvmsentinel.daemon.support.DaemonThreads;
-import io.jvmsentinel.daemon.support.DropLog;
 import io.jvmsentinel.daemon.target.ConnectFailure;
 import io.jvmsentinel.daemon.target.TargetSession;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -32,21 +31,17 @@ import org.slf4j.LoggerFactory;
 /**
  * One JFR event feed per target, riding on the target session's JMX connection: its life cycle.
  *
- * <p>Implementation notes. All feed management runs on this session's own thread: starting a stream
- * takes 0.5 to 1.2 s of remote calls and must not delay JMX polling. The feed is started when the
- * JMX connection comes up and closed when it goes away; a watchdog restarts a feed that stops
- * flushing, because a remote stream whose target died fires neither {@code onClose} nor {@code
- * onError}: it just goes silent. The parts with a job of their own: which feed a target gets
- * ({@link FeedChoice}) and opening it ({@link FeedOpener}); the life cycle's transitions, timed by
- * the injected clock ({@link StreamLifecycle}); what the stream may cost the target, thread storms
- * and stack sampling ({@link StreamLoadGuard}); the recordings' lease and leftovers ({@link
- * RecordingHousekeeping}); the evidence recording and snapshot reads on a bounded thread of their
- * own, so a minute-long dump never stalls the watchdog ({@link TargetEvidence}); the meters ({@link
- * JfrStreamMeters}).
- *
- * <p>Overload: the dispatcher sheds events that arrive later than {@code jfr.maxLag}; the load
- * guard samples stack traces under high thread start rates and closes the stream during a heavy
- * thread storm (a running recording alone costs such a target much of its CPU).
+ * <p>Implementation notes. All feed management runs on this session's own thread (injected): a
+ * start takes 0.5 to 1.2 s of remote calls and must not delay JMX polling. The feed starts when the
+ * JMX connection comes up and closes when it goes away; a watchdog restarts a feed that stops
+ * flushing (a remote stream whose target died fires neither {@code onClose} nor {@code onError}).
+ * The moves are {@link StreamPhase}'s, made by {@link StreamLifecycle} on the injected clock.
+ * Parts: which feed ({@link FeedChoice}) and opening it ({@link FeedOpener}, stream or chunks
+ * behind {@link EventFeed}); the load on the target, thread storms, stack sampling ({@link
+ * StreamLoadGuard}); lease and leftovers ({@link RecordingHousekeeping}); evidence on a bounded
+ * thread of its own ({@link TargetEvidence}); meters ({@link JfrStreamMeters}). Overload: the
+ * dispatcher sheds events later than {@code jfr.maxLag}; the load guard closes the stream during a
+ * heavy thread storm (a running recording alone costs such a target much of its CPU).
  */
 public final class JfrStreamSession implements TargetSession.ConnectionListener, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(JfrStreamSession.class);
@@ -72,12 +67,16 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
   private final FeedOpener opener;
   private final EventDispatcher dispatcher;
   private final ScheduledExecutorService thread;
+  private final Clock clock;
 
   // Written by the session thread only; the dump thread reads them.
   private volatile MBeanServerConnection mbeans;
   private volatile FeedOpener.OpenFeed feed;
 
-  /** {@code clock}: the time of the life cycle, the load guard, the dispatcher and evidence. */
+  /**
+   * {@code clock}: the time of the life cycle, the load guard, the dispatcher and evidence; {@code
+   * thread}: the session's own single thread ({@link #newThread}; tests drive one by hand).
+   */
   public JfrStreamSession(
       String target,
       List<JfrEventHandler> handlers,
@@ -88,21 +87,15 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
       StreamDirectories directories,
       RecordingOwner owner,
       Duration evidenceWindow,
-      Clock clock) {
+      Clock clock,
+      ScheduledExecutorService thread) {
     this.target = target;
     this.handlers = List.copyOf(handlers);
     this.config = config;
     this.identity = identity;
+    this.clock = clock;
     this.lifecycle = new StreamLifecycle(clock);
-    this.dispatcher =
-        new EventDispatcher(
-            target,
-            registry,
-            tags,
-            clock,
-            config.maxLag(),
-            config.simulatedEventCost(),
-            new DropLog(Duration.ofMinutes(1)));
+    this.dispatcher = EventDispatcher.of(target, registry, tags, clock, config);
     this.meters =
         new JfrStreamMeters(registry, tags, this.handlers, () -> lifecycle.state().streaming());
     this.load = new StreamLoadGuard(target, this.handlers, config, clock, meters);
@@ -120,13 +113,23 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
             housekeeping,
             this.dispatcher,
             evidence.enabled());
-    this.thread = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("jfr-" + target));
+    this.thread = thread;
     if (config.enabled()) {
       thread.scheduleWithFixedDelay(
           this::watchdog, WATCHDOG_MILLIS, WATCHDOG_MILLIS, TimeUnit.MILLISECONDS);
     } else {
       lifecycle.disabled();
     }
+  }
+
+  /** The thread a session of {@code target} runs on in the daemon. */
+  public static ScheduledExecutorService newThread(String target) {
+    return Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("jfr-" + target));
+  }
+
+  /** Where the feed is in its life cycle; see {@link StreamPhase}. */
+  StreamPhase phase() {
+    return lifecycle.phase();
   }
 
   /** Whether the stream is up and events can flow. */
@@ -198,7 +201,7 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
 
   private void start(StartCause cause) {
     FeedChoice choice = FeedChoice.of(config.feed(), identity.get());
-    long started = System.nanoTime();
+    Instant started = clock.instant();
     try {
       FeedOpener.Outcome outcome =
           opener.open(
@@ -219,7 +222,7 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
           "target {}: JFR {} started in {} ms with {} event types{}",
           target,
           choice.logName(config.chunkPeriod()),
-          TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started),
+          Duration.between(started, clock.instant()).toMillis(),
           opened.eventTypes(),
           opened.absent().isEmpty() ? "" : " (this JVM lacks " + opened.absent() + ")");
     } catch (IOException | JMException | RuntimeException e) {

@@ -2,7 +2,11 @@ package io.jvmsentinel.daemon.target;
 
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import javax.management.MBeanServerConnection;
+import javax.management.Notification;
+import javax.management.NotificationListener;
+import javax.management.remote.JMXConnectionNotification;
 import javax.management.remote.JMXConnector;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,6 +23,20 @@ final class ConnectionListeners {
 
   ConnectionListeners(String name) {
     this.name = name;
+  }
+
+  /**
+   * A connector's notification listener that tells {@code lost} the type of a {@code
+   * jmx.remote.connection.failed} or {@code closed} notice (it runs on the connector's thread).
+   */
+  static NotificationListener onLoss(Consumer<String> lost) {
+    return (Notification notification, Object handback) -> {
+      String type = notification.getType();
+      if (JMXConnectionNotification.FAILED.equals(type)
+          || JMXConnectionNotification.CLOSED.equals(type)) {
+        lost.accept(type);
+      }
+    };
   }
 
   void add(TargetSession.ConnectionListener listener) {

@@ -8,6 +8,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * Marks a target down when a poll overruns the call timeout, with one thread for every session that
@@ -15,7 +16,8 @@ import java.util.concurrent.TimeUnit;
  * JMX client retries a failed call and re-checks the connection, so a hung target surfaces as an
  * exception only after several timeouts (8 s measured for a 2 s timeout). An alarm only raises a
  * flag; the session thread acts once its poll returns. The thread runs while any session is
- * attached, so nobody has to close the watchdog.
+ * attached, so nobody has to close the watchdog. One instance, wired explicitly: the daemon makes
+ * one for all its sessions; nothing about it is static.
  */
 public final class PollWatchdog {
   /** A poll's alarm, cancelled when the poll returns in time. */
@@ -23,14 +25,28 @@ public final class PollWatchdog {
     void cancel();
   }
 
+  private final Supplier<ScheduledExecutorService> threads;
   private ScheduledExecutorService thread; // guarded by this
   private final Set<TargetSession> sessions = new HashSet<>(); // guarded by this
+
+  /** A watchdog on its own daemon thread, {@code poll-watchdog}. */
+  public PollWatchdog() {
+    this(() -> Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("poll-watchdog")));
+  }
+
+  /**
+   * A watchdog whose alarms run on the executor {@code threads} makes when the first session
+   * attaches (tests pass one that runs when they move the clock).
+   */
+  PollWatchdog(Supplier<ScheduledExecutorService> threads) {
+    this.threads = threads;
+  }
 
   /** {@code session} starts using this watchdog. */
   synchronized void attach(TargetSession session) {
     sessions.add(session);
     if (thread == null) {
-      thread = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("poll-watchdog"));
+      thread = threads.get();
     }
   }
 

@@ -131,6 +131,22 @@ final class SessionStatus {
   }
 
   /**
+   * A connect failed or the connection was lost ({@link #down}); logged as a warning once until the
+   * message changes, else at debug, with the backoff delay {@code retryIn}.
+   */
+  void failed(ConnectFailure reason, String message, Duration retryIn) {
+    if (down(reason, message)) {
+      log.warn(
+          "target {}: {}; retrying in {} ms (backoff, logged once until it changes)",
+          name,
+          message,
+          retryIn.toMillis());
+    } else {
+      log.debug("target {}: {}; retrying in {} ms", name, message, retryIn.toMillis());
+    }
+  }
+
+  /**
    * The connection is being dropped: a target down since its poll overran stays down since then
    * (read before the overdue mark is cleared).
    */

@@ -168,8 +168,8 @@ final class TargetPolling {
   }
 
   /** Records how long a poll of {@code kind} took, failed or not. */
-  void took(Kind kind, long nanos) {
-    (kind == Kind.FULL ? pollDuration : signalPollDuration).record(nanos, TimeUnit.NANOSECONDS);
+  void took(Kind kind, Duration took) {
+    (kind == Kind.FULL ? pollDuration : signalPollDuration).record(took);
   }
 
   /**

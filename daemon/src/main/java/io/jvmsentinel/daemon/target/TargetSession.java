@@ -9,14 +9,12 @@ import io.micrometer.core.instrument.Tags;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import javax.management.MBeanServerConnection;
-import javax.management.Notification;
-import javax.management.NotificationListener;
-import javax.management.remote.JMXConnectionNotification;
 import javax.management.remote.JMXConnector;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,25 +23,23 @@ import org.slf4j.LoggerFactory;
  * One long-lived JMX connection to one target, and the polling on top of it.
  *
  * <p>Implementation notes. Everything that touches the connection runs on this session's own single
- * thread, so a hung target can only ever block itself, and the state needs no locks: the thread
- * connects, polls, and handles loss. Loss is noticed three ways: the connector's {@code
- * jmx.remote.connection.failed}/{@code closed} notification (measured 0.3 to 0.7 s after a kill), a
- * poll failing with an {@link IOException} (a {@code SIGSTOP}ped target fails after the RMI
- * response timeout), or a connect attempt failing. Each connection gets a generation number so a
- * late notification from an old connection cannot tear down a new one. Reconnects back off
- * exponentially with jitter; meters are bound once, so series continue across reconnects.
+ * thread (injected; tests drive it by hand with the clock), so a hung target can only ever block
+ * itself, and the state needs no locks: the thread connects, polls and handles loss, moving the
+ * session through its {@link ConnectionPhase}s (the state machine, every allowed move). Loss is
+ * noticed three ways: the connector's {@code jmx.remote.connection.failed}/{@code closed}
+ * notification (measured 0.3 to 0.7 s after a kill), a poll failing with an {@link IOException} (a
+ * {@code SIGSTOP}ped target fails after the RMI response timeout), or a connect attempt failing.
+ * Each connection gets a generation number so a late notification from an old connection cannot
+ * tear down a new one. Reconnects back off exponentially with jitter; meters are bound once.
  *
- * <p>While the target has no JFR event source, a second schedule on the same thread reads the few
- * cheap values detection needs ({@link TargetPolling}); both share one poll loop, so the watchdog
- * and the loss handling are the same for both.
+ * <p>While the target has no JFR event source, a second schedule on the same thread reads the cheap
+ * values detection needs ({@link TargetPolling}: what is polled, its meters and problems); one poll
+ * loop, so the watchdog and the loss handling are the same for both.
  *
- * <p>The poll watchdog ({@link PollWatchdog}, injected, shared by the daemon's sessions) only marks
- * a poll overdue ({@link SessionStatus}): the session thread is the only one that calls into
- * pollers or listeners and the only writer of the status, so a poller is never cleared while its
- * poll runs. Readers on other threads (HTTP, the up gauge, detection) see the mark through {@link
- * #status()}, which reports an overdue target down at once. What is polled, its meters and poll
- * problems are {@link TargetPolling}'s. Old connectors are closed on one bounded helper thread per
- * target, never on a thread per drop.
+ * <p>The poll watchdog ({@link PollWatchdog}, injected) only marks a poll overdue ({@link
+ * SessionStatus}): the session thread alone calls into pollers and listeners and writes the status,
+ * so a poller is never cleared while its poll runs; {@link #status()} reads an overdue target down
+ * at once. Old connectors are closed on one bounded helper thread ({@link ConnectorCloser}).
  */
 public final class TargetSession implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(TargetSession.class);
@@ -59,6 +55,7 @@ public final class TargetSession implements AutoCloseable {
   private final Connector connector;
   private final Duration callTimeout;
   private final Backoff backoff;
+  private final Clock clock;
   private final Tags tags;
   private final MeterRegistry registry;
   private final PollWatchdog watchdog;
@@ -72,7 +69,8 @@ public final class TargetSession implements AutoCloseable {
   private JMXConnector connection;
   private MBeanServerConnection mbeans;
   private int generation;
-  private boolean closed;
+  // Written by the session thread only; volatile for tests and diagnostics.
+  private volatile ConnectionPhase phase = ConnectionPhase.NEW;
 
   /** {@code watchdog}: shared with the daemon's other sessions (or a session's own). */
   public TargetSession(
@@ -85,10 +83,36 @@ public final class TargetSession implements AutoCloseable {
       Tags tags,
       Clock clock,
       PollWatchdog watchdog) {
+    this(
+        name,
+        connector,
+        pollInterval,
+        callTimeout,
+        backoff,
+        registry,
+        tags,
+        clock,
+        watchdog,
+        Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("target-" + name)));
+  }
+
+  /** {@code thread}: the session's own single thread (tests pass one they drive by hand). */
+  TargetSession(
+      String name,
+      Connector connector,
+      Duration pollInterval,
+      Duration callTimeout,
+      Backoff backoff,
+      MeterRegistry registry,
+      Tags tags,
+      Clock clock,
+      PollWatchdog watchdog,
+      ScheduledExecutorService thread) {
     this.name = name;
     this.connector = connector;
     this.callTimeout = callTimeout;
     this.backoff = backoff;
+    this.clock = clock;
     this.tags = tags;
     this.registry = registry;
     this.watchdog = watchdog;
@@ -96,7 +120,7 @@ public final class TargetSession implements AutoCloseable {
     this.polling = new TargetPolling(name, pollInterval, registry, tags);
     this.status = new SessionStatus(name, connector, callTimeout, clock, registry, tags);
     this.listeners = new ConnectionListeners(name);
-    this.thread = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("target-" + name));
+    this.thread = thread;
     this.closer = new ConnectorCloser(name);
   }
 
@@ -164,12 +188,26 @@ public final class TargetSession implements AutoCloseable {
     thread.execute(this::connect);
   }
 
+  /** Where the connection is; see {@link ConnectionPhase}. */
+  ConnectionPhase phase() {
+    return phase;
+  }
+
+  /** Moves if {@link ConnectionPhase#canBecome} allows it; false (nothing moves) if not. */
+  private boolean moveTo(ConnectionPhase next) {
+    if (!phase.canBecome(next)) {
+      return false;
+    }
+    phase = next;
+    return true;
+  }
+
   private void connect() {
-    if (closed) {
-      return;
+    if (!moveTo(ConnectionPhase.CONNECTING)) {
+      return; // Closed meanwhile (or started twice).
     }
     status.attempt();
-    long started = System.nanoTime();
+    Instant started = clock.instant();
     JMXConnector opened;
     try {
       opened = connector.connect();
@@ -186,8 +224,13 @@ public final class TargetSession implements AutoCloseable {
     }
     int myGeneration = ++generation;
     connection = opened;
+    moveTo(ConnectionPhase.CONNECTED);
     try {
-      opened.addConnectionNotificationListener(lossListener(myGeneration), null, null);
+      opened.addConnectionNotificationListener(
+          ConnectionListeners.onLoss(
+              type -> thread.execute(() -> connectionLost(myGeneration, "JMX connection " + type))),
+          null,
+          null);
       mbeans = opened.getMBeanServerConnection();
       polling.connected(mbeans);
     } catch (IOException e) {
@@ -203,23 +246,20 @@ public final class TargetSession implements AutoCloseable {
     backoff.reset();
     status.connected();
     // "Up" means data: poll once before saying so, so no scrape sees up=1 without the series.
-    poll();
-    if (mbeans == null) {
+    poll(TargetPolling.Kind.FULL);
+    if (phase != ConnectionPhase.CONNECTED) {
       return; // The first poll lost the connection; a reconnect is already scheduled.
     }
-    markUp();
+    status.up(polling.pollers().identity().identity());
     log.info(
         "target {}: connected to {} in {} ms ({})",
         name,
         connector.describe(),
-        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started),
+        Duration.between(started, clock.instant()).toMillis(),
         status.identityText());
     listeners.connected(opened, mbeans);
-    polling.schedule(thread, this::poll, this::pollDetectionSignals);
-  }
-
-  private void poll() {
-    poll(TargetPolling.Kind.FULL);
+    polling.schedule(thread, () -> poll(TargetPolling.Kind.FULL), this::pollDetectionSignals);
+    moveTo(ConnectionPhase.POLLING);
   }
 
   /** The fast detection poll: only while the target has no JFR event source. */
@@ -231,10 +271,10 @@ public final class TargetSession implements AutoCloseable {
 
   /** One poll of every poller, under the watchdog; an IOException loses the connection. */
   private void poll(TargetPolling.Kind kind) {
-    if (mbeans == null) {
+    if (!phase.connected()) {
       return;
     }
-    long started = System.nanoTime();
+    Instant started = clock.instant();
     PollWatchdog.Alarm alarm = watchdog.arm(callTimeout, status::overran);
     try {
       polling.poll(kind, mbeans);
@@ -243,28 +283,18 @@ public final class TargetSession implements AutoCloseable {
       return;
     } finally {
       alarm.cancel();
-      polling.took(kind, System.nanoTime() - started);
+      polling.took(kind, Duration.between(started, clock.instant()));
     }
     if (status.answeredAfterOverrun()) {
       // Slow, not dead: the poll finished after all.
-      markUp();
+      status.up(polling.pollers().identity().identity());
       log.info("target {}: answering again after a slow poll", name);
     }
   }
 
-  private NotificationListener lossListener(int connectionGeneration) {
-    return (Notification notification, Object handback) -> {
-      String type = notification.getType();
-      if (JMXConnectionNotification.FAILED.equals(type)
-          || JMXConnectionNotification.CLOSED.equals(type)) {
-        thread.execute(() -> connectionLost(connectionGeneration, "JMX connection " + type));
-      }
-    };
-  }
-
   private void connectionLost(int connectionGeneration, String reason) {
-    if (closed || connectionGeneration != generation || connection == null) {
-      return;
+    if (connectionGeneration != generation || !phase.connected()) {
+      return; // A late notice of a connection already dropped, or closed.
     }
     // Down since the poll overran, if it did.
     status.lost();
@@ -272,40 +302,22 @@ public final class TargetSession implements AutoCloseable {
     failed(ConnectFailure.LOST, reason);
   }
 
-  /** Forgets the current connection: values go NaN, listeners stop, the connector is closed. */
+  /** Forgets the open connection: values go NaN, listeners stop, the connector is closed. */
   private void dropConnection() {
     polling.disconnected();
     status.clearOverdue();
-    if (connection != null) {
-      listeners.disconnected();
-    }
-    JMXConnector old = connection;
+    listeners.disconnected();
+    // Closing talks to the target, which may be hung: never on this thread.
+    closer.closeLater(connection);
     connection = null;
     mbeans = null;
-    if (old != null) {
-      // Closing talks to the target, which may be hung: never on this thread.
-      closer.closeLater(old);
-    }
   }
 
   private void failed(ConnectFailure reason, String message) {
+    moveTo(ConnectionPhase.BACKING_OFF);
     Duration delay = backoff.next();
-    if (status.down(reason, message)) {
-      log.warn(
-          "target {}: {}; retrying in {} ms (backoff, logged once until it changes)",
-          name,
-          message,
-          delay.toMillis());
-    } else {
-      log.debug("target {}: {}; retrying in {} ms", name, message, delay.toMillis());
-    }
-    if (!closed) {
-      thread.schedule(this::connect, delay.toMillis(), TimeUnit.MILLISECONDS);
-    }
-  }
-
-  private void markUp() {
-    status.up(polling.pollers().identity().identity());
+    status.failed(reason, message, delay);
+    thread.schedule(this::connect, delay.toMillis(), TimeUnit.MILLISECONDS);
   }
 
   @Override
@@ -314,8 +326,9 @@ public final class TargetSession implements AutoCloseable {
       thread
           .submit(
               () -> {
-                closed = true;
-                if (connection != null) {
+                boolean open = phase.connected();
+                moveTo(ConnectionPhase.STOPPED);
+                if (open) {
                   dropConnection();
                 }
               })

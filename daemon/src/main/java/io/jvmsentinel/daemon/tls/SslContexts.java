@@ -2,12 +2,14 @@ package io.jvmsentinel.daemon.tls;
 
 import io.jvmsentinel.daemon.config.KeyStores;
 import io.jvmsentinel.daemon.config.StoreFile;
+import io.jvmsentinel.daemon.config.TlsTrust;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.util.Optional;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
 
 /**
@@ -20,21 +22,42 @@ public final class SslContexts {
   /** A client context: trusts only {@code trustStore}; presents {@code keyStore} if asked. */
   public static SSLContext client(StoreFile trustStore, Optional<StoreFile> keyStore)
       throws KeyStores.StoreException {
-    KeyStore trust = KeyStores.openTrustStore(trustStore);
+    return client(new TlsTrust.Store(trustStore), keyStore);
+  }
+
+  /**
+   * A client context: trusts only what {@code trust} names (a store, or pinned certificates and
+   * fingerprints); presents {@code keyStore} if asked.
+   */
+  public static SSLContext client(TlsTrust trust, Optional<StoreFile> keyStore)
+      throws KeyStores.StoreException {
     try {
-      TrustManagerFactory trustManagers =
-          TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-      trustManagers.init(trust);
+      TrustManager[] trustManagers =
+          trust instanceof TlsTrust.Pinned pinned
+              ? new TrustManager[] {new PinnedTrustManager(pinned)}
+              : storeTrust(((TlsTrust.Store) trust).file());
       SSLContext context = SSLContext.getInstance("TLS");
-      context.init(
-          keyStore.isPresent() ? keyManagers(keyStore.get()) : null,
-          trustManagers.getTrustManagers(),
-          null);
+      context.init(keyStore.isPresent() ? keyManagers(keyStore.get()) : null, trustManagers, null);
       return context;
     } catch (GeneralSecurityException e) {
       throw new KeyStores.StoreException(
-          trustStore.path() + ": cannot build a TLS context: " + e.getClass().getSimpleName());
+          describe(trust) + ": cannot build a TLS context: " + e.getClass().getSimpleName());
     }
+  }
+
+  private static TrustManager[] storeTrust(StoreFile trustStore)
+      throws KeyStores.StoreException, GeneralSecurityException {
+    KeyStore trust = KeyStores.openTrustStore(trustStore);
+    TrustManagerFactory trustManagers =
+        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+    trustManagers.init(trust);
+    return trustManagers.getTrustManagers();
+  }
+
+  private static String describe(TlsTrust trust) {
+    return trust instanceof TlsTrust.Store store
+        ? store.file().path().toString()
+        : "pinned certificates";
   }
 
   /** A server context: presents the key of {@code keyStore}; asks no client certificate. */

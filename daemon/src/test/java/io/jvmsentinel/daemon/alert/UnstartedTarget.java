@@ -65,7 +65,8 @@ public final class UnstartedTarget {
             new StreamDirectories(tmp),
             new RecordingOwner("test-host", "test"),
             Duration.ZERO,
-            Clock.systemUTC());
+            Clock.systemUTC(),
+            JfrStreamSession.newThread(name));
     return new WatchedTarget(session, handlers, stream);
   }
 }

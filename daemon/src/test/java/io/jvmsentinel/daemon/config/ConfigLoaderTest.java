@@ -1346,11 +1346,19 @@ class ConfigLoaderTest {
                     - labels: {track: canary}
                   labelTags: {app: app.kubernetes.io/name, team: team}
                   pollInterval: 5s
-                  username: monitor
-                  passwordEnv: JMX_PASSWORD
+                  credentials:
+                    - namespaces: [shop]
+                      labels: {app: "orders|cart"}
+                      secret: jvm-sentinel-jmx
+                      pinnedSha256: ["%s"]
+                      tlsRegistry: false
+                    - namespaces: [billing, shop]
+                      username: monitor
+                      passwordEnv: JMX_PASSWORD
                   connectTimeout: 3s
                   requestTimeout: 20s
-              """);
+              """
+                  .formatted("AB:".repeat(31) + "AB"));
       KubernetesDiscoveryConfig k8s = config.kubernetesDiscovery().orElseThrow();
       assertThat(k8s.apiServer()).contains("https://kubernetes.default.svc");
       assertThat(k8s.namespaces()).containsExactly("shop", "billing");
@@ -1359,8 +1367,24 @@ class ConfigLoaderTest {
       assertThat(k8s.labelTags())
           .containsExactly(Map.entry("app", "app.kubernetes.io/name"), Map.entry("team", "team"));
       assertThat(k8s.pollInterval()).isEqualTo(Duration.ofSeconds(5));
-      assertThat(k8s.username()).contains("monitor");
-      assertThat(k8s.password()).contains(Secret.of("s3cret"));
+      assertThat(k8s.credentials()).hasSize(2);
+      PodCredentials fromSecret = k8s.credentials().get(0);
+      assertThat(fromSecret.secret()).contains("jvm-sentinel-jmx");
+      assertThat(fromSecret.username()).isEmpty();
+      assertThat(fromSecret.pinnedSha256()).containsExactly("ab".repeat(32));
+      assertThat(fromSecret.tlsRegistry()).isFalse();
+      assertThat(fromSecret.allows("shop", Map.of("app", "cart"))).isTrue();
+      assertThat(fromSecret.allows("shop", Map.of("app", "cart-2"))).isFalse(); // whole value
+      assertThat(fromSecret.allows("shop", Map.of())).isFalse();
+      assertThat(fromSecret.allows("billing", Map.of("app", "cart"))).isFalse();
+      PodCredentials given = k8s.credentials().get(1);
+      assertThat(given.username()).contains("monitor");
+      assertThat(given.password()).contains(Secret.of("s3cret"));
+      assertThat(given.secret()).isEmpty();
+      assertThat(given.pinnedSha256()).isEmpty();
+      assertThat(given.tlsRegistry()).isTrue();
+      assertThat(given.allows("billing", Map.of())).isTrue();
+      assertThat(given.allows("billing-2", Map.of())).isFalse(); // exact names
       assertThat(k8s.connectTimeout()).isEqualTo(Duration.ofSeconds(3));
       assertThat(k8s.requestTimeout()).isEqualTo(Duration.ofSeconds(20));
       assertThat(k8s.watches("shop", Map.of("app", "orders"))).isTrue();
@@ -1383,7 +1407,7 @@ class ConfigLoaderTest {
       assertThat(k8s.labelTags())
           .containsExactly(Map.entry("app", "app"), Map.entry("team", "team"));
       assertThat(k8s.pollInterval()).isEqualTo(TargetConfig.DEFAULT_POLL_INTERVAL);
-      assertThat(k8s.password()).isEmpty();
+      assertThat(k8s.credentials()).isEmpty();
       assertThat(k8s.requestTimeout()).isEqualTo(KubernetesDiscoveryConfig.DEFAULT_REQUEST_TIMEOUT);
       assertThat(load("discovery:\n  kubernetes: {}\n").kubernetesDiscovery()).isPresent();
       assertThat(problems("discovery:\n  kubernetes:\n    enabled: false\n"))
@@ -1412,14 +1436,41 @@ class ConfigLoaderTest {
                       pollInterval: 10ms
                       requestTimeout: 0s
                       passwordEnv: JMX_PASSWORD
+                      credentials:
+                        - namespaces: [payments, shop]
+                          secret: Bad_Name
+                          username: monitor
+                        - {}
+                        - namespaces: [shop]
+                          labels: {"bad key!": x}
+                          username: monitor
+                          pinnedSha256: [abc]
                   targets:
                     - name: orders
                       jmx: localhost:9010
                   """))
           .containsExactlyInAnyOrder(
-              "discovery.kubernetes: 'passwordEnv' is set but 'username' is not; JMX authentication"
-                  + " needs both",
-              "discovery.kubernetes: environment variable 'JMX_PASSWORD' (passwordEnv) is not set",
+              "'discovery.kubernetes.username' and its password would go to every pod that"
+                  + " annotates itself; move them into 'discovery.kubernetes.credentials' with the"
+                  + " namespaces allowed to receive them, e.g. credentials: [{namespaces: [shop],"
+                  + " username: monitor, passwordFile: ...}], or name a Secret per namespace:"
+                  + " [{namespaces: [shop], secret: jvm-sentinel-jmx}]",
+              "'discovery.kubernetes.credentials[0].namespaces[0]': namespace 'payments' is not"
+                  + " watched ('discovery.kubernetes.namespaces'); add it there or remove it here",
+              "'discovery.kubernetes.credentials[0]': set either 'secret' (a Secret per namespace)"
+                  + " or 'username' with its password, not both",
+              "'discovery.kubernetes.credentials[1].namespaces' is required: the namespaces whose"
+                  + " pods may receive these credentials (exact names)",
+              "'discovery.kubernetes.credentials[1]' needs 'secret' (the name of a Secret in each"
+                  + " namespace, with keys username, password and optionally ca.crt) or 'username'"
+                  + " with 'passwordEnv' or 'passwordFile'",
+              "'discovery.kubernetes.credentials[2].labels': 'bad key!' is not a Kubernetes label"
+                  + " name",
+              "'discovery.kubernetes.credentials[2]' needs 'passwordEnv' or 'passwordFile'; the"
+                  + " password is a secret and is never written in the configuration file",
+              "'discovery.kubernetes.credentials[2].pinnedSha256[0]' is not a SHA-256"
+                  + " fingerprint; give 64 hex digits, with or without colons (openssl x509 -noout"
+                  + " -fingerprint -sha256 -in server.crt)",
               "'discovery.kubernetes.apiServer' must be an http(s) URL such as"
                   + " https://kubernetes.default.svc, got \"ftp://api\"; leave it out to use the"
                   + " pod's service account or the kubeconfig",

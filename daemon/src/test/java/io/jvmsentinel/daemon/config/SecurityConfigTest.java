@@ -74,7 +74,8 @@ class SecurityConfigTest {
                   .formatted(trustStore, trustStore, server.keyStore()));
 
       TargetTlsConfig a = config.targets().get(0).tls().orElseThrow();
-      assertThat(a.trustStore()).isEqualTo(new StoreFile(trustStore, Secret.of("trust-pw-1")));
+      assertThat(a.trust())
+          .isEqualTo(new TlsTrust.Store(new StoreFile(trustStore, Secret.of("trust-pw-1"))));
       assertThat(a.keyStore()).isEmpty();
       assertThat(a.registry()).as("registry TLS by default").isTrue();
       TargetTlsConfig b = config.targets().get(1).tls().orElseThrow();

@@ -372,7 +372,7 @@ class DeployManifestsTest {
     SentinelConfig config =
         DeployFiles.loadExample(sidecarConfig(file, daemon), "sentinel.yaml", dir, env);
     assertThat(config.kubernetesDiscovery()).isPresent();
-    assertThat(config.kubernetesDiscovery().get().password()).isPresent();
+    assertThat(config.kubernetesDiscovery().get().credentials()).isNotEmpty();
     assertThat(config.kubernetesDiscovery().get().node())
         .isEqualTo(Optional.ofNullable(env.get("NODE_NAME")));
     for (String passwordFile :
@@ -381,6 +381,50 @@ class DeployManifestsTest {
       assertThat(volumeHolding(pod, daemon, passwordFile).at("/secret/secretName").asText())
           .isEqualTo("jvm-sentinel-jmx");
     }
+  }
+
+  /**
+   * Credentials go only where the configuration allows them, and the RBAC matches: get on the named
+   * Secret in exactly the namespaces listed under credentials, nothing else.
+   */
+  @ParameterizedTest
+  @MethodSource("discoveryManifests")
+  void discoveryReadsOnlyTheCredentialsSecretsOfTheAllowedNamespaces(Path file) throws Exception {
+    JsonNode kubernetes =
+        DeployFiles.YAML.readTree(sidecarConfig(file, sidecar(file))).at("/discovery/kubernetes");
+    assertThat(kubernetes.has("username")).as("no password for every pod").isFalse();
+    Map<String, String> allowed = new HashMap<>();
+    for (JsonNode entry : kubernetes.path("credentials")) {
+      for (JsonNode namespace : entry.path("namespaces")) {
+        allowed.put(namespace.asText(), entry.path("secret").asText());
+      }
+    }
+    assertThat(allowed).isNotEmpty();
+    Path rbac = deploy().resolve("kubernetes/discovery-credentials-rbac.yaml");
+    List<JsonNode> roles =
+        documents(rbac).stream().filter(d -> d.path("kind").asText().equals("Role")).toList();
+    Map<String, String> granted = new HashMap<>();
+    for (JsonNode role : roles) {
+      JsonNode rules = role.path("rules");
+      assertThat(rules).hasSize(1);
+      assertThat(texts(rules.get(0).path("resources"))).containsExactly("secrets");
+      assertThat(texts(rules.get(0).path("verbs"))).containsExactly("get");
+      assertThat(texts(rules.get(0).path("resourceNames"))).hasSize(1);
+      granted.put(
+          role.at("/metadata/namespace").asText(),
+          texts(rules.get(0).path("resourceNames")).get(0));
+    }
+    assertThat(granted).isEqualTo(allowed);
+    JsonNode account = only(deploy().resolve("kubernetes/discovery-rbac.yaml"), "ServiceAccount");
+    assertThat(
+            documents(rbac).stream()
+                .filter(d -> d.path("kind").asText().equals("RoleBinding"))
+                .toList())
+        .hasSize(roles.size())
+        .allSatisfy(
+            binding ->
+                assertThat(binding.at("/subjects/0/name").asText())
+                    .isEqualTo(account.at("/metadata/name").asText()));
   }
 
   static List<Path> clusterWideManifests() {

@@ -54,7 +54,8 @@ class HelmChartIT {
   private static final List<String> DISCOVERY_CLUSTER =
       List.of(
           "--set", "discovery.enabled=true",
-          "--set", "discovery.existingSecret=jvm-sentinel-jmx");
+          "--set", "discovery.credentials[0].namespaces={shop,billing}",
+          "--set", "discovery.credentials[0].secret=jvm-sentinel-jmx");
   private static final List<String> DISCOVERY_PER_NODE =
       List.of(
           "--set", "discovery.enabled=true",
@@ -200,10 +201,11 @@ class HelmChartIT {
     Path perNodeFile = Files.writeString(dir.resolve("per-node.yaml"), perNode);
     Result validation = validate(List.of(clusterFile.toString(), perNodeFile.toString()));
     assertThat(validation.exitCode()).as(validation.output()).isZero();
-    // Cluster-wide: ServiceAccount, ClusterRole, ClusterRoleBinding, ConfigMap, Deployment, Secret.
+    // Cluster-wide: ServiceAccount, ClusterRole, ClusterRoleBinding, ConfigMap, Deployment, Secret,
+    // and 2 x (Role, RoleBinding) for the credentials Secrets of shop and billing.
     // Per node in two namespaces: ServiceAccount, 2 x (Role, RoleBinding), ConfigMap, DaemonSet,
     // Secret (the endpoint's token).
-    assertThat(validation.output()).contains("14 passed, 0 failed");
+    assertThat(validation.output()).contains("18 passed, 0 failed");
 
     String account = object(cluster, "ServiceAccount").at("/metadata/name").asText();
     for (JsonNode role : objects(cluster, "ClusterRole")) {
@@ -211,6 +213,24 @@ class HelmChartIT {
     }
     assertThat(object(cluster, "ClusterRoleBinding").at("/subjects/0/name").asText())
         .isEqualTo(account);
+    // The credentials: get on the one named Secret, only in the namespaces allowed to receive it.
+    List<JsonNode> secretRoles = objects(cluster, "Role");
+    assertThat(secretRoles)
+        .extracting(r -> r.at("/metadata/namespace").asText())
+        .containsExactly("billing", "shop");
+    for (JsonNode role : secretRoles) {
+      JsonNode rules = role.get("rules");
+      assertThat(rules).hasSize(1);
+      assertThat(rules.get(0).get("resources"))
+          .extracting(JsonNode::asText)
+          .containsExactly("secrets");
+      assertThat(rules.get(0).get("resourceNames"))
+          .extracting(JsonNode::asText)
+          .containsExactly("jvm-sentinel-jmx");
+      assertThat(rules.get(0).get("verbs")).extracting(JsonNode::asText).containsExactly("get");
+    }
+    assertThat(objects(cluster, "RoleBinding"))
+        .allSatisfy(b -> assertThat(b.at("/subjects/0/name").asText()).isEqualTo(account));
     JsonNode pod = object(cluster, "Deployment").at("/spec/template/spec");
     assertThat(pod.path("serviceAccountName").asText()).isEqualTo(account);
     assertThat(objects(cluster, "ConfigMap")).hasSize(1); // not the sidecar's as well
@@ -219,7 +239,7 @@ class HelmChartIT {
             object(cluster, "ConfigMap").at("/data/sentinel.yaml").asText(),
             "sentinel.yaml",
             dir.resolve("cluster"));
-    assertThat(config.kubernetesDiscovery().orElseThrow().password()).isPresent();
+    assertThat(config.kubernetesDiscovery().orElseThrow().credentials()).isNotEmpty();
     assertThat(config.kubernetesDiscovery().orElseThrow().node()).isEmpty();
 
     List<JsonNode> roles = objects(perNode, "Role");

@@ -109,8 +109,7 @@ class AnnotatedPodTest {
             List.of(),
             Map.of(),
             Duration.ofSeconds(10),
-            Optional.empty(),
-            Optional.empty(),
+            List.of(),
             Duration.ofSeconds(1),
             Duration.ofSeconds(1));
     return new AnnotatedPod(settings).target(pod, problems::add);

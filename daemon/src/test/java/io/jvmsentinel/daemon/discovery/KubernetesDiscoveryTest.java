@@ -12,9 +12,16 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.jvmsentinel.daemon.config.JmxAddress;
 import io.jvmsentinel.daemon.config.KubernetesDiscoveryConfig;
+import io.jvmsentinel.daemon.config.PodCredentials;
 import io.jvmsentinel.daemon.config.PodMatch;
 import io.jvmsentinel.daemon.config.Secret;
 import io.jvmsentinel.daemon.config.TargetConfig;
+import io.jvmsentinel.daemon.config.TargetTlsConfig;
+import io.jvmsentinel.daemon.config.TlsTrust;
+import io.jvmsentinel.daemon.testing.TestCertificates;
+import io.jvmsentinel.daemon.testing.TestCertificates.Identity;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +32,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -35,6 +43,7 @@ class KubernetesDiscoveryTest {
   private static final Duration SEEN = Duration.ofSeconds(20);
   private static final Duration POLL = Duration.ofSeconds(5);
 
+  @TempDir Path dir;
   private final MockApiServer api = new MockApiServer();
   private final Handed handed = new Handed();
   private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
@@ -77,8 +86,9 @@ class KubernetesDiscoveryTest {
             Map.entry("app", "orders"),
             Map.entry("team", "")); // every target has the same keys, even without the label
     assertThat(target.pollInterval()).isEqualTo(POLL);
-    assertThat(target.username()).contains("monitor");
-    assertThat(target.password()).contains(Secret.of("s3cret"));
+    assertThat(target.username()).as("no credentials configured: none sent").isEmpty();
+    assertThat(target.password()).isEmpty();
+    assertThat(target.tls()).isEmpty();
   }
 
   @Test
@@ -225,6 +235,97 @@ class KubernetesDiscoveryTest {
   }
 
   @Test
+  void credentialsGoOnlyToAllowListedPodsEachWithItsOwnNamespacesSecret() throws Exception {
+    Identity shopJmx = new TestCertificates(dir).identity("shop-jmx", "shop-jmx-pw-1");
+    secret(
+        "shop",
+        Map.of(
+            "username", "monitor",
+            "password", "shop-pw\n", // as kubectl create secret --from-file keeps it
+            "ca.crt", Files.readString(shopJmx.certificate())));
+    secret("pay", Map.of("username", "monitor", "password", "pay-pw"));
+    secret("tenant", Map.of("username", "monitor", "password", "tenant-pw"));
+    start(withCredentials(fromSecret(List.of("shop", "pay"), Map.of())));
+    create(annotatedPod("tenant", "thief", "10.0.9.1", "node-a", 9010));
+    create(
+        new PodBuilder(annotatedPod("tenant", "open", "10.0.9.2", "node-a", 9010))
+            .editMetadata()
+            .addToAnnotations("jvm-sentinel.io/jmx-auth", "none")
+            .endMetadata()
+            .build());
+    create(annotatedPod("shop", "orders", "10.0.0.1", "node-a", 9010));
+    create(annotatedPod("pay", "billing", "10.0.0.2", "node-a", 9010));
+
+    awaitNames("pay.billing", "shop.orders", "tenant.open");
+    TargetConfig orders = named("shop.orders");
+    assertThat(orders.username()).contains("monitor");
+    assertThat(orders.password()).contains(Secret.of("shop-pw"));
+    TlsTrust.Pinned trust = (TlsTrust.Pinned) orders.tls().orElseThrow().trust();
+    assertThat(trust.authorities()).hasSize(1);
+    assertThat(trust.authorities().get(0).getSubjectX500Principal().getName())
+        .isEqualTo("CN=shop-jmx");
+    TargetConfig billing = named("pay.billing");
+    assertThat(billing.password()).contains(Secret.of("pay-pw"));
+    assertThat(billing.tls()).as("no ca.crt, no pins: plain RMI").isEmpty();
+    TargetConfig open = named("tenant.open");
+    assertThat(open.username()).isEmpty();
+    assertThat(open.password()).isEmpty();
+    awaitLogged(
+        "pod tenant.thief is not watched: no entry of discovery.kubernetes.credentials allows",
+        "annotate it jvm-sentinel.io/jmx-auth: none");
+    assertThat(api.paths())
+        .as("the Secret of a namespace off the allow-list is never read")
+        .noneMatch(
+            path -> path.contains("/namespaces/tenant/secrets/")) // a create POSTs to .../secrets
+        .anyMatch(path -> path.contains("/namespaces/shop/secrets/jvm-sentinel-jmx"));
+    assertThat(warnings()).noneMatch(line -> line.contains("pw"));
+  }
+
+  @Test
+  void labelsNarrowTheAllowListAndGivenCredentialsCarryTheirPins() {
+    String pin = "ab".repeat(32);
+    PodCredentials ordersOnly =
+        new PodCredentials(
+            List.of("shop"),
+            Map.of("app", Pattern.compile("orders")),
+            Optional.empty(),
+            Optional.of("monitor"),
+            Optional.of(Secret.of("given-pw")),
+            List.of(pin),
+            false);
+    start(withCredentials(ordersOnly));
+    create(labelled(annotatedPod("shop", "orders-0", "10.0.0.1", "node-a", 9010), "orders"));
+    create(labelled(annotatedPod("shop", "cart-0", "10.0.0.2", "node-a", 9010), "cart"));
+
+    awaitNames("shop.orders-0");
+    TargetConfig orders = named("shop.orders-0");
+    assertThat(orders.password()).contains(Secret.of("given-pw"));
+    TargetTlsConfig tls = orders.tls().orElseThrow();
+    assertThat(tls.trust()).isEqualTo(new TlsTrust.Pinned(List.of(), List.of(pin)));
+    assertThat(tls.registry()).isFalse();
+    awaitLogged("pod shop.cart-0 is not watched: no entry of discovery.kubernetes.credentials");
+  }
+
+  @Test
+  void aMissingSecretIsExplainedAndThePodWatchedOnceItExists() {
+    start(withCredentials(fromSecret(List.of("shop"), Map.of())));
+    create(annotatedPod("shop", "orders-0", "10.0.0.1", "node-a", 9010));
+    awaitLogged(
+        "pod shop.orders-0 is not watched: Secret shop/jvm-sentinel-jmx does not exist;"
+            + " create it with keys username and password");
+    assertThat(handed.latest()).isEmpty();
+
+    secret("shop", Map.of("username", "monitor", "password", "late-pw"));
+    await()
+        .atMost(NamespaceSecrets.RETRY.plus(SEEN))
+        .untilAsserted(
+            () ->
+                assertThat(handed.latest())
+                    .extracting(TargetConfig::password)
+                    .containsExactly(Optional.of(Secret.of("late-pw"))));
+  }
+
+  @Test
   void aMissingRbacRuleIsExplainedAndTheTargetsComeOnceItIsGranted() {
     create(annotatedPod("shop", "a", "10.0.0.1", "node-a", 9010));
     api.refuse(true);
@@ -254,6 +355,16 @@ class KubernetesDiscoveryTest {
       Map<String, String> labelTags,
       List<PodMatch> include,
       List<PodMatch> exclude) {
+    return settings(namespaces, node, labelTags, include, exclude, List.of());
+  }
+
+  private KubernetesDiscoveryConfig settings(
+      List<String> namespaces,
+      Optional<String> node,
+      Map<String, String> labelTags,
+      List<PodMatch> include,
+      List<PodMatch> exclude,
+      List<PodCredentials> credentials) {
     return new KubernetesDiscoveryConfig(
         Optional.of(api.url()),
         namespaces,
@@ -263,14 +374,42 @@ class KubernetesDiscoveryTest {
         exclude,
         new java.util.TreeMap<>(labelTags), // sorted: the test names the order
         POLL,
-        Optional.of("monitor"),
-        Optional.of(Secret.of("s3cret")),
+        credentials,
         Duration.ofSeconds(2),
         Duration.ofSeconds(5));
   }
 
   private void create(Pod pod) {
     api.client().resource(pod).create();
+  }
+
+  private KubernetesDiscoveryConfig withCredentials(PodCredentials credentials) {
+    return settings(
+        List.of(), Optional.empty(), Map.of(), List.of(), List.of(), List.of(credentials));
+  }
+
+  private static PodCredentials fromSecret(List<String> namespaces, Map<String, Pattern> labels) {
+    return new PodCredentials(
+        namespaces,
+        labels,
+        Optional.of("jvm-sentinel-jmx"),
+        Optional.empty(),
+        Optional.empty(),
+        List.of(),
+        true);
+  }
+
+  /** The credentials Secret {@code jvm-sentinel-jmx} of a namespace, created through the API. */
+  private void secret(String namespace, Map<String, String> values) {
+    api.client().resource(MockApiServer.secret(namespace, "jvm-sentinel-jmx", values)).create();
+  }
+
+  private static Pod labelled(Pod pod, String app) {
+    return new PodBuilder(pod).editMetadata().addToLabels("app", app).endMetadata().build();
+  }
+
+  private TargetConfig named(String name) {
+    return handed.latest().stream().filter(t -> t.name().equals(name)).findFirst().orElseThrow();
   }
 
   private static Pod annotated(PodBuilder pod, String scrape, String port) {

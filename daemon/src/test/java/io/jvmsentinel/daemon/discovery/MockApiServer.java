@@ -133,6 +133,27 @@ public final class MockApiServer implements AutoCloseable {
         .endStatus();
   }
 
+  /**
+   * A Secret {@code name} of {@code namespace} holding {@code values} (base64, as the API has it).
+   */
+  public static io.fabric8.kubernetes.api.model.Secret secret(
+      String namespace, String name, Map<String, String> values) {
+    Map<String, String> data = new HashMap<>();
+    values.forEach(
+        (key, value) ->
+            data.put(
+                key,
+                java.util.Base64.getEncoder()
+                    .encodeToString(value.getBytes(java.nio.charset.StandardCharsets.UTF_8))));
+    return new io.fabric8.kubernetes.api.model.SecretBuilder()
+        .withNewMetadata()
+        .withNamespace(namespace)
+        .withName(name)
+        .endMetadata()
+        .withData(data)
+        .build();
+  }
+
   /** A running pod that opts in with its JMX port. */
   public static Pod annotatedPod(String namespace, String name, String ip, String node, int port) {
     return runningPod(namespace, name, ip, node)

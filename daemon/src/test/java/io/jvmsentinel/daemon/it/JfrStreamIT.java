@@ -241,7 +241,8 @@ class JfrStreamIT {
             new StreamDirectories(tmp),
             OWNER,
             Duration.ZERO,
-            Clock.systemUTC());
+            Clock.systemUTC(),
+            JfrStreamSession.newThread("lab"));
     session.addListener(stream);
     session.start();
   }

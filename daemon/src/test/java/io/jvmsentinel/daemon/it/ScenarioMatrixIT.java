@@ -44,8 +44,9 @@ import org.junit.jupiter.api.io.TempDir;
  * storm), pool-start at 30 and 230, the feature switched on at 200 and watched for the 3 minutes
  * the issue asks, and class loader churn from 200 (issue 26): about 7 minutes in all. The
  * thread-per-request, tls-listener-storm, gc-pressure, deopt-storm and codecache-churn incidents
- * run singly, with a short warm-up, in {@link ScenarioSuiteIT}; here they are covered by {@code
- * mixed} (codecache-churn is left out: a second core-hungry target beside churn-from-boot).
+ * run singly, with a short warm-up, in {@link ScenarioSuiteIT} (on JDK 17 only those no replay
+ * judges); here they are covered by {@code mixed} (codecache-churn is left out: a second
+ * core-hungry target beside churn-from-boot).
  *
  * <p>Writes {@code target/scenario-matrix.json} and {@code target/scenario-matrix.md} (the table in
  * docs/alerts.md), then fails if any cell does not hold.

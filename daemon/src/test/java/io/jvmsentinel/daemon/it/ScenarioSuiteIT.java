@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -28,6 +27,16 @@ import org.junit.jupiter.params.provider.MethodSource;
  * JVM, and the daemon, with its default rules, must raise the expected alert within a stated bound
  * of the scenario's onset, with the expected evidence, and resolve it once the scenario stops.
  * (Thread storms from the TLS listener are in DetectionIT.)
+ *
+ * <p>Only what no recorded replay ({@code ScenarioReplayTest}) and no other suite IT covers runs
+ * here (issue 27): the incidents on JDK 25 that no replay holds, TlsHandshakeStorm and its resolve
+ * (no fixture), the lock holder's live dump and codecache-churn judged ClassLoaderChurn on JDK 17
+ * (the healthy service on JDK 11 to 25 is HealthyTargetsIT). Covered elsewhere, so not here:
+ * thread-per-request, deopt-storm and gc-pressure on JDK 17 (their firing, cause, bound and resolve
+ * in the replays of {@code mixed-jdk17} and {@code mixed-matrix-jdk17}; ThreadStorm live in
+ * OverloadIT, StormPauseIT and SnapshotMatrixIT, GcOverhead live in SnapshotMatrixIT), and
+ * codecache-churn on JDK 25 (CodeCacheChurn, ClassLoaderChurn silent: the replay of {@code
+ * codecache-churn-4m-jdk25}).
  */
 class ScenarioSuiteIT {
   /** A short warm-up so JIT incidents are judged within the test's time. */
@@ -67,16 +76,6 @@ class ScenarioSuiteIT {
     return Stream.of(
             new Case(
                 "thread-per-request",
-                17,
-                List.of("--rate", "200"),
-                "storm",
-                "ThreadStorm",
-                Duration.ofSeconds(10),
-                a ->
-                    a.finding().summary().contains("io.jvmsentinel.lab.RequestDispatcher.dispatch"),
-                Duration.ofSeconds(60)),
-            new Case(
-                "thread-per-request",
                 25,
                 List.of("--rate", "200"),
                 "storm",
@@ -110,7 +109,8 @@ class ScenarioSuiteIT {
                 a ->
                     a.key().startsWith("localhost:")
                         && ((Number) a.finding().evidence().get("fullShare")).doubleValue() > 0.9,
-                Duration.ofSeconds(60)),
+                // Stopped 5 s after the bound: it must have fired by then (15 s measured).
+                Duration.ofSeconds(45)),
             new Case(
                 "codecache-full",
                 17,
@@ -142,29 +142,7 @@ class ScenarioSuiteIT {
                 Duration.ofSeconds(90),
                 a -> a.finding().summary().contains("class loaders are dropped and reloaded"),
                 Duration.ZERO),
-            new Case(
-                "deopt-storm",
-                17,
-                List.of(),
-                "deopt",
-                "DeoptimizationStorm",
-                Duration.ofSeconds(90),
-                a ->
-                    a.finding().evidence().get("mostDeoptimizedMethods") instanceof List<?> l
-                        && !l.isEmpty(),
-                Duration.ZERO),
-            new Case(
-                "gc-pressure",
-                17,
-                List.of(),
-                "gc",
-                "GcOverhead",
-                Duration.ofSeconds(60),
-                a ->
-                    ((Number) a.finding().evidence().get("pauseShareOfWallTime")).doubleValue()
-                        > 0.2,
-                Duration.ofSeconds(90)),
-            // The same incidents on JDK 25: no sweeper there; code cache GCs flush instead.
+            // The same incidents on JDK 25 (its code cache churn is judged in the replays).
             new Case(
                 "tls-full-handshakes",
                 25,
@@ -175,15 +153,6 @@ class ScenarioSuiteIT {
                 a ->
                     a.key().startsWith("localhost:")
                         && ((Number) a.finding().evidence().get("fullShare")).doubleValue() > 0.9,
-                Duration.ZERO),
-            new Case(
-                "codecache-churn",
-                25,
-                List.of(),
-                "churn",
-                "CodeCacheChurn",
-                Duration.ofSeconds(90),
-                a -> number(a, "codeCacheGcsPerSecond") > 0 || number(a, "occupancyFall") >= 0.05,
                 Duration.ZERO),
             new Case(
                 "deopt-storm",
@@ -255,55 +224,6 @@ class ScenarioSuiteIT {
             .until(() -> firing(daemon, c.rule()).isEmpty());
         System.out.printf("%s: resolved after the scenario stopped%n", c);
       }
-    }
-  }
-
-  /** The healthy service on every JDK of the matrix, JDK 11 (chunk feed) included: no alert. */
-  @Test
-  void aHealthyServiceOnEveryJdkRaisesNoAlertInThreeMinutes() throws Exception {
-    List<LabProcess> labs = new ArrayList<>();
-    try {
-      StringBuilder targets = new StringBuilder("targets:\n");
-      for (int jdk : new int[] {11, 17, 21, 25}) {
-        LabProcess lab =
-            LabScenarios.builder("healthy", Jdks.jdk(jdk), jdk)
-                .build()
-                .startReady(Duration.ofSeconds(60));
-        labs.add(lab);
-        targets
-            .append("  - name: jdk")
-            .append(jdk)
-            .append("\n    jmx: ")
-            .append(lab.jmxHostPort())
-            .append("\n    pollInterval: 2s\n");
-      }
-      try (SentinelDaemon daemon =
-          Daemons.start(dir, "detection:\n  snapshots:\n    directory: \"\"\n" + targets)) {
-        long end = System.nanoTime() + Duration.ofMinutes(3).toNanos();
-        int checks = 0;
-        while (System.nanoTime() < end) {
-          assertThat(daemon.detection().active()).as("alerts on healthy targets").isEmpty();
-          checks++;
-          Thread.sleep(2_000);
-        }
-        assertThat(daemon.sessions()).allSatisfy(s -> assertThat(s.status().up()).isTrue());
-        // Compiler-thread CPU on every JDK: from JFR (JDK 11 through the chunk feed).
-        for (String target : List.of("jdk11", "jdk17", "jdk21", "jdk25")) {
-          assertThat(
-                  daemon
-                      .registry()
-                      .get("jvm.jit.compiler.cpu.usage")
-                      .tags("target", target, "compiler", "c2")
-                      .gauge()
-                      .value())
-              .as("C2 CPU of " + target)
-              .isNotNaN();
-        }
-        System.out.printf(
-            "healthy on JDK 11/17/21/25: 0 alerts in 3 minutes (%d checks)%n", checks);
-      }
-    } finally {
-      labs.forEach(LabProcess::close);
     }
   }
 

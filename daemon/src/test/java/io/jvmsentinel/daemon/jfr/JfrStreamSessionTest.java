@@ -55,7 +55,8 @@ class JfrStreamSessionTest {
             new StreamDirectories(tmp),
             owner,
             evidenceWindow,
-            Clock.systemUTC());
+            Clock.systemUTC(),
+            JfrStreamSession.newThread("self"));
     return session;
   }
 

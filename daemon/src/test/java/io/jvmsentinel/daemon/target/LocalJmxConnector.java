@@ -8,8 +8,17 @@ import javax.management.NotificationListener;
 import javax.management.remote.JMXConnector;
 import javax.security.auth.Subject;
 
-/** A JMXConnector over a local MBean server: never fails, never sends notifications. */
-record LocalJmxConnector(MBeanServer server) implements JMXConnector {
+/**
+ * A JMXConnector over a local MBean server: never fails, never sends notifications (subclasses may
+ * override what they watch).
+ */
+class LocalJmxConnector implements JMXConnector {
+  private final MBeanServer server;
+
+  LocalJmxConnector(MBeanServer server) {
+    this.server = server;
+  }
+
   @Override
   public void connect() {}
 
