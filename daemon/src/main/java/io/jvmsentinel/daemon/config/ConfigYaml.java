@@ -76,15 +76,10 @@ final class ConfigYaml {
         return Optional.empty();
       }
       Node root = composer.next();
-      if (composer.hasNext()) {
-        Optional<Mark> next = parser.peekEvent().getStartMark();
-        try {
-          next = composer.next().getStartMark();
-        } catch (YamlEngineException e) {
-          // The second document is broken too; where it starts is enough to say.
-        }
-        at(name, next, problems, null, "only one YAML document is allowed in the file");
-      }
+      secondDocument(parser, composer)
+          .ifPresent(
+              next ->
+                  at(name, next, problems, null, "only one YAML document is allowed in the file"));
       reportDuplicateKeys(
           name, root, "", problems, Collections.newSetFromMap(new IdentityHashMap<>()));
       return Optional.of(root);
@@ -101,23 +96,50 @@ final class ConfigYaml {
     return Optional.empty();
   }
 
+  /** Where a second document starts, if there is one (it may be broken: it is refused anyway). */
+  private static Optional<Optional<Mark>> secondDocument(ParserImpl parser, Composer composer) {
+    if (!composer.hasNext()) {
+      return Optional.empty();
+    }
+    Optional<Mark> start = parser.peekEvent().getStartMark();
+    try {
+      return Optional.of(composer.next().getStartMark());
+    } catch (YamlEngineException e) {
+      return Optional.of(start);
+    }
+  }
+
+  /**
+   * Whether no collection nests deeper than {@link #MAX_DEPTH}, checked on the parser's events
+   * before the recursive composer sees them. A syntax error in a second document is left to {@link
+   * #secondDocument}: the first document is read all the same.
+   */
   private static boolean depthWithinLimit(String name, String text, Problems problems) {
     ParserImpl parser = new ParserImpl(SETTINGS, new StreamReader(SETTINGS, text));
     int depth = 0;
-    while (parser.hasNext()) {
-      Event event = parser.next();
-      switch (event.getEventId()) {
-        case MappingStart, SequenceStart -> depth++;
-        case MappingEnd, SequenceEnd -> depth--;
-        default -> {}
+    boolean secondDocumentStarted = false;
+    int documents = 0;
+    try {
+      while (parser.hasNext()) {
+        Event event = parser.next();
+        switch (event.getEventId()) {
+          case MappingStart, SequenceStart -> depth++;
+          case MappingEnd, SequenceEnd -> depth--;
+          case DocumentStart -> secondDocumentStarted = ++documents > 1;
+          default -> {}
+        }
+        if (depth > MAX_DEPTH) {
+          problems.add(
+              where(name, event.getStartMark())
+                  + "malformed YAML: nested deeper than "
+                  + MAX_DEPTH
+                  + " levels");
+          return false;
+        }
       }
-      if (depth > MAX_DEPTH) {
-        problems.add(
-            where(name, event.getStartMark())
-                + "malformed YAML: nested deeper than "
-                + MAX_DEPTH
-                + " levels");
-        return false;
+    } catch (MarkedYamlEngineException e) {
+      if (!secondDocumentStarted) {
+        throw e;
       }
     }
     return true;

@@ -193,11 +193,7 @@ public record KubernetesDiscoveryConfig(
       for (int i = 0; namespaces != null && i < namespaces.size(); i++) {
         String namespace = namespaces.get(i);
         String key = path + ".namespaces[" + i + "]";
-        if (node.check(
-                namespace != null && NAMESPACE.matcher(namespace).matches(),
-                "'%s' (\"%s\") is not a namespace name; use [a-z0-9-]+",
-                key,
-                namespace)
+        if (namespaceValid(node, key, namespace)
             && node.check(
                 watched.isEmpty() || watched.contains(namespace),
                 "'%s': namespace '%s' is not watched ('%s.namespaces'); add it there or remove it"
@@ -210,16 +206,7 @@ public record KubernetesDiscoveryConfig(
         }
       }
       Map<String, Pattern> labelPatterns = labels == null ? Map.of() : labels;
-      labelPatterns.forEach(
-          (key, pattern) -> {
-            if (node.check(
-                LABEL_KEY.matcher(key).matches(),
-                "'%s.labels': '%s' is not a Kubernetes label name",
-                path,
-                key)) {
-              node.check(pattern != null, "'%s.labels.%s' has no pattern", path, key);
-            }
-          });
+      labelsValid(node, labelPatterns);
       Optional<Secret> secretValue = Optional.empty();
       if (secret != null && (username != null || password.written())) {
         node.check(
@@ -303,6 +290,33 @@ public record KubernetesDiscoveryConfig(
     return rules;
   }
 
+  /** Whether each label name is one and has a pattern; reports the first problem of each. */
+  private static boolean labelsValid(ConfigNode node, Map<String, Pattern> labels) {
+    boolean valid = true;
+    for (Map.Entry<String, Pattern> label : labels.entrySet()) {
+      valid &=
+          node.check(
+                  LABEL_KEY.matcher(label.getKey()).matches(),
+                  "'%s.labels': '%s' is not a Kubernetes label name",
+                  node.path,
+                  label.getKey())
+              && node.check(
+                  label.getValue() != null,
+                  "'%s.labels.%s' has no pattern",
+                  node.path,
+                  label.getKey());
+    }
+    return valid;
+  }
+
+  private static boolean namespaceValid(ConfigNode node, String path, String namespace) {
+    return node.check(
+        namespace != null && NAMESPACE.matcher(namespace).matches(),
+        "'%s' (\"%s\") is not a namespace name; use [a-z0-9-]+",
+        path,
+        namespace);
+  }
+
   private static Optional<String> apiServer(ConfigNode s, String url) {
     boolean ok = url == null;
     try {
@@ -335,11 +349,7 @@ public record KubernetesDiscoveryConfig(
       String namespace = read.get(i);
       String path = SECTION + ".namespaces[" + i + "]";
       if (!s.unreadable("namespaces[" + i + "]")
-          && s.check(
-              namespace != null && NAMESPACE.matcher(namespace).matches(),
-              "'%s' (\"%s\") is not a namespace name; use [a-z0-9-]+",
-              path,
-              namespace)
+          && namespaceValid(s, path, namespace)
           && s.check(
               !namespaces.contains(namespace),
               "'%s': namespace '%s' is listed twice",
@@ -392,21 +402,7 @@ public record KubernetesDiscoveryConfig(
               node.path)) {
         continue;
       }
-      boolean valid = true;
-      for (Map.Entry<String, Pattern> label : labels.entrySet()) {
-        valid &=
-            node.check(
-                    LABEL_KEY.matcher(label.getKey()).matches(),
-                    "'%s.labels': '%s' is not a Kubernetes label name",
-                    node.path,
-                    label.getKey())
-                && node.check(
-                    label.getValue() != null,
-                    "'%s.labels.%s' has no pattern",
-                    node.path,
-                    label.getKey());
-      }
-      if (valid) {
+      if (labelsValid(node, labels)) {
         matches.add(new PodMatch(Optional.ofNullable(entry.namespace()), labels));
       }
     }
