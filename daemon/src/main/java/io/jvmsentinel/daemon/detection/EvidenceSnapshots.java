@@ -14,7 +14,6 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Queue;
@@ -22,6 +21,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,7 +41,10 @@ import org.slf4j.LoggerFactory;
  * ({@link SnapshotEvidence}). Only then is it renamed to its {@code .jfr} name; otherwise it is
  * deleted. Either way the outcome is counted ({@code jvm_sentinel_jfr_evidence_snapshots_total})
  * and queued for the engine ({@link #settled}), which names the file, or says why there is none, in
- * an update of the alert. The directory is capped in size, oldest snapshots deleted first.
+ * an update of the alert. The directory is capped in size ({@link SnapshotSpace}): before a
+ * snapshot is written, room for the most it can take is reserved, the oldest snapshots deleted
+ * first to make it; a snapshot that cannot get room is skipped ({@link SnapshotOutcome#NO_SPACE})
+ * and the alert goes out saying so.
  */
 public final class EvidenceSnapshots implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(EvidenceSnapshots.class);
@@ -66,29 +69,34 @@ public final class EvidenceSnapshots implements AutoCloseable {
   public record Settled(AlertKey alert, Instant firedAt, String file, String unavailable) {}
 
   private final Path directory;
-  private final long maxDirectoryBytes;
+  private final SnapshotSpace space;
+  private final LongSupplier bytesPerDump;
   private final Duration window;
   private final Function<String, Optional<JfrStreamSession>> streams;
   private final Queue<Settled> settled = new ConcurrentLinkedQueue<>();
 
   /**
-   * Snapshots of {@code window} into {@code directory} (none when it is null), of the targets'
-   * streams, looked up by target name (targets come and go).
+   * Snapshots of {@code window} into {@code directory} (none when it is null), at most {@code
+   * maxDirectoryBytes} in all, each reserving {@code bytesPerDump} (read when it starts: it follows
+   * the target count) while it is written, of the targets' streams, looked up by target name
+   * (targets come and go).
    */
   public EvidenceSnapshots(
       Path directory,
       long maxDirectoryBytes,
+      LongSupplier bytesPerDump,
       Duration window,
       Function<String, Optional<JfrStreamSession>> streams) {
     this.directory = directory;
-    this.maxDirectoryBytes = maxDirectoryBytes;
+    this.space = new SnapshotSpace(directory, maxDirectoryBytes);
+    this.bytesPerDump = bytesPerDump;
     this.window = window;
     this.streams = streams;
     removeUnfinished();
   }
 
   public static EvidenceSnapshots disabled() {
-    return new EvidenceSnapshots(null, 0, Duration.ZERO, name -> Optional.empty());
+    return new EvidenceSnapshots(null, 0, () -> 0, Duration.ZERO, name -> Optional.empty());
   }
 
   /**
@@ -111,24 +119,51 @@ public final class EvidenceSnapshots implements AutoCloseable {
     if (noJfr.isPresent()) {
       return "the daemon has no JFR recording of the target: " + noJfr.get();
     }
+    SnapshotSpace.Reservation room;
     Path part;
     try {
       Files.createDirectories(directory);
+      long need = bytesPerDump.getAsLong();
+      Optional<SnapshotSpace.Reservation> reserved = space.reserve(need);
+      if (reserved.isEmpty()) {
+        stream.countSnapshot(SnapshotOutcome.NO_SPACE);
+        String why =
+            "not written: no room in the disk budget ("
+                + need
+                + " bytes needed, "
+                + space.reservedBytes()
+                + " of "
+                + space.capBytes()
+                + " held by snapshots being written; storage.maxDiskMb)";
+        log.warn("JFR evidence of {} {}", alert.alertKey(), why);
+        return why;
+      }
+      room = reserved.get();
+    } catch (IOException e) {
+      return "cannot write to " + directory + ": " + e;
+    }
+    try {
       part = SnapshotFiles.reservePart(directory, baseName(alert));
     } catch (IOException e) {
+      room.close();
       return "cannot write to " + directory + ": " + e;
     }
     Instant firedAt = alert.since();
     Instant from = firedAt.minus(window);
     Optional<CompletableFuture<RecordedEvidence>> read = stream.readEvidence(from, firedAt, part);
     if (read.isEmpty()) {
+      room.close();
+      deleteQuietly(part);
       return "not written: the target's snapshot queue was full"
           + " (jvm_sentinel_jfr_evidence_dropped_total)";
     }
     read.get()
         .whenComplete(
-            (recorded, failure) ->
-                settled.add(settle(alert, needs.get(), stream, from, part, recorded, failure)));
+            (recorded, failure) -> {
+              try (room) {
+                settled.add(settle(alert, needs.get(), stream, from, part, recorded, failure));
+              }
+            });
     return PENDING;
   }
 
@@ -177,7 +212,6 @@ public final class EvidenceSnapshots implements AutoCloseable {
           verdict.to(),
           recorded.droppedEvents(),
           recorded.source());
-      prune();
       return new Settled(key, firedAt, file.toString(), null);
     } catch (IOException | RuntimeException e) {
       deleteQuietly(part);
@@ -242,30 +276,6 @@ public final class EvidenceSnapshots implements AutoCloseable {
           .forEach(EvidenceSnapshots::deleteQuietly);
     } catch (IOException e) {
       log.warn("cannot list {}: {}", directory, e.toString());
-    }
-  }
-
-  /** Deletes the oldest snapshots until the directory fits its cap. */
-  synchronized void prune() throws IOException {
-    List<Path> files;
-    try (Stream<Path> list = Files.list(directory)) {
-      files =
-          list.filter(f -> f.toString().endsWith(".jfr"))
-              .sorted(Comparator.comparing(EvidenceSnapshots::modified))
-              .toList();
-    }
-    long total = 0;
-    for (Path f : files) {
-      total += Files.size(f);
-    }
-    for (Path f : files) {
-      if (total <= maxDirectoryBytes) {
-        break;
-      }
-      long size = Files.size(f);
-      Files.deleteIfExists(f);
-      total -= size;
-      log.info("deleted old JFR evidence {} to stay under {} bytes", f, maxDirectoryBytes);
     }
   }
 

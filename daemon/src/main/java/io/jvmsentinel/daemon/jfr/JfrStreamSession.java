@@ -22,6 +22,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import javax.management.JMException;
 import javax.management.MBeanServerConnection;
@@ -72,6 +73,8 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
   private final FeedOpener opener;
   private final EventDispatcher dispatcher;
   private final ScheduledExecutorService thread;
+  private final DiskBudget budget;
+  private final AtomicBoolean closed = new AtomicBoolean();
 
   // Written by the session thread only; the dump thread reads them.
   private volatile MBeanServerConnection mbeans;
@@ -85,7 +88,7 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
       Supplier<JvmIdentity> identity,
       MeterRegistry registry,
       Tags tags,
-      StreamDirectories directories,
+      LocalJfrStorage storage,
       RecordingOwner owner,
       Duration evidenceWindow,
       Clock clock) {
@@ -109,18 +112,28 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
     this.housekeeping = new RecordingHousekeeping(target, owner, meters);
     this.evidence =
         new TargetEvidence(
-            target, config, owner, evidenceWindow, clock, meters, () -> mbeans, lifecycle::state);
+            target,
+            config,
+            owner,
+            evidenceWindow,
+            clock,
+            meters,
+            storage,
+            () -> mbeans,
+            lifecycle::state);
     this.opener =
         new FeedOpener(
             target,
             this.handlers,
             config,
-            directories,
+            storage,
             owner,
             housekeeping,
             this.dispatcher,
             evidence.enabled());
     this.thread = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("jfr-" + target));
+    this.budget = storage.budget();
+    budget.targetStarted();
     if (config.enabled()) {
       thread.scheduleWithFixedDelay(
           this::watchdog, WATCHDOG_MILLIS, WATCHDOG_MILLIS, TimeUnit.MILLISECONDS);
@@ -325,6 +338,9 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
 
   @Override
   public void close() {
+    if (closed.compareAndSet(false, true)) {
+      budget.targetStopped();
+    }
     evidence.close();
     try {
       thread

@@ -52,7 +52,7 @@ class JfrStreamSessionTest {
             () -> null,
             new SimpleMeterRegistry(),
             Tags.of("target", "self"),
-            new StreamDirectories(tmp),
+            LocalJfrStorage.unbounded(tmp, JfrConfig.DEFAULT),
             owner,
             evidenceWindow,
             Clock.systemUTC());
