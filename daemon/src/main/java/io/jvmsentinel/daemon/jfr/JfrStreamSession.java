@@ -333,7 +333,13 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
   /** Writes a snapshot of this target's evidence to {@code file}: {@link TargetEvidence#read}. */
   public Optional<CompletableFuture<RecordedEvidence>> readEvidence(
       Instant from, Instant to, Path file) {
-    return evidence.read(from, to, file);
+    return readEvidence(from, to, file, DumpAdmission.ANY);
+  }
+
+  /** The same, asking {@code admission} once the read has its turn, before it writes anything. */
+  public Optional<CompletableFuture<RecordedEvidence>> readEvidence(
+      Instant from, Instant to, Path file, DumpAdmission admission) {
+    return evidence.read(from, to, file, admission);
   }
 
   @Override

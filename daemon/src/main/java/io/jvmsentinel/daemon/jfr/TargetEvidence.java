@@ -191,13 +191,16 @@ final class TargetEvidence implements AutoCloseable {
    * not the fraction of a second recorded before it. Read from the evidence recording ({@link
    * EvidenceRecording}), else from a snapshot of the target's running recordings, and once again
    * after a failure (a call that timed out on a busy target); the future fails with the reason when
-   * neither can be read.
+   * neither can be read. Once the read has its turn among all targets' ({@link DumpLimit}) it asks
+   * {@code admission}, which may refuse it ({@link DumpAdmission.NoRoom}).
    */
-  Optional<CompletableFuture<RecordedEvidence>> read(Instant from, Instant to, Path file) {
-    return dumps.submit(file, () -> write(from, to, file));
+  Optional<CompletableFuture<RecordedEvidence>> read(
+      Instant from, Instant to, Path file, DumpAdmission admission) {
+    return dumps.submit(file, () -> write(from, to, file, admission));
   }
 
-  private RecordedEvidence write(Instant from, Instant to, Path file) throws IOException {
+  private RecordedEvidence write(Instant from, Instant to, Path file, DumpAdmission admission)
+      throws IOException {
     Path raw = file.resolveSibling(file.getFileName() + ".raw");
     try {
       for (long waited = 0;
@@ -213,7 +216,11 @@ final class TargetEvidence implements AutoCloseable {
       pause(Duration.between(clock.instant(), to));
       Instant until = to;
       // One of storage.maxConcurrentDumps over all targets; the waits above hold no turn.
-      return dumpLimit.run(() -> readAndFilter(from, until, raw, file));
+      return dumpLimit.run(
+          () -> {
+            admission.admit();
+            return readAndFilter(from, until, raw, file);
+          });
     } catch (IllegalArgumentException e) {
       throw new IOException("the target's JFR data is malformed: " + e.getMessage(), e);
     } finally {

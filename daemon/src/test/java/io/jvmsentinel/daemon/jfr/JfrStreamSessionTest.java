@@ -194,6 +194,37 @@ class JfrStreamSessionTest {
     assertThat(target.named(owner.evidenceRecordingName("self"))).isEmpty();
   }
 
+  /** Issue 25: a read the disk budget has no room for reads nothing from the target. */
+  @Test
+  void aReadRefusedRoomWhenItsTurnComesWritesNothing() throws Exception {
+    session(Duration.ofMinutes(1));
+    session.connected(null, target.connection);
+    awaitStreaming(true);
+    Path file = tmp.resolve("refused.jfr");
+    java.util.concurrent.atomic.AtomicInteger asked =
+        new java.util.concurrent.atomic.AtomicInteger();
+
+    assertThat(
+            session
+                .readEvidence(
+                    Instant.now().minusSeconds(5),
+                    Instant.now(),
+                    file,
+                    () -> {
+                      asked.incrementAndGet();
+                      throw new DumpAdmission.NoRoom("no room");
+                    })
+                .orElseThrow())
+        .failsWithin(Duration.ofSeconds(60))
+        .withThrowableOfType(ExecutionException.class)
+        .havingRootCause()
+        .isInstanceOf(DumpAdmission.NoRoom.class)
+        .withMessage("no room");
+    assertThat(asked).hasValue(1);
+    assertThat(file).doesNotExist();
+    assertThat(tmp.resolve("refused.jfr.raw")).doesNotExist();
+  }
+
   @Test
   void disconnectingClosesBothRecordingsAndAnEvidenceReadThenFailsWithAReason() throws Exception {
     session(Duration.ofMinutes(1));
