@@ -45,6 +45,7 @@ import io.jvmsentinel.daemon.target.RmiTimeouts;
 import io.jvmsentinel.daemon.target.TargetReplyFilter;
 import io.jvmsentinel.daemon.target.TargetSession;
 import io.jvmsentinel.daemon.target.TlsJmxConnector;
+import io.jvmsentinel.daemon.tls.NodeCa;
 import io.jvmsentinel.daemon.tls.SslContexts;
 import io.jvmsentinel.daemon.watch.WatchedTarget;
 import io.jvmsentinel.daemon.web.AlertPageLinks;
@@ -345,6 +346,14 @@ public final class SentinelDaemon implements AutoCloseable {
         pollWatchdog);
   }
 
+  /**
+   * The CA of the agents this daemon process starts: made when the first one is needed (a sidecar
+   * never pays for it), then one for the process, held in its heap only.
+   */
+  private static final class NodeAgentCa {
+    static final NodeCa CA = NodeCa.generate("jvm-sentinel node agent");
+  }
+
   private static Connector connector(TargetConfig target, ConnectionConfig connection) {
     TargetAddress address = target.address();
     if (address instanceof PidAddress pid) {
@@ -355,6 +364,7 @@ public final class SentinelDaemon implements AutoCloseable {
             new RemoteAgentConnector(
                 pid.pid(),
                 pid.allowHostNetwork(),
+                NodeAgentCa.CA,
                 connection.connectTimeout(),
                 connection.callTimeout());
       };

@@ -24,8 +24,10 @@ import java.util.Set;
 /**
  * The files of the JMX agent the daemon starts inside a target, in the target's own {@code /tmp}:
  * the password file and access file the agent reads (owned by the target's user, mode 0600: the JDK
- * refuses a password file others may read), and a note of the agent's address, so that a restarted
- * daemon finds the agent an earlier one left running (one that died, or could not stop it).
+ * refuses a password file others may read), its TLS key store, trust store and SSL configuration
+ * (the same way; present only while the agent starts), and a note of the agent's address, so that a
+ * restarted daemon finds the agent an earlier one left running (one that died, or could not stop
+ * it).
  *
  * <p>The target's /tmp is the target's to shape, and an absolute symbolic link met on the way
  * through {@code /proc/<pid>/root} resolves in the daemon's own file system; a check of a path
@@ -64,6 +66,40 @@ final class AgentFiles {
 
   String accessFileInTarget() {
     return "/tmp/" + name + ".access";
+  }
+
+  String keyStoreInTarget() {
+    return "/tmp/" + name + ".keystore";
+  }
+
+  String trustStoreInTarget() {
+    return "/tmp/" + name + ".truststore";
+  }
+
+  /** The agent's SSL configuration ({@code com.sun.management.jmxremote.ssl.config.file}). */
+  String sslConfigInTarget() {
+    return "/tmp/" + name + ".ssl";
+  }
+
+  /**
+   * Writes the agent's TLS files: its key store, its trust store and the configuration naming both
+   * with their password. The agent reads them once, when it starts: {@link #removeTls} after that.
+   */
+  void writeTls(AgentTlsStores stores) throws IOException {
+    try (SecureDirectoryStream<Path> dir = openTmp()) {
+      writeOwnerOnly(dir, name + ".keystore", stores.keyStore());
+      writeOwnerOnly(dir, name + ".truststore", stores.trustStore());
+      writeOwnerOnly(dir, name + ".ssl", stores.sslConfig().getBytes(StandardCharsets.ISO_8859_1));
+    }
+  }
+
+  /** Removes the TLS files: the agent holds its keys in memory once started. */
+  void removeTls() throws IOException {
+    try (SecureDirectoryStream<Path> dir = openTmp()) {
+      deleteIfExists(dir, name + ".keystore");
+      deleteIfExists(dir, name + ".truststore");
+      deleteIfExists(dir, name + ".ssl");
+    }
   }
 
   /** Writes the password and access files granting {@code role} read and write access. */
@@ -170,6 +206,11 @@ final class AgentFiles {
   /** Written under a temporary name with mode 0600 and the target's owner, then moved in place. */
   private void writeOwnerOnly(SecureDirectoryStream<Path> dir, String file, String text)
       throws IOException {
+    writeOwnerOnly(dir, file, text.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private void writeOwnerOnly(SecureDirectoryStream<Path> dir, String file, byte[] content)
+      throws IOException {
     Path target = Path.of(file);
     Path temporary = Path.of(file + ".new");
     deleteIfExists(dir, file + ".new");
@@ -183,7 +224,7 @@ final class AgentFiles {
                   StandardOpenOption.WRITE,
                   LinkOption.NOFOLLOW_LINKS),
               PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")))) {
-        ByteBuffer bytes = ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8));
+        ByteBuffer bytes = ByteBuffer.wrap(content);
         while (bytes.hasRemaining()) {
           out.write(bytes);
         }

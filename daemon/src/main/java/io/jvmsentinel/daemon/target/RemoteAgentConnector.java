@@ -1,11 +1,14 @@
 package io.jvmsentinel.daemon.target;
 
 import com.sun.tools.attach.VirtualMachine;
+import io.jvmsentinel.daemon.tls.NodeCa;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Base64;
@@ -23,6 +26,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.management.remote.JMXConnector;
 import javax.management.remote.JMXServiceURL;
+import javax.net.ssl.SSLContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,18 +39,23 @@ import org.slf4j.LoggerFactory;
  * cannot reach it. Instead, through the Attach API, the daemon starts the target's remote agent
  * ({@code VirtualMachine.startManagementAgent}, the {@code com.sun.management.jmxremote.*}
  * properties of JDK 11 to 25's {@code ConnectorBootstrap}) bound to the target's own address (its
- * pod IP; loopback when it shares the daemon's network) on a port free in its network, with
- * authentication: a random password per JVM and an access file granting one role read and write,
- * written into the target's /tmp ({@link AgentFiles}). No TLS: the password and the JMX traffic
- * cross the pod network in clear (docs/operations.md, "Node agent").
+ * pod IP; loopback when it shares the daemon's network) on a port free in its network, with mutual
+ * TLS on the registry and the connector ({@code ssl}, {@code registry.ssl}, {@code
+ * ssl.need.client.auth}): the agent presents a certificate the daemon's {@link NodeCa} issued to it
+ * alone and admits only clients with a certificate of that CA, which only the daemon has; the
+ * daemon trusts exactly that agent's certificate. Inside TLS, a random password per JVM and an
+ * access file granting one role read and write, as before: the password ties a login to this JVM's
+ * agent (the CA's client certificate fits every agent) and the access file keeps the role. All are
+ * written into the target's /tmp ({@link AgentFiles}); the key and trust stores only while the
+ * agent starts (it reads them once).
  *
  * <p>A JVM runs at most one remote agent. When the daemon stops watching the JVM (gone from
  * discovery, daemon shutdown) it stops the agent ({@code ManagementAgent.stop}, {@link AgentStop})
- * and removes its files and note. A daemon that died without that leaves the agent running: the
- * next daemon finds it (through the address note), writes a new password (the agent reads the
- * password file at every login) and connects; and a JVM started with its own {@code
- * -Dcom.sun.management.jmxremote.port} cannot get ours: that is a clear error, the JVM is for a
- * {@code targets:} entry (or the kubernetes provider) with its own address and credentials.
+ * and removes its files and note. A daemon that died without that leaves the agent running, with a
+ * trust store of a CA that died with it: the next daemon finds it (through the address note), stops
+ * it and starts its own. A JVM started with its own {@code -Dcom.sun.management.jmxremote.port}
+ * cannot get ours: that is a clear error, the JVM is for a {@code targets:} entry (or the
+ * kubernetes provider) with its own address and credentials.
  *
  * <p>RMI caveat: the agent's RMI stub carries the target's host name address ({@code
  * InetAddress.getLocalHost()} in the target), which in a pod is the pod IP, as bound here.
@@ -65,6 +74,7 @@ public final class RemoteAgentConnector implements Connector {
 
   private final TargetProcess process;
   private final boolean allowHostNetwork;
+  private final NodeCa ca;
   private final Duration connectTimeout;
   private final Duration callTimeout;
   // Attach and agent start have no timeout of their own (a stopped JVM hangs them): they run here.
@@ -73,22 +83,31 @@ public final class RemoteAgentConnector implements Connector {
   private Future<RunningAgent> agent;
 
   /** A connector that refuses a JVM in the host's network ({@link AgentBindAddress}). */
-  public RemoteAgentConnector(long pid, Duration connectTimeout, Duration callTimeout) {
-    this(pid, false, connectTimeout, callTimeout);
+  public RemoteAgentConnector(long pid, NodeCa ca, Duration connectTimeout, Duration callTimeout) {
+    this(pid, false, ca, connectTimeout, callTimeout);
   }
 
+  /**
+   * @param ca the daemon's CA: issues the agent's certificate, gives the daemon's client one
+   */
   public RemoteAgentConnector(
-      long pid, boolean allowHostNetwork, Duration connectTimeout, Duration callTimeout) {
-    this(TargetProcess.onThisHost(pid), allowHostNetwork, connectTimeout, callTimeout);
+      long pid,
+      boolean allowHostNetwork,
+      NodeCa ca,
+      Duration connectTimeout,
+      Duration callTimeout) {
+    this(TargetProcess.onThisHost(pid), allowHostNetwork, ca, connectTimeout, callTimeout);
   }
 
   RemoteAgentConnector(
       TargetProcess process,
       boolean allowHostNetwork,
+      NodeCa ca,
       Duration connectTimeout,
       Duration callTimeout) {
     this.process = process;
     this.allowHostNetwork = allowHostNetwork;
+    this.ca = ca;
     this.connectTimeout = connectTimeout;
     this.callTimeout = callTimeout;
     this.agentThread = HelperThread.withQueue("jmx-agent-pid-" + process.pid(), 1);
@@ -129,7 +148,7 @@ public final class RemoteAgentConnector implements Connector {
   }
 
   /** The agent this daemon started or found, and how to log in to it. */
-  private record RunningAgent(String host, int port, RemoteJmxConnector connector) {}
+  private record RunningAgent(String host, int port, Connector connector) {}
 
   private RunningAgent startOrFindAgent() throws IOException {
     // Decided before anything is written into the target's /tmp.
@@ -137,29 +156,49 @@ public final class RemoteAgentConnector implements Connector {
     AgentFiles agentFiles = new AgentFiles(process.tmp(), process.pid(), process.owner());
     files = Optional.of(agentFiles);
     char[] password = newPassword();
-    Optional<String> earlier = agentFiles.rememberedAddress().flatMap(note -> earlier(note, host));
-    // Written first either way: a new agent reads both, a running one the password at each login.
-    agentFiles.write(ROLE, password);
+    boolean earlierAgent =
+        agentFiles.rememberedAddress().flatMap(note -> earlier(note, host)).isPresent();
+    // The host is an address literal (AgentBindAddress): no name lookup.
+    NodeCa.Issued certificate =
+        ca.issueServer("jvm-sentinel agent pid " + process.pid(), InetAddress.getByName(host));
     String url;
     try {
-      url = agentUrl(host, startAgent(agentFiles, host));
+      agentFiles.write(ROLE, password);
+      agentFiles.writeTls(AgentTlsStores.of(certificate, agentFiles));
+      url = agentUrl(host, startAgent(agentFiles, host, earlierAgent));
       agentFiles.rememberAddress(url);
-    } catch (AgentAlreadyRuns e) {
-      if (earlier.isEmpty()) {
-        agentFiles.removeSecrets();
-        throw e;
-      }
-      url = earlier.get();
-      log.info("pid {}: reusing the JMX agent an earlier daemon started at {}", process.pid(), url);
     } catch (IOException | RuntimeException e) {
       agentFiles.removeSecrets(); // no agent uses them
       throw e;
+    } finally {
+      removeTls(agentFiles);
+    }
+    SSLContext context;
+    try {
+      context = ca.clientContext(certificate.certificate());
+    } catch (GeneralSecurityException e) {
+      throw new IOException("cannot build the daemon's TLS client context: " + e, e);
     }
     return new RunningAgent(
         host,
         portOf(url),
-        new RemoteJmxConnector(
-            new JMXServiceURL(url), new Credentials(ROLE, password), connectTimeout, callTimeout));
+        new TlsJmxConnector(
+            "pid " + process.pid(),
+            new JMXServiceURL(url),
+            () -> context,
+            true,
+            new Credentials(ROLE, password),
+            connectTimeout,
+            callTimeout));
+  }
+
+  /** The agent read its stores when it started (or never will): they go now either way. */
+  private void removeTls(AgentFiles agentFiles) {
+    try {
+      agentFiles.removeTls();
+    } catch (IOException e) {
+      log.warn("pid {}: JMX agent TLS files not removed: {}", process.pid(), e.getMessage());
+    }
   }
 
   /** The port of an address this daemon built ({@link #agentUrl}). */
@@ -168,8 +207,14 @@ public final class RemoteAgentConnector implements Connector {
     return Integer.parseInt(url.substring(url.lastIndexOf(':', end) + 1, end));
   }
 
-  /** Starts the agent on a free port of the target's network; returns that port. */
-  private int startAgent(AgentFiles agentFiles, String host) throws IOException {
+  /**
+   * Starts the agent on a free port of the target's network; returns that port.
+   *
+   * @param replaceEarlier an earlier daemon's note names an agent here: if one runs, it is that
+   *     daemon's (its trust store holds a CA that died with it), so it is stopped and ours started
+   */
+  private int startAgent(AgentFiles agentFiles, String host, boolean replaceEarlier)
+      throws IOException {
     VirtualMachine vm = AttachConnector.attach(process.pid());
     try {
       IOException last = null;
@@ -180,20 +225,31 @@ public final class RemoteAgentConnector implements Connector {
         properties.setProperty(PROPERTY + "rmi.port", Integer.toString(port));
         properties.setProperty(PROPERTY + "host", host);
         properties.setProperty(PROPERTY + "authenticate", "true");
-        properties.setProperty(PROPERTY + "ssl", "false");
-        properties.setProperty(PROPERTY + "registry.ssl", "false");
+        properties.setProperty(PROPERTY + "ssl", "true");
+        properties.setProperty(PROPERTY + "registry.ssl", "true");
+        properties.setProperty(PROPERTY + "ssl.need.client.auth", "true");
+        properties.setProperty(PROPERTY + "ssl.config.file", agentFiles.sslConfigInTarget());
         properties.setProperty(PROPERTY + "password.file", agentFiles.passwordFileInTarget());
         properties.setProperty(PROPERTY + "access.file", agentFiles.accessFileInTarget());
         try {
           vm.startManagementAgent(properties);
           log.info(
-              "pid {}: started its JMX agent at {} (password auth)",
+              "pid {}: started its JMX agent at {} (mutual TLS, password auth)",
               process.pid(),
               agentUrl(host, port));
           return port;
         } catch (IOException e) {
           String message = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
           if (message.contains("already started") || message.contains("already running")) {
+            if (replaceEarlier) {
+              replaceEarlier = false;
+              log.info(
+                  "pid {}: stopping the JMX agent an earlier daemon started, to start this"
+                      + " daemon's",
+                  process.pid());
+              AgentStop.run(vm);
+              continue;
+            }
             throw new AgentAlreadyRuns(
                 "pid "
                     + process.pid()
@@ -287,7 +343,7 @@ public final class RemoteAgentConnector implements Connector {
 
   @Override
   public String describe() {
-    return "pid " + process.pid() + " (JMX agent started by the daemon)";
+    return "pid " + process.pid() + " (JMX agent started by the daemon, mutual TLS)";
   }
 
   /**

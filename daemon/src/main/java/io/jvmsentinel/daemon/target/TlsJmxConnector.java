@@ -28,15 +28,48 @@ public final class TlsJmxConnector implements Connector {
   private final String target;
   private final JMXServiceURL url;
   private final RegistryAddress registry;
-  private final TargetTlsConfig tls;
+  private final ContextSource contexts;
+  private final boolean registryTls;
   private final Credentials credentials;
   private final Duration connectTimeout;
   private final Duration callTimeout;
 
+  /** Where each connection attempt's TLS context comes from. */
+  @FunctionalInterface
+  interface ContextSource {
+    SSLContext context() throws IOException;
+  }
+
+  /** With the stores of a {@code targets:} entry, read again at each attempt. */
   public TlsJmxConnector(
       String target,
       JMXServiceURL url,
       TargetTlsConfig tls,
+      Credentials credentials,
+      Duration connectTimeout,
+      Duration callTimeout) {
+    this(
+        target,
+        url,
+        () -> {
+          try {
+            // Per attempt: a renewed certificate in the stores is picked up on the next connect.
+            return SslContexts.client(tls.trustStore(), tls.keyStore());
+          } catch (KeyStores.StoreException e) {
+            throw new IOException("TLS stores of target " + target + ": " + e.getMessage());
+          }
+        },
+        tls.registry(),
+        credentials,
+        connectTimeout,
+        callTimeout);
+  }
+
+  TlsJmxConnector(
+      String target,
+      JMXServiceURL url,
+      ContextSource contexts,
+      boolean registryTls,
       Credentials credentials,
       Duration connectTimeout,
       Duration callTimeout) {
@@ -50,7 +83,8 @@ public final class TlsJmxConnector implements Connector {
                         "TLS needs a registry address (HOST:PORT or"
                             + " service:jmx:rmi:///jndi/rmi://HOST:PORT/NAME), got "
                             + url));
-    this.tls = tls;
+    this.contexts = contexts;
+    this.registryTls = registryTls;
     this.credentials = credentials;
     this.connectTimeout = connectTimeout;
     this.callTimeout = callTimeout;
@@ -59,13 +93,7 @@ public final class TlsJmxConnector implements Connector {
 
   @Override
   public JMXConnector connect() throws IOException {
-    SSLContext context;
-    try {
-      // Built per attempt: a renewed certificate in the stores is picked up on the next connect.
-      context = SslContexts.client(tls.trustStore(), tls.keyStore());
-    } catch (KeyStores.StoreException e) {
-      throw new IOException("TLS stores of target " + target + ": " + e.getMessage());
-    }
+    SSLContext context = contexts.context();
     TlsSocketFactory sockets =
         new TlsSocketFactory(
             context, (int) connectTimeout.toMillis(), (int) callTimeout.toMillis());
@@ -75,7 +103,7 @@ public final class TlsJmxConnector implements Connector {
     return connects.connect(
         () -> {
           Registry lookup =
-              tls.registry()
+              registryTls
                   ? LocateRegistry.getRegistry(registry.host(), registry.port(), sockets)
                   : LocateRegistry.getRegistry(registry.host(), registry.port());
           RMIServer server = stubs.rebind(serverStub(lookup), RMIServer.class);

@@ -127,6 +127,14 @@ class ScenarioReplayTest {
             List.of(
                 Expected.of("CodeCacheChurn", "phase=churn", 60, "compiled again"),
                 Expected.of("CompilerCpuHigh", "phase=churn", 90, "JIT compiler threads use"))),
+        // The same on JDK 25: no sweeper, the unloaded copies' code freed by CodeCache GC
+        // Threshold collections. The copies are reloaded classes, but the cache is near its
+        // maximum: CodeCacheChurn names it (a larger cache is the remedy), ClassLoaderChurn stays
+        // silent.
+        new Scenario(
+            "codecache-churn-4m-jdk25",
+            WarmUp.DEFAULT,
+            List.of(Expected.of("CodeCacheChurn", "phase=churn", 60, "compiled again"))),
         // 200 threads started at once, reused, and once more a minute later: never a storm.
         new Scenario("pool-start-jdk17", WarmUp.DEFAULT, List.of()),
         // Incident 3's mechanism: threads blocked on a cache that closes connections under its

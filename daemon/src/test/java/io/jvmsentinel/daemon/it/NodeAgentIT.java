@@ -11,15 +11,13 @@ import io.jvmsentinel.daemon.discovery.LocalJvm;
 import io.jvmsentinel.daemon.lab.LabProcess;
 import io.jvmsentinel.daemon.lab.LabSpec;
 import io.jvmsentinel.daemon.runtime.SentinelDaemon;
-import io.jvmsentinel.daemon.target.ConnectFailure;
 import io.jvmsentinel.daemon.target.Credentials;
 import io.jvmsentinel.daemon.target.RemoteAgentConnector;
 import io.jvmsentinel.daemon.target.RemoteJmxConnector;
 import io.jvmsentinel.daemon.testing.DaemonHttp;
 import io.jvmsentinel.daemon.testing.Jdks;
+import io.jvmsentinel.daemon.tls.NodeCa;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -44,12 +42,13 @@ import org.junit.jupiter.params.provider.ValueSource;
  * a JVM of another pod, forced here ({@code jmxAgent: remote}) on a JVM of this network, so bound
  * to loopback: its password file, polling and JFR through it, a wrong password refused, the secrets
  * the agent stopped and its secrets removed when the daemon stops, an agent left by a dead daemon
- * reused by the next one, and the clear error for a JVM whose agent is not the daemon's.
+ * replaced by the next one, and the clear error for a JVM whose agent is not the daemon's.
  */
 class NodeAgentIT {
   private static final Duration UP = Duration.ofSeconds(30);
   private static final Duration READY = Duration.ofSeconds(30);
   private static final String LABEL = "node-agent-" + UUID.randomUUID();
+  private static final NodeCa CA = NodeCa.generate("NodeAgentIT");
   private static LabProcess lab;
 
   @BeforeAll
@@ -118,14 +117,12 @@ class NodeAgentIT {
       String url = Files.readString(agentFile("agent")).strip();
       assertThat(url).startsWith("service:jmx:rmi:///jndi/rmi://127.0.0.1:");
 
-      // A wrong password (or none) is refused, and said to be an authentication problem.
+      // A plain JMX client is refused, with any password or none (NodeAgentTlsIT: TLS clients).
       for (Credentials wrong :
           List.of(new Credentials("jvmsentinel", "guess".toCharArray()), Credentials.NONE)) {
         RemoteJmxConnector connector =
             new RemoteJmxConnector(new JMXServiceURL(url), wrong, UP, UP);
-        assertThatThrownBy(connector::connect)
-            .satisfies(e -> assertThat(ConnectFailure.classify(e)).isEqualTo(ConnectFailure.AUTH))
-            .hasMessageContaining("Authentication failed");
+        assertThatThrownBy(connector::connect).isInstanceOf(IOException.class);
       }
     }
     // Stopped: the agent is stopped, its secrets and its address note are gone.
@@ -141,24 +138,28 @@ class NodeAgentIT {
   }
 
   /**
-   * A daemon that dies without stopping its agent (simulated by a connector never closed) leaves
-   * the agent and its note: the next daemon finds it through the note; without the note the running
-   * agent is not the daemon's, a clear error.
+   * A daemon that dies without stopping its agent (simulated by a connector of another CA never
+   * closed) leaves the agent and its note: the next daemon finds it through the note, stops it (its
+   * trust store holds the dead daemon's CA) and starts its own; without the note the running agent
+   * is not the daemon's, a clear error.
    */
   @Test
-  void anAgentLeftByADeadDaemonIsReusedThroughItsNoteAndRefusedWithout() throws Exception {
+  void anAgentLeftByADeadDaemonIsReplacedThroughItsNoteAndRefusedWithout() throws Exception {
     String name = "LabMain-" + lab.pid();
-    RemoteAgentConnector crashed = new RemoteAgentConnector(lab.pid(), UP, UP);
+    RemoteAgentConnector crashed =
+        new RemoteAgentConnector(lab.pid(), NodeCa.generate("dead daemon"), UP, UP);
     try {
       crashed.connect().close();
-      assertThat(agentFile("agent")).exists();
+      int deadDaemonsPort = portOf(Files.readString(agentFile("agent")));
 
       try (SentinelDaemon again = startDaemon()) {
         Daemons.awaitUp(new DaemonHttp(again.httpPort()), name);
+        assertThat(portOf(Files.readString(agentFile("agent")))).isNotEqualTo(deadDaemonsPort);
+        await().atMost(UP).until(() -> !accepts(deadDaemonsPort)); // the dead daemon's agent
       }
       // That daemon stopped the agent it found; another dead daemon starts one, its note is lost.
       crashed.close();
-      crashed = new RemoteAgentConnector(lab.pid(), UP, UP);
+      crashed = new RemoteAgentConnector(lab.pid(), CA, UP, UP);
       crashed.connect().close();
       Files.delete(agentFile("agent"));
       try (SentinelDaemon third = startDaemon()) {
@@ -217,18 +218,11 @@ class NodeAgentIT {
   }
 
   private static int portOf(String note) {
-    String url = note.strip();
-    int end = url.lastIndexOf("/jmxrmi");
-    return Integer.parseInt(url.substring(url.lastIndexOf(':', end) + 1, end));
+    return RemoteAgents.portOf(note);
   }
 
   private static boolean accepts(int port) {
-    try (Socket socket = new Socket()) {
-      socket.connect(new InetSocketAddress("127.0.0.1", port), 2000);
-      return true;
-    } catch (IOException e) {
-      return false;
-    }
+    return RemoteAgents.accepts(port);
   }
 
   /**
@@ -309,7 +303,7 @@ class NodeAgentIT {
             .build()
             .startReady(READY)) {
       Path password = Path.of("/tmp", "jvm-sentinel-jmx-" + other.pid() + ".password");
-      RemoteAgentConnector connector = new RemoteAgentConnector(other.pid(), UP, UP);
+      RemoteAgentConnector connector = new RemoteAgentConnector(other.pid(), CA, UP, UP);
       int port;
       try (JMXConnector connection = connector.connect()) {
         port =
@@ -335,18 +329,7 @@ class NodeAgentIT {
   }
 
   private SentinelDaemon startDaemon(String label) throws Exception {
-    return Daemons.start(
-        dir,
-        """
-        discovery:
-          local:
-            interval: 1s
-            pollInterval: 1s
-            jmxAgent: remote
-            include:
-              - commandLine: '--label %s'
-        """
-            .formatted(label));
+    return RemoteAgents.startDaemon(dir, label);
   }
 
   /** The daemon's files for the lab's agent, in the lab's /tmp (this host's: same container). */

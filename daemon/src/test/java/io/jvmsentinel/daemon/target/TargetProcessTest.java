@@ -3,11 +3,15 @@ package io.jvmsentinel.daemon.target;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.jvmsentinel.daemon.tls.NodeCa;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.KeyStore;
 import java.util.HashSet;
+import java.util.Properties;
 import java.util.Set;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -189,6 +193,55 @@ class TargetProcessTest {
     try (var left = Files.list(tmp)) {
       assertThat(left.map(p -> p.getFileName().toString()))
           .containsExactly("jvm-sentinel-jmx-4242.agent");
+    }
+  }
+
+  /**
+   * The agent's TLS files: owner-only, the stores readable as JKS (what a JDK 8 to 25 agent opens
+   * them as) with the password the SSL configuration names, a link planted at a store's name
+   * replaced rather than followed, and all three gone after the start.
+   */
+  @Test
+  void agentTlsFilesAreOwnerOnlyJksNeverFollowLinksAndGoAfterTheStart() throws Exception {
+    Path tmp = Files.createDirectories(pod().resolve("root/tmp"));
+    Path victim = Files.writeString(proc.resolve("daemon-store"), "keep\n");
+    Files.createSymbolicLink(tmp.resolve("jvm-sentinel-jmx-4242.keystore"), victim);
+    int uid = ((Number) Files.getAttribute(tmp, "unix:uid")).intValue();
+    int gid = ((Number) Files.getAttribute(tmp, "unix:gid")).intValue();
+    AgentFiles files = new AgentFiles(tmp, POD, new TargetProcess.Owner(uid, gid));
+    NodeCa ca = NodeCa.generate("test node");
+
+    files.writeTls(
+        AgentTlsStores.of(ca.issueServer("agent", InetAddress.getLoopbackAddress()), files));
+
+    assertThat(victim).hasContent("keep");
+    assertThat(Files.isSymbolicLink(tmp.resolve("jvm-sentinel-jmx-4242.keystore"))).isFalse();
+    Properties config = new Properties();
+    try (var in = Files.newInputStream(tmp.resolve("jvm-sentinel-jmx-4242.ssl"))) {
+      config.load(in);
+    }
+    assertThat(config.getProperty("javax.net.ssl.keyStore"))
+        .isEqualTo("/tmp/jvm-sentinel-jmx-4242.keystore");
+    assertThat(config.getProperty("javax.net.ssl.trustStore"))
+        .isEqualTo("/tmp/jvm-sentinel-jmx-4242.truststore");
+    KeyStore keys = KeyStore.getInstance("JKS");
+    try (var in = Files.newInputStream(tmp.resolve("jvm-sentinel-jmx-4242.keystore"))) {
+      keys.load(in, config.getProperty("javax.net.ssl.keyStorePassword").toCharArray());
+    }
+    assertThat(keys.getCertificateChain("agent")).hasSize(2);
+    KeyStore trust = KeyStore.getInstance("JKS");
+    try (var in = Files.newInputStream(tmp.resolve("jvm-sentinel-jmx-4242.truststore"))) {
+      trust.load(in, config.getProperty("javax.net.ssl.trustStorePassword").toCharArray());
+    }
+    assertThat(trust.getCertificate("node-ca")).isEqualTo(ca.certificate());
+    for (String suffix : new String[] {"keystore", "truststore", "ssl"}) {
+      assertThat(Files.getPosixFilePermissions(tmp.resolve("jvm-sentinel-jmx-4242." + suffix)))
+          .isEqualTo(PosixFilePermissions.fromString("rw-------"));
+    }
+
+    files.removeTls();
+    try (var left = Files.list(tmp)) {
+      assertThat(left).isEmpty();
     }
   }
 
