@@ -17,12 +17,13 @@ record ConfigDocument(
     Jfr jfr,
     Alerts alerts,
     Detection detection,
+    Storage storage,
     Datadog datadog,
     Otlp otlp,
     Discovery discovery,
     List<Target> targets) {
   static final ConfigDocument EMPTY =
-      new ConfigDocument(null, null, null, null, null, null, null, null, null, null);
+      new ConfigDocument(null, null, null, null, null, null, null, null, null, null, null);
   static final Target EMPTY_TARGET =
       new Target(null, null, null, null, null, null, null, null, null);
 
@@ -121,6 +122,8 @@ record ConfigDocument(
       Boolean tlsRegistry) {}
 
   record Snapshots(String directory, Long maxSizeMb, Duration window) {}
+
+  record Storage(Long maxDiskMb, Integer streamsPercent, Integer maxConcurrentDumps) {}
 
   record Alerts(
       Long queueSize,

@@ -89,6 +89,7 @@ final class ConfigValidator {
         jfr(doc.jfr()),
         alerts,
         detection,
+        new StorageValidator(problems).validate(doc.storage()),
         datadog,
         otlp,
         discovery,
