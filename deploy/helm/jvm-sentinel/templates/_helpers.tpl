@@ -60,6 +60,26 @@ app.kubernetes.io/part-of: jvm-sentinel
 {{- $_ := set .config "alerts" $alerts -}}
 {{- end }}
 
+{{/* The daemon's one disk budget (storage.maxDiskMb) from the sizeLimit of the /tmp emptyDir it
+     writes to: three quarters of it, leaving room for the alert state file, the JVM's own files
+     and a snapshot's rename, unless config.storage.maxDiskMb sets it. */}}
+{{- define "jvm-sentinel.setStorage" -}}
+{{- $storage := .config.storage | default dict -}}
+{{- if not (hasKey $storage "maxDiskMb") -}}
+{{- $limit := toString .sizeLimit -}}
+{{- $mib := 0 -}}
+{{- if hasSuffix "Gi" $limit -}}
+{{- $mib = mul (trimSuffix "Gi" $limit | int) 1024 -}}
+{{- else if hasSuffix "Mi" $limit -}}
+{{- $mib = trimSuffix "Mi" $limit | int -}}
+{{- else -}}
+{{- fail (printf "%s (%s) must be in Mi or Gi, so the chart can size storage.maxDiskMb to it; or set config.storage.maxDiskMb" .name $limit) -}}
+{{- end -}}
+{{- $_ := set $storage "maxDiskMb" (div (mul $mib 3) 4) -}}
+{{- end -}}
+{{- $_ := set .config "storage" $storage -}}
+{{- end }}
+
 {{- define "jvm-sentinel.selectorLabels" -}}
 app.kubernetes.io/name: {{ include "jvm-sentinel.targetName" . }}
 app.kubernetes.io/instance: {{ .Release.Name }}
@@ -93,6 +113,7 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 {{- $config := deepCopy .Values.config -}}
 {{- include "jvm-sentinel.setListen" (dict "root" . "config" $config) -}}
 {{- include "jvm-sentinel.setRunbookBaseUrl" (dict "root" . "config" $config) -}}
+{{- include "jvm-sentinel.setStorage" (dict "config" $config "sizeLimit" .Values.tmpSizeLimit "name" "tmpSizeLimit") -}}
 {{- if eq .Values.mode "jmx" -}}
 {{- $_ := set $config "targets" (list $target) -}}
 {{- end -}}
@@ -318,6 +339,7 @@ jvm-sentinel.io/role: discovery
 {{- include "jvm-sentinel.setListen" (dict "root" . "config" $config) -}}
 {{- include "jvm-sentinel.setRunbookBaseUrl" (dict "root" . "config" $config) -}}
 {{- include "jvm-sentinel.setEndpointAuth" (dict "root" . "config" $config) -}}
+{{- include "jvm-sentinel.setStorage" (dict "config" $config "sizeLimit" .Values.discovery.tmpSizeLimit "name" "discovery.tmpSizeLimit") -}}
 {{- $_ := set $config "discovery" (dict "kubernetes" $k8s) -}}
 {{- toYaml $config -}}
 {{- end }}

@@ -17,6 +17,7 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 {{- include "jvm-sentinel.setListen" (dict "root" . "config" $config) -}}
 {{- include "jvm-sentinel.setRunbookBaseUrl" (dict "root" . "config" $config) -}}
 {{- include "jvm-sentinel.setEndpointAuth" (dict "root" . "config" $config) -}}
+{{- include "jvm-sentinel.setStorage" (dict "config" $config "sizeLimit" .Values.nodeAgent.tmpSizeLimit "name" "nodeAgent.tmpSizeLimit") -}}
 {{- $_ := set $config "discovery" (dict "local" .Values.nodeAgent.discovery) -}}
 {{- if .Values.targetTags -}}
 {{- $_ := set $config "tags" .Values.targetTags -}}

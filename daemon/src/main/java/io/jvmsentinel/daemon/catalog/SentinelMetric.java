@@ -166,8 +166,10 @@ public enum SentinelMetric implements MeterDefinition {
       null,
       "JFR evidence snapshots of alerts by outcome: written (checked whole and named in the alert),"
           + " empty (the target held none of the incident's events for the alert's window), failed"
-          + " (could not be read, filtered or checked); an empty or failed snapshot is never"
-          + " published, and the alert says why it has none",
+          + " (could not be read, filtered or checked), no_space (skipped before any read: the"
+          + " disk budget, storage.maxDiskMb, had no room even after deleting the oldest"
+          + " snapshots); an empty, failed or skipped snapshot is never published, and the alert"
+          + " says why it has none",
       "outcome",
       "daemon"),
   SENTINEL_NOTIFICATION_QUEUE(

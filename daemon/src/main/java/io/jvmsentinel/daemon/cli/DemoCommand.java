@@ -10,6 +10,7 @@ import io.jvmsentinel.daemon.config.JfrConfig;
 import io.jvmsentinel.daemon.config.JmxAddress;
 import io.jvmsentinel.daemon.config.OtlpConfig;
 import io.jvmsentinel.daemon.config.SentinelConfig;
+import io.jvmsentinel.daemon.config.StorageConfig;
 import io.jvmsentinel.daemon.config.TargetConfig;
 import io.jvmsentinel.daemon.lab.LabProcess;
 import io.jvmsentinel.daemon.lab.LabScenarios;
@@ -128,6 +129,7 @@ public final class DemoCommand implements Callable<Integer> {
         JfrConfig.DEFAULT,
         AlertsConfig.DEFAULT,
         demoDetection(),
+        StorageConfig.DEFAULT,
         DatadogConfig.DISABLED,
         OtlpConfig.DISABLED,
         Optional.empty(),

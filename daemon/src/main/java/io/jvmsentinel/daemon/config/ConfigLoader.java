@@ -82,6 +82,7 @@ public final class ConfigLoader {
     ConfigNode jfr = root.section("jfr");
     ConfigNode alerts = root.section("alerts");
     ConfigNode detection = root.section("detection");
+    ConfigNode storage = root.section("storage");
     ConfigNode datadog = root.section("datadog");
     ConfigNode otlp = root.section("otlp");
     ConfigNode discovery = root.section("discovery");
@@ -136,6 +137,7 @@ public final class ConfigLoader {
     HttpConfig httpConfig = HttpConfig.read(http, listen);
     OtlpConfig otlpConfig = OtlpConfig.read(otlp);
     JfrConfig jfrConfig = JfrConfig.read(jfr);
+    StorageConfig storageConfig = StorageConfig.read(storage);
     int targetLimit = SentinelConfig.DEFAULT_MAX_TARGETS;
     if (maxTargets != null
         && discovery.between(
@@ -153,6 +155,7 @@ public final class ConfigLoader {
         jfrConfig,
         alertsConfig,
         detectionConfig,
+        storageConfig,
         datadogConfig,
         otlpConfig,
         localDiscovery,

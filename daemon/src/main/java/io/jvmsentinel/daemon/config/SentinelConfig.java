@@ -17,6 +17,7 @@ import java.util.stream.Stream;
  * @param jfr JFR streaming settings shared by all targets
  * @param alerts where alert notifications are delivered, and how
  * @param detection how often rules run, warm-up, evidence snapshots and threshold overrides
+ * @param storage the one disk budget of JFR feeds and evidence snapshots, and the dump limit
  * @param datadog metrics and alerts to a Datadog Agent over DogStatsD; disabled by default
  * @param otlp metrics pushed over OTLP/HTTP; disabled by default
  * @param localDiscovery the host's JVMs to find and watch at run time; empty when off
@@ -32,6 +33,7 @@ public record SentinelConfig(
     JfrConfig jfr,
     AlertsConfig alerts,
     DetectionConfig detection,
+    StorageConfig storage,
     DatadogConfig datadog,
     OtlpConfig otlp,
     Optional<LocalDiscoveryConfig> localDiscovery,
@@ -52,6 +54,7 @@ public record SentinelConfig(
     Objects.requireNonNull(jfr, "jfr");
     Objects.requireNonNull(alerts, "alerts");
     Objects.requireNonNull(detection, "detection");
+    Objects.requireNonNull(storage, "storage");
     Objects.requireNonNull(datadog, "datadog");
     Objects.requireNonNull(otlp, "otlp");
     Objects.requireNonNull(localDiscovery, "localDiscovery");

@@ -2,6 +2,7 @@ package io.jvmsentinel.daemon.detection;
 
 import io.jvmsentinel.daemon.alert.ActiveAlert;
 import io.jvmsentinel.daemon.alert.AlertKey;
+import io.jvmsentinel.daemon.jfr.DumpAdmission;
 import io.jvmsentinel.daemon.jfr.JfrStreamSession;
 import io.jvmsentinel.daemon.jfr.RecordedEvidence;
 import io.jvmsentinel.daemon.jfr.SnapshotOutcome;
@@ -14,14 +15,15 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,7 +43,11 @@ import org.slf4j.LoggerFactory;
  * ({@link SnapshotEvidence}). Only then is it renamed to its {@code .jfr} name; otherwise it is
  * deleted. Either way the outcome is counted ({@code jvm_sentinel_jfr_evidence_snapshots_total})
  * and queued for the engine ({@link #settled}), which names the file, or says why there is none, in
- * an update of the alert. The directory is capped in size, oldest snapshots deleted first.
+ * an update of the alert. The directory is capped in size ({@link SnapshotSpace}): when a
+ * snapshot's read has its turn (at most {@code storage.maxConcurrentDumps} run at once), room for
+ * the most it can take is reserved before it writes anything, the oldest snapshots deleted first to
+ * make it, and held until it settles; a snapshot that cannot get room is skipped ({@link
+ * SnapshotOutcome#NO_SPACE}) and the alert says so, at once when it could never fit.
  */
 public final class EvidenceSnapshots implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(EvidenceSnapshots.class);
@@ -66,29 +72,34 @@ public final class EvidenceSnapshots implements AutoCloseable {
   public record Settled(AlertKey alert, Instant firedAt, String file, String unavailable) {}
 
   private final Path directory;
-  private final long maxDirectoryBytes;
+  private final SnapshotSpace space;
+  private final LongSupplier bytesPerDump;
   private final Duration window;
   private final Function<String, Optional<JfrStreamSession>> streams;
   private final Queue<Settled> settled = new ConcurrentLinkedQueue<>();
 
   /**
-   * Snapshots of {@code window} into {@code directory} (none when it is null), of the targets'
-   * streams, looked up by target name (targets come and go).
+   * Snapshots of {@code window} into {@code directory} (none when it is null), at most {@code
+   * maxDirectoryBytes} in all, each reserving {@code bytesPerDump} (read when the alert fires: it
+   * follows the target count) while it is written, of the targets' streams, looked up by target
+   * name (targets come and go).
    */
   public EvidenceSnapshots(
       Path directory,
       long maxDirectoryBytes,
+      LongSupplier bytesPerDump,
       Duration window,
       Function<String, Optional<JfrStreamSession>> streams) {
     this.directory = directory;
-    this.maxDirectoryBytes = maxDirectoryBytes;
+    this.space = new SnapshotSpace(directory, maxDirectoryBytes);
+    this.bytesPerDump = bytesPerDump;
     this.window = window;
     this.streams = streams;
     removeUnfinished();
   }
 
   public static EvidenceSnapshots disabled() {
-    return new EvidenceSnapshots(null, 0, Duration.ZERO, name -> Optional.empty());
+    return new EvidenceSnapshots(null, 0, () -> 0, Duration.ZERO, name -> Optional.empty());
   }
 
   /**
@@ -111,6 +122,14 @@ public final class EvidenceSnapshots implements AutoCloseable {
     if (noJfr.isPresent()) {
       return "the daemon has no JFR recording of the target: " + noJfr.get();
     }
+    long need = bytesPerDump.getAsLong();
+    if (need > space.capBytes()) {
+      // Never fits, whatever is deleted: say so in the alert at once.
+      stream.countSnapshot(SnapshotOutcome.NO_SPACE);
+      String why = noRoom(need);
+      log.warn("JFR evidence of {} {}", alert.alertKey(), why);
+      return why;
+    }
     Path part;
     try {
       Files.createDirectories(directory);
@@ -120,15 +139,27 @@ public final class EvidenceSnapshots implements AutoCloseable {
     }
     Instant firedAt = alert.since();
     Instant from = firedAt.minus(window);
-    Optional<CompletableFuture<RecordedEvidence>> read = stream.readEvidence(from, firedAt, part);
+    // Room is made when the read has its turn (not while it waits), and held until it settles.
+    AtomicReference<SnapshotSpace.Reservation> room = new AtomicReference<>();
+    DumpAdmission admission =
+        () ->
+            room.set(space.reserve(need).orElseThrow(() -> new DumpAdmission.NoRoom(noRoom(need))));
+    Optional<CompletableFuture<RecordedEvidence>> read =
+        stream.readEvidence(from, firedAt, part, admission);
     if (read.isEmpty()) {
+      deleteQuietly(part);
       return "not written: the target's snapshot queue was full"
           + " (jvm_sentinel_jfr_evidence_dropped_total)";
     }
     read.get()
         .whenComplete(
-            (recorded, failure) ->
-                settled.add(settle(alert, needs.get(), stream, from, part, recorded, failure)));
+            (recorded, failure) -> {
+              try {
+                settled.add(settle(alert, needs.get(), stream, from, part, recorded, failure));
+              } finally {
+                Optional.ofNullable(room.get()).ifPresent(SnapshotSpace.Reservation::close);
+              }
+            });
     return PENDING;
   }
 
@@ -154,6 +185,11 @@ public final class EvidenceSnapshots implements AutoCloseable {
     Instant firedAt = alert.since();
     if (failure != null) {
       deleteQuietly(part);
+      if (unwrap(failure) instanceof DumpAdmission.NoRoom noRoom) {
+        stream.countSnapshot(SnapshotOutcome.NO_SPACE);
+        log.warn("JFR evidence of {} {}", key, noRoom.getMessage());
+        return new Settled(key, firedAt, null, noRoom.getMessage());
+      }
       return failed(stream, key, firedAt, "could not be read: " + cause(failure));
     }
     try {
@@ -177,7 +213,6 @@ public final class EvidenceSnapshots implements AutoCloseable {
           verdict.to(),
           recorded.droppedEvents(),
           recorded.source());
-      prune();
       return new Settled(key, firedAt, file.toString(), null);
     } catch (IOException | RuntimeException e) {
       deleteQuietly(part);
@@ -197,11 +232,24 @@ public final class EvidenceSnapshots implements AutoCloseable {
   }
 
   private static String cause(Throwable failure) {
-    Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
-    if (cause instanceof UncheckedIOException unchecked) {
-      cause = unchecked.getCause();
-    }
+    Throwable cause = unwrap(failure);
     return cause.getMessage() == null ? cause.toString() : cause.getMessage();
+  }
+
+  private static Throwable unwrap(Throwable failure) {
+    Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
+    return cause instanceof UncheckedIOException unchecked ? unchecked.getCause() : cause;
+  }
+
+  /** What an alert says of a snapshot the disk budget has no room for. */
+  private String noRoom(long need) {
+    return "not written: no room in the disk budget ("
+        + need
+        + " bytes needed, "
+        + space.reservedBytes()
+        + " of "
+        + space.capBytes()
+        + " held by snapshots being written; storage.maxDiskMb)";
   }
 
   /**
@@ -242,30 +290,6 @@ public final class EvidenceSnapshots implements AutoCloseable {
           .forEach(EvidenceSnapshots::deleteQuietly);
     } catch (IOException e) {
       log.warn("cannot list {}: {}", directory, e.toString());
-    }
-  }
-
-  /** Deletes the oldest snapshots until the directory fits its cap. */
-  synchronized void prune() throws IOException {
-    List<Path> files;
-    try (Stream<Path> list = Files.list(directory)) {
-      files =
-          list.filter(f -> f.toString().endsWith(".jfr"))
-              .sorted(Comparator.comparing(EvidenceSnapshots::modified))
-              .toList();
-    }
-    long total = 0;
-    for (Path f : files) {
-      total += Files.size(f);
-    }
-    for (Path f : files) {
-      if (total <= maxDirectoryBytes) {
-        break;
-      }
-      long size = Files.size(f);
-      Files.deleteIfExists(f);
-      total -= size;
-      log.info("deleted old JFR evidence {} to stay under {} bytes", f, maxDirectoryBytes);
     }
   }
 

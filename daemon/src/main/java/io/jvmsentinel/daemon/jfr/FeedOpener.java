@@ -47,6 +47,7 @@ final class FeedOpener {
   private final List<JfrEventHandler> handlers;
   private final JfrConfig config;
   private final StreamDirectories directories;
+  private final DiskBudget budget;
   private final RecordingOwner owner;
   private final RecordingHousekeeping housekeeping;
   private final EventDispatcher dispatcher;
@@ -60,7 +61,7 @@ final class FeedOpener {
       String target,
       List<JfrEventHandler> handlers,
       JfrConfig config,
-      StreamDirectories directories,
+      LocalJfrStorage storage,
       RecordingOwner owner,
       RecordingHousekeeping housekeeping,
       EventDispatcher dispatcher,
@@ -68,7 +69,8 @@ final class FeedOpener {
     this.target = target;
     this.handlers = handlers;
     this.config = config;
-    this.directories = directories;
+    this.directories = storage.directories();
+    this.budget = storage.budget();
     this.owner = owner;
     this.housekeeping = housekeeping;
     this.dispatcher = dispatcher;
@@ -170,7 +172,8 @@ final class FeedOpener {
   private TargetRecording openRecording(MBeanServerConnection mbeans, FeedChoice choice, Path dir)
       throws IOException, JMException {
     String name = owner.recordingName(target);
-    long maxSize = config.maxSizeMb() * 1024 * 1024;
+    // The target's share of the disk budget, at most jfr.maxSizeMb: it bounds each chunk read.
+    long maxSize = budget.streamBytesPerTarget();
     if (choice.chunks()) {
       return TargetRecording.openChunks(
           mbeans,

@@ -68,15 +68,13 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
   private final EventDispatcher dispatcher;
   private final ScheduledExecutorService thread;
   private final Clock clock;
+  private final DiskBudget.Membership budget;
 
   // Written by the session thread only; the dump thread reads them.
   private volatile MBeanServerConnection mbeans;
   private volatile FeedOpener.OpenFeed feed;
 
-  /**
-   * {@code clock}: the time of the life cycle, the load guard, the dispatcher and evidence; {@code
-   * thread}: the session's own single thread ({@link #newThread}; tests drive one by hand).
-   */
+  /** {@code thread}: the session's own ({@link #newThread}); tests drive one and the clock. */
   public JfrStreamSession(
       String target,
       List<JfrEventHandler> handlers,
@@ -84,7 +82,7 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
       Supplier<JvmIdentity> identity,
       MeterRegistry registry,
       Tags tags,
-      StreamDirectories directories,
+      LocalJfrStorage storage,
       RecordingOwner owner,
       Duration evidenceWindow,
       Clock clock,
@@ -102,18 +100,27 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
     this.housekeeping = new RecordingHousekeeping(target, owner, meters);
     this.evidence =
         new TargetEvidence(
-            target, config, owner, evidenceWindow, clock, meters, () -> mbeans, lifecycle::state);
+            target,
+            config,
+            owner,
+            evidenceWindow,
+            clock,
+            meters,
+            storage,
+            () -> mbeans,
+            lifecycle::state);
     this.opener =
         new FeedOpener(
             target,
             this.handlers,
             config,
-            directories,
+            storage,
             owner,
             housekeeping,
             this.dispatcher,
             evidence.enabled());
     this.thread = thread;
+    this.budget = storage.budget().join();
     if (config.enabled()) {
       thread.scheduleWithFixedDelay(
           this::watchdog, WATCHDOG_MILLIS, WATCHDOG_MILLIS, TimeUnit.MILLISECONDS);
@@ -142,10 +149,7 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
     return load.paused();
   }
 
-  /**
-   * The target's {@code TotalStartedThreadCount} as read in the last second while the stream was
-   * paused for a storm (fresher than the JMX poll), or -1.
-   */
+  /** The target's started-thread count read in the last second of a storm pause, or -1. */
   public long stormStartedThreads() {
     return load.startedThreads();
   }
@@ -161,10 +165,7 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
     return live == null ? null : live.recording().feed().kind();
   }
 
-  /**
-   * How late the latest event reached the handlers (event end on the target to processing here), in
-   * seconds; NaN before the first event.
-   */
+  /** How late the latest event reached the handlers here, in seconds; NaN before the first. */
   public double lagSeconds() {
     long millis = dispatcher.currentLagMillis();
     return millis < 0 ? Double.NaN : millis / 1000.0;
@@ -300,9 +301,7 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
         lifecycle.resuming();
         start(action == StormPause.Action.RESUME ? StartCause.STORM_OVER : StartCause.STORM_PROBE);
       }
-      case NONE -> {
-        // Nothing changes.
-      }
+      case NONE -> {} // Nothing changes.
     }
     return load.holdsClosed();
   }
@@ -320,14 +319,18 @@ public final class JfrStreamSession implements TargetSession.ConnectionListener,
     return evidence.unavailable(feed != null);
   }
 
-  /** Writes a snapshot of this target's evidence to {@code file}: {@link TargetEvidence#read}. */
+  /**
+   * Writes a snapshot of this target's evidence to {@code file} ({@link TargetEvidence#read}),
+   * asking {@code admission} once the read has its turn, before it writes anything.
+   */
   public Optional<CompletableFuture<RecordedEvidence>> readEvidence(
-      Instant from, Instant to, Path file) {
-    return evidence.read(from, to, file);
+      Instant from, Instant to, Path file, DumpAdmission admission) {
+    return evidence.read(from, to, file, admission);
   }
 
   @Override
   public void close() {
+    budget.leave();
     evidence.close();
     try {
       thread

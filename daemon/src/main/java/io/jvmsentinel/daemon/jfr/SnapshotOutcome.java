@@ -6,7 +6,9 @@ import java.util.Locale;
 public enum SnapshotOutcome {
   WRITTEN,
   EMPTY,
-  FAILED;
+  FAILED,
+  /** Skipped before any read: the disk budget had no room for it ({@code storage.maxDiskMb}). */
+  NO_SPACE;
 
   String tag() {
     return name().toLowerCase(Locale.ROOT);

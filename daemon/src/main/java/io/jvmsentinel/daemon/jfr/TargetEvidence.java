@@ -54,6 +54,8 @@ final class TargetEvidence implements AutoCloseable {
   private final Duration window;
   private final Clock clock;
   private final EvidenceDumps dumps;
+  private final DiskBudget budget;
+  private final DumpLimit dumpLimit;
   private final Supplier<MBeanServerConnection> connection;
   private final Supplier<StreamState> state;
 
@@ -73,6 +75,7 @@ final class TargetEvidence implements AutoCloseable {
       Duration window,
       Clock clock,
       JfrStreamMeters meters,
+      LocalJfrStorage storage,
       Supplier<MBeanServerConnection> connection,
       Supplier<StreamState> state) {
     this.target = target;
@@ -81,6 +84,8 @@ final class TargetEvidence implements AutoCloseable {
     this.window = window;
     this.clock = clock;
     this.dumps = new EvidenceDumps(target, meters.evidenceDropped());
+    this.budget = storage.budget();
+    this.dumpLimit = storage.dumps();
     this.connection = connection;
     this.state = state;
   }
@@ -122,7 +127,7 @@ final class TargetEvidence implements AutoCloseable {
               owner.evidenceRecordingName(target),
               owner.readCopyName(target),
               window.plus(EVIDENCE_MARGIN),
-              config.maxSizeMb() * 1024 * 1024,
+              budget.streamBytesPerTarget(),
               TargetRecording.Lease.DEFAULT);
     } catch (IOException | JMException | RuntimeException e) {
       log.warn(
@@ -186,13 +191,16 @@ final class TargetEvidence implements AutoCloseable {
    * not the fraction of a second recorded before it. Read from the evidence recording ({@link
    * EvidenceRecording}), else from a snapshot of the target's running recordings, and once again
    * after a failure (a call that timed out on a busy target); the future fails with the reason when
-   * neither can be read.
+   * neither can be read. Once the read has its turn among all targets' ({@link DumpLimit}) it asks
+   * {@code admission}, which may refuse it ({@link DumpAdmission.NoRoom}).
    */
-  Optional<CompletableFuture<RecordedEvidence>> read(Instant from, Instant to, Path file) {
-    return dumps.submit(file, () -> write(from, to, file));
+  Optional<CompletableFuture<RecordedEvidence>> read(
+      Instant from, Instant to, Path file, DumpAdmission admission) {
+    return dumps.submit(file, () -> write(from, to, file, admission));
   }
 
-  private RecordedEvidence write(Instant from, Instant to, Path file) throws IOException {
+  private RecordedEvidence write(Instant from, Instant to, Path file, DumpAdmission admission)
+      throws IOException {
     Path raw = file.resolveSibling(file.getFileName() + ".raw");
     try {
       for (long waited = 0;
@@ -206,30 +214,41 @@ final class TargetEvidence implements AutoCloseable {
         to = least;
       }
       pause(Duration.between(clock.instant(), to));
-      RawRead read;
-      try {
-        read = readRaw(from, to, raw);
-      } catch (IOException e) {
-        if (connection.get() == null) {
-          throw e;
-        }
-        log.debug("target {}: reading evidence failed, once more: {}", target, e.toString());
-        pause(EVIDENCE_RETRY);
-        read = readRaw(from, to, raw);
-      }
-      EvidenceEventFilter.Result filtered = EvidenceEventFilter.filter(raw, file, events);
-      return new RecordedEvidence(
-          file,
-          read.recordedFrom(),
-          to,
-          read.source(),
-          filtered.keptEvents(),
-          filtered.droppedEvents());
+      Instant until = to;
+      // One of storage.maxConcurrentDumps over all targets; the waits above hold no turn.
+      return dumpLimit.run(
+          () -> {
+            admission.admit();
+            return readAndFilter(from, until, raw, file);
+          });
     } catch (IllegalArgumentException e) {
       throw new IOException("the target's JFR data is malformed: " + e.getMessage(), e);
     } finally {
       Files.deleteIfExists(raw);
     }
+  }
+
+  private RecordedEvidence readAndFilter(Instant from, Instant to, Path raw, Path file)
+      throws IOException {
+    RawRead read;
+    try {
+      read = readRaw(from, to, raw);
+    } catch (IOException e) {
+      if (connection.get() == null) {
+        throw e;
+      }
+      log.debug("target {}: reading evidence failed, once more: {}", target, e.toString());
+      pause(EVIDENCE_RETRY);
+      read = readRaw(from, to, raw);
+    }
+    EvidenceEventFilter.Result filtered = EvidenceEventFilter.filter(raw, file, events);
+    return new RecordedEvidence(
+        file,
+        read.recordedFrom(),
+        to,
+        read.source(),
+        filtered.keptEvents(),
+        filtered.droppedEvents());
   }
 
   private record RawRead(Instant recordedFrom, String source) {}
@@ -251,7 +270,7 @@ final class TargetEvidence implements AutoCloseable {
     if (mbeans == null) {
       throw new IOException("the target is not connected");
     }
-    long maxBytes = config.maxSizeMb() * 1024 * 1024;
+    long maxBytes = budget.streamBytesPerTarget();
     EvidenceRecording kept = evidence;
     String failure = "there is no evidence recording (" + state.get().describe() + ")";
     if (kept != null) {

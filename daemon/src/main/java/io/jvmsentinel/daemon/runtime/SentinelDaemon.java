@@ -32,8 +32,8 @@ import io.jvmsentinel.daemon.http.PrometheusRoute;
 import io.jvmsentinel.daemon.http.RedactedArguments;
 import io.jvmsentinel.daemon.http.StatusRoutes;
 import io.jvmsentinel.daemon.jfr.JfrStreamSession;
+import io.jvmsentinel.daemon.jfr.LocalJfrStorage;
 import io.jvmsentinel.daemon.jfr.RecordingOwner;
-import io.jvmsentinel.daemon.jfr.StreamDirectories;
 import io.jvmsentinel.daemon.support.Backoff;
 import io.jvmsentinel.daemon.target.AttachConnector;
 import io.jvmsentinel.daemon.target.Connector;
@@ -56,6 +56,7 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.prometheus.PrometheusConfig;
 import io.micrometer.prometheus.PrometheusMeterRegistry;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
@@ -127,8 +128,10 @@ public final class SentinelDaemon implements AutoCloseable {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     config.tags().forEach((key, value) -> registry.config().commonTags(key, value));
 
-    StreamDirectories directories = StreamDirectories.inTempDir();
-    directories.removeOrphans();
+    LocalJfrStorage storage =
+        LocalJfrStorage.of(
+            Path.of(System.getProperty("java.io.tmpdir")), config.storage(), config.jfr());
+    storage.directories().removeOrphans();
     RecordingOwner recordingOwner = RecordingOwner.forThisProcess();
     DetectionConfig detectionConfig = config.detection();
     // Snapshots need an evidence recording on each target that keeps the window.
@@ -145,7 +148,7 @@ public final class SentinelDaemon implements AutoCloseable {
                     target,
                     config,
                     registry,
-                    directories,
+                    storage,
                     recordingOwner,
                     evidenceWindow,
                     pollWatchdog),
@@ -166,7 +169,11 @@ public final class SentinelDaemon implements AutoCloseable {
         detectionConfig.snapshotDirectory().isPresent()
             ? new EvidenceSnapshots(
                 detectionConfig.snapshotDirectory().get(),
-                detectionConfig.snapshotMaxSizeMb() * 1024 * 1024,
+                // The snapshots' part of the one disk budget, when smaller than their own cap.
+                Math.min(
+                    detectionConfig.snapshotMaxSizeMb() * 1024 * 1024,
+                    storage.budget().snapshotBytes()),
+                storage.budget()::bytesPerDump,
                 detectionConfig.snapshotWindow(),
                 targets::stream)
             : EvidenceSnapshots.disabled();
@@ -281,7 +288,7 @@ public final class SentinelDaemon implements AutoCloseable {
       TargetConfig target,
       SentinelConfig config,
       PrometheusMeterRegistry registry,
-      StreamDirectories directories,
+      LocalJfrStorage storage,
       RecordingOwner recordingOwner,
       Duration evidenceWindow,
       PollWatchdog pollWatchdog) {
@@ -300,7 +307,7 @@ public final class SentinelDaemon implements AutoCloseable {
             () -> session.pollers().identity().identity(),
             registry,
             tags,
-            directories,
+            storage,
             recordingOwner,
             evidenceWindow,
             Clock.systemUTC(),

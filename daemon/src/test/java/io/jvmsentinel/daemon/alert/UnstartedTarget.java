@@ -3,8 +3,8 @@ package io.jvmsentinel.daemon.alert;
 import io.jvmsentinel.collectors.jfr.JfrHandlers;
 import io.jvmsentinel.daemon.config.JfrConfig;
 import io.jvmsentinel.daemon.jfr.JfrStreamSession;
+import io.jvmsentinel.daemon.jfr.LocalJfrStorage;
 import io.jvmsentinel.daemon.jfr.RecordingOwner;
-import io.jvmsentinel.daemon.jfr.StreamDirectories;
 import io.jvmsentinel.daemon.support.Backoff;
 import io.jvmsentinel.daemon.target.Connector;
 import io.jvmsentinel.daemon.target.PollWatchdog;
@@ -62,7 +62,7 @@ public final class UnstartedTarget {
             () -> null,
             registry,
             tags,
-            new StreamDirectories(tmp),
+            LocalJfrStorage.unbounded(tmp, JfrConfig.DEFAULT),
             new RecordingOwner("test-host", "test"),
             Duration.ZERO,
             Clock.systemUTC(),

@@ -348,7 +348,7 @@ class ConfigLoaderTest {
                   """))
           .containsExactly(
               "config.yaml:1:1: unknown key 'htp'; allowed keys: http, tags, connection, jfr, alerts,"
-                  + " detection, datadog, otlp, discovery, targets",
+                  + " detection, storage, datadog, otlp, discovery, targets",
               "config.yaml:4:3: unknown key 'connection.timeout'; allowed keys: connectTimeout,"
                   + " callTimeout, reconnectInitialDelay, reconnectMaxDelay",
               "config.yaml:8:5: unknown key 'targets[0].extra'; allowed keys: name, jmx, pid,"

@@ -647,6 +647,23 @@ class DeployManifestsTest {
     assertThat(copied).isEqualTo(2);
   }
 
+  /** Every manifest with a configuration file: the daemon, with a sidecar-jmx.yaml config. */
+  static List<Path> configuredDaemons() {
+    return List.of(
+        deploy().resolve("kubernetes/sidecar-jmx.yaml"),
+        deploy().resolve("kubernetes/discovery-deployment.yaml"),
+        deploy().resolve("kubernetes/discovery-daemonset.yaml"),
+        deploy().resolve("kubernetes/node-agent-daemonset.yaml"));
+  }
+
+  @ParameterizedTest
+  @MethodSource("configuredDaemons")
+  void theDiskBudgetFitsTheDaemonsTmpEmptyDir(Path file) {
+    JsonNode daemon = sidecar(file);
+    TmpBudget.check(
+        file.getFileName().toString(), podSpec(file), daemon, sidecarConfig(file, daemon));
+  }
+
   @Test
   void nodeAgentWatchesTheNodesJvmsWithTheLeastPrivilegeAttachNeeds(@TempDir Path dir)
       throws Exception {

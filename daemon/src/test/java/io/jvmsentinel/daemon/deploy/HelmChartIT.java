@@ -156,6 +156,8 @@ class HelmChartIT {
               assertThat(t.address().toString()).contains("127.0.0.1:9010");
               assertThat(t.tags()).containsEntry("app", "orders");
             });
+    TmpBudget.check("sidecar", pod, sidecar, yaml);
+    assertThat(config.storage().maxDiskMb()).isEqualTo(288); // 3/4 of tmpSizeLimit 384Mi
 
     JsonNode pidPod = object(template(PID_STANDALONE), "Deployment").at("/spec/template/spec");
     assertThat(pidPod.get("shareProcessNamespace").asBoolean()).isTrue();
@@ -241,6 +243,11 @@ class HelmChartIT {
             dir.resolve("cluster"));
     assertThat(config.kubernetesDiscovery().orElseThrow().credentials()).isNotEmpty();
     assertThat(config.kubernetesDiscovery().orElseThrow().node()).isEmpty();
+    TmpBudget.check(
+        "discovery",
+        pod,
+        pod.at("/containers/0"),
+        object(cluster, "ConfigMap").at("/data/sentinel.yaml").asText());
 
     List<JsonNode> roles = objects(perNode, "Role");
     assertThat(roles)
@@ -536,6 +543,21 @@ class HelmChartIT {
     String config =
         NodeAgentPod.check(object(rendered, "DaemonSet"), object(rendered, "ConfigMap"));
     NodeAgentPod.checkConfig(DeployFiles.loadExample(config, "sentinel.yaml", dir));
+    JsonNode pod = object(rendered, "DaemonSet").at("/spec/template/spec");
+    TmpBudget.check("node agent", pod, pod.at("/containers/0"), config);
+    assertThat(config).contains("maxDiskMb: 1536");
+    String ownBudget = template(concat(values, List.of("--set", "config.storage.maxDiskMb=1000")));
+    assertThat(object(ownBudget, "ConfigMap").at("/data/sentinel.yaml").asText())
+        .contains("maxDiskMb: 1000");
+    Result otherUnit =
+        helm(
+            concat(
+                List.of("template", "release", CHART.toString()),
+                concat(values, List.of("--set", "nodeAgent.tmpSizeLimit=2G"))));
+    assertThat(otherUnit.exitCode()).isNotZero();
+    assertThat(otherUnit.output())
+        .contains("nodeAgent.tmpSizeLimit (2G) must be in Mi or Gi")
+        .contains("or set config.storage.maxDiskMb");
 
     Result both =
         helm(

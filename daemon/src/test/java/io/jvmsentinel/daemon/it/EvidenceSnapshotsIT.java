@@ -127,6 +127,41 @@ class EvidenceSnapshotsIT {
     }
   }
 
+  /**
+   * Issue 25: a disk budget with no room for a dump (64 MB, 90% of it for feeds: 6.4 MB for
+   * snapshots, while one dump may take twice a target's 32 MB share) skips the snapshot before any
+   * read, counts it as no_space, and the alert still goes out saying why it has none.
+   */
+  @Test
+  void aSnapshotTheDiskBudgetCannotHoldIsSkippedAndTheAlertStillGoesOut() throws Exception {
+    Path evidence = dir.resolve("evidence");
+    try (LabProcess lab = storm(17, 100);
+        SentinelDaemon daemon =
+            Daemons.start(
+                dir,
+                Daemons.webhookAndSnapshots(receiver.url(), evidence.toString())
+                    + "storage:\n  maxDiskMb: 64\n  streamsPercent: 90\n"
+                    + Daemons.target("lab", lab.jmxHostPort(), "2s"))) {
+      await().atMost(Duration.ofSeconds(40)).until(() -> !receiver.received().isEmpty());
+      JsonNode firing = receiver.received().get(0);
+      assertThat(firing.get("rule").asText()).isEqualTo("ThreadStorm");
+      assertThat(firing.get("snapshot").isNull()).isTrue();
+      assertThat(firing.get("snapshotUnavailable").asText())
+          .startsWith("not written: no room in the disk budget (67108864 bytes needed")
+          .endsWith("storage.maxDiskMb)");
+      assertThat(
+              daemon
+                  .registry()
+                  .get("jvm.sentinel.jfr.evidence.snapshots")
+                  .tags("target", "lab", "outcome", "no_space")
+                  .counter()
+                  .count())
+          .as("jvm_sentinel_jfr_evidence_snapshots_total{outcome=no_space}")
+          .isEqualTo(1);
+      assertThat(jfrFiles(evidence)).isEmpty();
+    }
+  }
+
   /** A target the daemon has no JFR of: the alert says there is no snapshot and why. */
   @Test
   void aJmxOnlyTargetsAlertSaysWhyItHasNoSnapshot() throws Exception {

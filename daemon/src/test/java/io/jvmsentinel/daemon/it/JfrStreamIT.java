@@ -13,8 +13,8 @@ import io.jvmsentinel.daemon.http.RedactedArguments;
 import io.jvmsentinel.daemon.http.StatusRoutes;
 import io.jvmsentinel.daemon.jfr.CountingHandler;
 import io.jvmsentinel.daemon.jfr.JfrStreamSession;
+import io.jvmsentinel.daemon.jfr.LocalJfrStorage;
 import io.jvmsentinel.daemon.jfr.RecordingOwner;
-import io.jvmsentinel.daemon.jfr.StreamDirectories;
 import io.jvmsentinel.daemon.lab.LabProcess;
 import io.jvmsentinel.daemon.lab.LabSpec;
 import io.jvmsentinel.daemon.support.Backoff;
@@ -238,7 +238,7 @@ class JfrStreamIT {
             () -> session.pollers().identity().identity(),
             registry,
             tags,
-            new StreamDirectories(tmp),
+            LocalJfrStorage.unbounded(tmp, JfrConfig.DEFAULT),
             OWNER,
             Duration.ZERO,
             Clock.systemUTC(),

@@ -52,7 +52,7 @@ class JfrStreamSessionTest {
             () -> null,
             new SimpleMeterRegistry(),
             Tags.of("target", "self"),
-            new StreamDirectories(tmp),
+            LocalJfrStorage.unbounded(tmp, JfrConfig.DEFAULT),
             owner,
             evidenceWindow,
             Clock.systemUTC(),
@@ -155,7 +155,10 @@ class JfrStreamSessionTest {
 
     Path file = tmp.resolve("evidence.jfr");
     RecordedEvidence read =
-        session.readEvidence(from, Instant.now(), file).orElseThrow().get(60, TimeUnit.SECONDS);
+        session
+            .readEvidence(from, Instant.now(), file, DumpAdmission.ANY)
+            .orElseThrow()
+            .get(60, TimeUnit.SECONDS);
 
     assertThat(read.file()).isEqualTo(file);
     assertThat(read.source()).isEqualTo("the daemon's evidence recording");
@@ -185,7 +188,10 @@ class JfrStreamSessionTest {
 
     startThreads("chunked-", 3);
     Path file = tmp.resolve("evidence.jfr");
-    session.readEvidence(from, Instant.now(), file).orElseThrow().get(60, TimeUnit.SECONDS);
+    session
+        .readEvidence(from, Instant.now(), file, DumpAdmission.ANY)
+        .orElseThrow()
+        .get(60, TimeUnit.SECONDS);
     assertThat(startedThreads(file)).contains("chunked-0", "chunked-1", "chunked-2");
 
     long id = target.named(ownName).get(0).getId();
@@ -193,6 +199,37 @@ class JfrStreamSessionTest {
     awaitStreaming(false);
     await().atMost(READY).until(() -> target.recording(id).isEmpty());
     assertThat(target.named(owner.evidenceRecordingName("self"))).isEmpty();
+  }
+
+  /** Issue 25: a read the disk budget has no room for reads nothing from the target. */
+  @Test
+  void aReadRefusedRoomWhenItsTurnComesWritesNothing() throws Exception {
+    session(Duration.ofMinutes(1));
+    session.connected(null, target.connection);
+    awaitStreaming(true);
+    Path file = tmp.resolve("refused.jfr");
+    java.util.concurrent.atomic.AtomicInteger asked =
+        new java.util.concurrent.atomic.AtomicInteger();
+
+    assertThat(
+            session
+                .readEvidence(
+                    Instant.now().minusSeconds(5),
+                    Instant.now(),
+                    file,
+                    () -> {
+                      asked.incrementAndGet();
+                      throw new DumpAdmission.NoRoom("no room");
+                    })
+                .orElseThrow())
+        .failsWithin(Duration.ofSeconds(60))
+        .withThrowableOfType(ExecutionException.class)
+        .havingRootCause()
+        .isInstanceOf(DumpAdmission.NoRoom.class)
+        .withMessage("no room");
+    assertThat(asked).hasValue(1);
+    assertThat(file).doesNotExist();
+    assertThat(tmp.resolve("refused.jfr.raw")).doesNotExist();
   }
 
   @Test
@@ -210,7 +247,10 @@ class JfrStreamSessionTest {
     assertThat(session.evidenceUnavailable()).contains("the target is not connected");
     Path file = tmp.resolve("none.jfr");
     assertThat(
-            session.readEvidence(Instant.now().minusSeconds(60), Instant.now(), file).orElseThrow())
+            session
+                .readEvidence(
+                    Instant.now().minusSeconds(60), Instant.now(), file, DumpAdmission.ANY)
+                .orElseThrow())
         .failsWithin(Duration.ofSeconds(10))
         .withThrowableOfType(ExecutionException.class)
         .withMessageContaining("the target is not connected");
