@@ -57,7 +57,7 @@ class JfrStreamSessionPhasesTest {
             () -> null,
             registry,
             Tags.of("target", "self"),
-            new StreamDirectories(tmp),
+            LocalJfrStorage.unbounded(tmp, config),
             owner,
             Duration.ZERO,
             clock,
