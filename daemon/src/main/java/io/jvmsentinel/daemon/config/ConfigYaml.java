@@ -23,6 +23,7 @@ import org.snakeyaml.engine.v2.nodes.Node;
 import org.snakeyaml.engine.v2.nodes.NodeTuple;
 import org.snakeyaml.engine.v2.nodes.ScalarNode;
 import org.snakeyaml.engine.v2.nodes.SequenceNode;
+import org.snakeyaml.engine.v2.nodes.Tag;
 import org.snakeyaml.engine.v2.parser.ParserImpl;
 import org.snakeyaml.engine.v2.scanner.StreamReader;
 
@@ -43,6 +44,13 @@ final class ConfigYaml {
           .setAllowRecursiveKeys(false)
           .setAllowNonScalarKeys(true) // to report them with their place, below
           .build();
+
+  /**
+   * The tags of plain data; any other tag (written in the file) is refused, never applied. The
+   * parser gives {@code ${VARIABLE}} its own tag: such text is read as written (no substitution).
+   */
+  private static final Set<Tag> PLAIN_DATA =
+      Set.of(Tag.STR, Tag.INT, Tag.FLOAT, Tag.BOOL, Tag.NULL, Tag.MAP, Tag.SEQ, Tag.ENV_TAG);
 
   private ConfigYaml() {}
 
@@ -80,7 +88,7 @@ final class ConfigYaml {
           .ifPresent(
               next ->
                   at(name, next, problems, null, "only one YAML document is allowed in the file"));
-      reportDuplicateKeys(
+      checkTagsAndKeys(
           name, root, "", problems, Collections.newSetFromMap(new IdentityHashMap<>()));
       return Optional.of(root);
     } catch (MarkedYamlEngineException e) {
@@ -146,14 +154,26 @@ final class ConfigYaml {
   }
 
   /**
-   * Every key that is not text, and every key written twice in one map, with its path. The composer
-   * would keep one value silently; an operator means one of them, and we cannot tell which. Each
-   * node is walked once, so aliases cost nothing and cannot loop.
+   * Every tag that is not one of plain data, every key that is not text, and every key written
+   * twice in one map, with its path. The composer would keep one value silently; an operator means
+   * one of them, and we cannot tell which. Each node is walked once, so aliases cost nothing and
+   * cannot loop.
    */
-  private static void reportDuplicateKeys(
+  private static void checkTagsAndKeys(
       String name, Node node, String path, Problems problems, Set<Node> seen) {
     if (!seen.add(node)) {
       return;
+    }
+    if (!PLAIN_DATA.contains(node.getTag())) {
+      at(
+          name,
+          node.getStartMark(),
+          problems,
+          path,
+          (path.isEmpty() ? "" : "'" + path + "': ")
+              + "the YAML tag "
+              + node.getTag().getValue().replace(Tag.PREFIX, "!!")
+              + " is not allowed; write the value without a tag");
     }
     if (node instanceof MappingNode map) {
       Set<String> keys = new HashSet<>();
@@ -178,11 +198,11 @@ final class ConfigYaml {
               keyPath,
               "duplicate key '" + keyPath + "'");
         }
-        reportDuplicateKeys(name, entry.getValueNode(), keyPath, problems, seen);
+        checkTagsAndKeys(name, entry.getValueNode(), keyPath, problems, seen);
       }
     } else if (node instanceof SequenceNode list) {
       for (int i = 0; i < list.getValue().size(); i++) {
-        reportDuplicateKeys(name, list.getValue().get(i), path + "[" + i + "]", problems, seen);
+        checkTagsAndKeys(name, list.getValue().get(i), path + "[" + i + "]", problems, seen);
       }
     }
   }

@@ -29,15 +29,22 @@ class ConfigYamlTest {
   }
 
   @Test
-  void tagsConstructNothing() throws Exception {
-    // A class name as a tag is text to the reader, never a class to instantiate.
+  void tagsOtherThanThoseOfPlainDataAreRefusedNotApplied() throws Exception {
     assertThat(
             problems(
                 "tags: !!javax.script.ScriptEngineManager [!!java.net.URLClassLoader [[x]]]\n"
                     + TARGETS))
-        .isEqualTo("c.yaml:1:7: 'tags': expected a map, got a list");
-    assertThat(load("tags: {app: !!java.lang.Runtime orders}\n" + TARGETS).tags())
-        .containsEntry("app", "orders");
+        .isEqualTo(
+            "c.yaml:1:7: 'tags': the YAML tag !!javax.script.ScriptEngineManager is not allowed;"
+                + " write the value without a tag\n"
+                + "c.yaml:1:7: 'tags': expected a map, got a list\n"
+                + "c.yaml:1:43: 'tags[0]': the YAML tag !!java.net.URLClassLoader is not allowed;"
+                + " write the value without a tag");
+    assertThat(problems("tags: {app: !custom orders}\n" + TARGETS))
+        .isEqualTo(
+            "c.yaml:1:13: 'tags.app': the YAML tag !custom is not allowed; write the value without"
+                + " a tag");
+    assertThat(load("tags: !!map {app: !!str 12}\n" + TARGETS).tags()).containsEntry("app", "12");
   }
 
   @Test
