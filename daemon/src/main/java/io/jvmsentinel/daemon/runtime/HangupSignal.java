@@ -13,8 +13,8 @@ import org.slf4j.LoggerFactory;
  * <p>The JDK's only signal API is {@code sun.misc.Signal} in the jdk.unsupported module, which
  * exists for exactly this. javac flags every direct use as proprietary API, and the build treats
  * warnings as errors, so it is reached reflectively, here only. Where it is missing or refuses the
- * signal (another runtime, {@code -Xrs}) the daemon runs on without it and says so: the file is
- * still checked every few seconds.
+ * signal (another runtime, {@code -Xrs}, or SIGHUP ignored by whoever started it, as {@code nohup}
+ * does) the daemon runs on without it and says so: the file is still checked every few seconds.
  */
 public final class HangupSignal {
   private static final Logger log = LoggerFactory.getLogger(HangupSignal.class);
@@ -34,7 +34,14 @@ public final class HangupSignal {
       InvocationHandler calls = (proxy, method, args) -> dispatch(proxy, method, args, action);
       Object proxy =
           Proxy.newProxyInstance(handler.getClassLoader(), new Class<?>[] {handler}, calls);
-      signal.getMethod("handle", signal, handler).invoke(null, hup, proxy);
+      Object previous = signal.getMethod("handle", signal, handler).invoke(null, hup, proxy);
+      if (previous == handler.getField("SIG_IGN").get(null)) {
+        // Ignored when the JVM started (nohup, some supervisors): the JVM then installs nothing.
+        log.warn(
+            "SIGHUP is ignored in this process (started under nohup?); the configuration file is"
+                + " still re-read when it changes");
+        return false;
+      }
       return true;
     } catch (InvocationTargetException e) {
       log.warn(

@@ -7,7 +7,11 @@ import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
-/** A real SIGHUP to this JVM runs the action (and, handled, no longer stops the JVM). */
+/**
+ * A real SIGHUP to this JVM runs the action (and, handled, no longer stops the JVM). Run the suite
+ * in a process that does not ignore SIGHUP (not under {@code nohup}): there the JVM installs no
+ * handler and {@link HangupSignal#onHangup} says so.
+ */
 class HangupSignalTest {
   @Test
   void aHangupRunsTheActionEachTime() throws Exception {
