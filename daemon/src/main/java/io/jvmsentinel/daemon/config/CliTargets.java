@@ -2,7 +2,6 @@ package io.jvmsentinel.daemon.config;
 
 import io.jvmsentinel.daemon.identity.PodIdentity;
 import java.net.MalformedURLException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -25,20 +24,20 @@ final class CliTargets {
    * @param pod the pod the daemon watches in; its name is the default name of the one target the
    *     command line gives, so the replicas of an app have names of their own
    */
-  static List<TargetSource> from(
-      CliOverrides cli, Path baseDir, Problems problems, PodIdentity pod) {
+  static List<TargetSource> from(CliOverrides cli, ConfigNode.Reading reading, PodIdentity pod) {
+    Problems problems = reading.problems;
     List<TargetSource> sources = new ArrayList<>();
     for (String spec : cli.targets()) {
       String where = "--target " + spec;
       try {
         JmxAddress address = JmxAddress.parse(spec);
-        sources.add(source(where, name(spec, address), address, null, baseDir));
+        sources.add(source(reading, where, name(spec, address), address, null));
       } catch (IllegalArgumentException e) {
         problems.add(where + ": " + e.getMessage());
       }
     }
     for (long pid : cli.pids()) {
-      sources.add(source("--pid " + pid, "pid-" + pid, null, pid, baseDir));
+      sources.add(source(reading, "--pid " + pid, "pid-" + pid, null, pid));
     }
     if (cli.name().isPresent()) {
       return named(sources, cli.name().get(), problems);
@@ -63,10 +62,7 @@ final class CliTargets {
               + sources.size());
       return sources;
     }
-    TargetSource source = sources.get(0);
-    return List.of(
-        new TargetSource(
-            source.where(), source.path(), source.raw().withName(name), source.baseDir()));
+    return List.of(sources.get(0).withName(name));
   }
 
   static Optional<HostPort> listen(CliOverrides cli, Problems problems) {
@@ -99,11 +95,9 @@ final class CliTargets {
   }
 
   private static TargetSource source(
-      String where, String name, JmxAddress jmx, Long pid, Path baseDir) {
-    return new TargetSource(
-        where,
-        Optional.empty(),
-        new ConfigDocument.Target(name, jmx, pid, null, null, null, null, null, null),
-        baseDir);
+      ConfigNode.Reading reading, String where, String name, JmxAddress jmx, Long pid) {
+    // A path of its own: nothing in the file can make a command-line value unreadable.
+    return TargetSource.fromCommandLine(
+        new ConfigNode(reading, where, null), where, name, jmx, pid);
   }
 }

@@ -3,9 +3,13 @@ package io.jvmsentinel.daemon.config;
 import io.jvmsentinel.daemon.identity.PodIdentity;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.snakeyaml.engine.v2.nodes.Node;
 
 /**
  * Builds the {@link SentinelConfig} from the YAML file and the command line, or explains in one
@@ -42,49 +46,140 @@ public final class ConfigLoader {
    */
   public SentinelConfig load(Optional<Path> file, CliOverrides cli) throws ConfigException {
     Problems problems = new Problems();
-    ConfigDocument doc = ConfigDocument.EMPTY;
+    Optional<Node> yaml = Optional.empty();
     Path baseDir = Path.of("");
     if (file.isPresent()) {
-      Optional<ConfigDocument> read = YamlConfigReader.read(file.get(), problems);
-      if (read.isEmpty()) {
+      yaml = ConfigYaml.read(file.get(), problems);
+      if (yaml.isEmpty()) {
         problems.throwIfAny(); // nothing usable was read; always at least one problem here
       }
-      doc = read.orElse(ConfigDocument.EMPTY);
       // Relative secret file paths start at the config file, not at the daemon's working dir.
       Path parent = file.get().toAbsolutePath().getParent();
       baseDir = parent != null ? parent : baseDir;
     }
-    boolean targetsGiven =
-        (doc.targets() != null && !doc.targets().isEmpty())
-            || !cli.targets().isEmpty()
-            || !cli.pids().isEmpty();
-    PodIdentity pod = PodIdentity.fromEnvironment(env);
-    List<TargetSource> sources = fileTargets(doc, baseDir, problems);
-    sources.addAll(CliTargets.from(cli, baseDir, problems, pod));
-    sources = PodNames.named(sources, pod);
-    Optional<HostPort> listen = CliTargets.listen(cli, problems);
-    SentinelConfig config =
-        new ConfigValidator(problems, env)
-            .validate(
-                doc, sources, listen, targetsGiven, cli.discovery(), cli.kubernetes(), baseDir);
+    ConfigNode.Reading reading =
+        new ConfigNode.Reading(file.map(Path::toString).orElse(""), problems, env, baseDir);
+    ConfigNode root = new ConfigNode(reading, "", yaml.orElse(null)).section();
+    if (problems.unreadableAt("")) {
+      problems.throwIfAny(); // the document is not a map: nothing else to read
+    }
+    SentinelConfig config = read(root, cli);
+    reading.reportUnknownKeys();
     problems.throwIfAny();
     return config;
   }
 
-  private static List<TargetSource> fileTargets(
-      ConfigDocument doc, Path baseDir, Problems problems) {
+  /**
+   * Reads every section (problems of the file first, in file order), then checks the rules across
+   * sections and targets, in the order the messages have always come in.
+   */
+  private SentinelConfig read(ConfigNode root, CliOverrides cli) {
+    Problems problems = root.reading.problems;
+    ConfigNode http = root.section("http");
+    HostPort fileListen = http.child("listen").hostPort();
+    Map<String, String> tags = Optional.ofNullable(root.texts("tags")).orElse(Map.of());
+    ConfigNode connection = root.section("connection");
+    ConfigNode jfr = root.section("jfr");
+    ConfigNode alerts = root.section("alerts");
+    ConfigNode detection = root.section("detection");
+    ConfigNode storage = root.section("storage");
+    ConfigNode datadog = root.section("datadog");
+    ConfigNode otlp = root.section("otlp");
+    ConfigNode discovery = root.section("discovery");
+    ConfigNode local = discovery.section("local");
+    ConfigNode kubernetes = discovery.section("kubernetes");
+    Long maxTargets = discovery.integer("maxTargets");
+    List<ConfigNode> written = root.listOf("targets", entry -> entry);
+
+    boolean targetsGiven =
+        (written != null && !written.isEmpty())
+            || !cli.targets().isEmpty()
+            || !cli.pids().isEmpty();
+    PodIdentity pod = PodIdentity.fromEnvironment(env);
     List<TargetSource> sources = new ArrayList<>();
-    List<ConfigDocument.Target> targets = doc.targets() == null ? List.of() : doc.targets();
-    for (int i = 0; i < targets.size(); i++) {
-      String path = "targets[" + i + "]";
-      ConfigDocument.Target raw = targets.get(i);
-      if (raw != null) {
-        sources.add(new TargetSource(path, Optional.of(path), raw, baseDir));
-      } else if (!problems.unreadableAt(path)) { // not "- 42", which was reported already
-        sources.add(
-            new TargetSource(path, Optional.of(path), ConfigDocument.EMPTY_TARGET, baseDir));
+    for (ConfigNode entry : written == null ? List.<ConfigNode>of() : written) {
+      TargetSource.read(entry).ifPresent(sources::add);
+    }
+    sources.addAll(CliTargets.from(cli, root.reading, pod));
+    sources = PodNames.named(sources, pod);
+    Optional<HostPort> listenOverride = CliTargets.listen(cli, problems);
+
+    HostPort listen =
+        listenOverride.or(() -> Optional.ofNullable(fileListen)).orElse(HttpConfig.DEFAULT_LISTEN);
+    List<String> unreadableTags =
+        tags.keySet().stream().filter(k -> root.unreadable("tags." + k)).toList();
+    TagRules.check(tags, "'tags'", unreadableTags, problems::add);
+    ConnectionConfig connectionConfig = ConnectionConfig.read(connection);
+    AlertsConfig alertsConfig = AlertsConfig.read(alerts);
+    List<TargetConfig> targets = new ArrayList<>();
+    for (TargetSource source : sources) {
+      source.toConfig(tags, pod).ifPresent(targets::add);
+    }
+    // Empty entries have their own problem; comparing their (absent) names would add noise.
+    checkUniqueNames(sources.stream().filter(s -> !s.empty()).toList(), problems);
+    // The file's section is checked even when the command line replaces it.
+    Optional<LocalDiscoveryConfig> fileDiscovery = LocalDiscoveryConfig.read(local);
+    Optional<LocalDiscoveryConfig> localDiscovery = cli.discovery().or(() -> fileDiscovery);
+    Optional<KubernetesDiscoveryConfig> kubernetesDiscovery =
+        KubernetesDiscoveryConfig.read(kubernetes, cli.kubernetes(), tags);
+    // Only when none was written: a target that was written but is broken has its own problem.
+    if (!targetsGiven
+        && localDiscovery.isEmpty()
+        && kubernetesDiscovery.isEmpty()
+        && !problems.unreadable("targets")) {
+      problems.add(
+          "no targets: give --target HOST:PORT, --pid PID, --discover local|kubernetes, or a config file with targets: or discovery:");
+    }
+    DetectionConfig detectionConfig =
+        DetectionConfig.read(
+            detection, targets.stream().map(TargetConfig::name).collect(Collectors.toSet()));
+    DatadogConfig datadogConfig = DatadogConfig.read(datadog, tags);
+    HttpConfig httpConfig = HttpConfig.read(http, listen);
+    OtlpConfig otlpConfig = OtlpConfig.read(otlp);
+    JfrConfig jfrConfig = JfrConfig.read(jfr);
+    StorageConfig storageConfig = StorageConfig.read(storage);
+    int targetLimit = SentinelConfig.DEFAULT_MAX_TARGETS;
+    if (maxTargets != null
+        && discovery.between(
+            "maxTargets",
+            maxTargets,
+            1,
+            SentinelConfig.MAX_MAX_TARGETS,
+            "; beyond that, split the JVMs between daemons with complementary filters")) {
+      targetLimit = maxTargets.intValue();
+    }
+    return new SentinelConfig(
+        httpConfig,
+        tags,
+        connectionConfig,
+        jfrConfig,
+        alertsConfig,
+        detectionConfig,
+        storageConfig,
+        datadogConfig,
+        otlpConfig,
+        localDiscovery,
+        kubernetesDiscovery,
+        targetLimit,
+        targets);
+  }
+
+  private static void checkUniqueNames(List<TargetSource> sources, Problems problems) {
+    Map<String, TargetSource> firstByName = new HashMap<>();
+    for (TargetSource source : sources) {
+      if (source.name() == null) {
+        continue;
+      }
+      TargetSource first = firstByName.putIfAbsent(source.name(), source);
+      if (first != null) {
+        problems.add(
+            source.label()
+                + ": duplicate name; "
+                + first.where()
+                + " is already called '"
+                + source.name()
+                + "'");
       }
     }
-    return sources;
   }
 }

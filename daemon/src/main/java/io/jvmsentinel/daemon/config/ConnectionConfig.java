@@ -30,4 +30,25 @@ public record ConnectionConfig(
     Objects.requireNonNull(reconnectInitialDelay, "reconnectInitialDelay");
     Objects.requireNonNull(reconnectMaxDelay, "reconnectMaxDelay");
   }
+
+  /** The {@code connection} section; absent keys keep their defaults. */
+  static ConnectionConfig read(ConfigNode s) {
+    ConnectionConfig d = DEFAULT;
+    ConnectionConfig c =
+        new ConnectionConfig(
+            s.duration("connectTimeout", d.connectTimeout()),
+            s.duration("callTimeout", d.callTimeout()),
+            s.duration("reconnectInitialDelay", d.reconnectInitialDelay()),
+            s.duration("reconnectMaxDelay", d.reconnectMaxDelay()));
+    s.positive("connectTimeout", c.connectTimeout());
+    s.positive("callTimeout", c.callTimeout());
+    s.positive("reconnectInitialDelay", c.reconnectInitialDelay());
+    s.positive("reconnectMaxDelay", c.reconnectMaxDelay());
+    s.notLess(
+        "reconnectMaxDelay",
+        c.reconnectMaxDelay(),
+        "reconnectInitialDelay",
+        c.reconnectInitialDelay());
+    return c;
+  }
 }

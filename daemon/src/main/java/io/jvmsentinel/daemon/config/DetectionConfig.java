@@ -1,11 +1,18 @@
 package io.jvmsentinel.daemon.config;
 
+import io.jvmsentinel.daemon.alert.AlertRule;
+import io.jvmsentinel.daemon.alert.RuleThreshold;
+import io.jvmsentinel.daemon.alert.rules.Rules;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * Detection: how often the rules run, what counts as warm-up, where evidence snapshots go, and
@@ -75,5 +82,145 @@ public record DetectionConfig(
     rules = Map.copyOf(rules);
     targets = Map.copyOf(targets);
     disabled = List.copyOf(disabled);
+  }
+
+  /**
+   * The {@code detection} section: durations, snapshot settings, and that every threshold override
+   * names a real rule and a real threshold (with the allowed names in the message).
+   *
+   * @param targetNames the fixed targets, which per-target overrides must name
+   */
+  static DetectionConfig read(ConfigNode s, Set<String> targetNames) {
+    DetectionConfig d = DEFAULT;
+    boolean enabled = s.bool("enabled", d.enabled());
+    Duration interval = s.duration("interval", d.interval());
+    Duration signalPollInterval = s.duration("signalPollInterval", d.signalPollInterval());
+    Duration warmup = s.duration("warmup", d.warmup());
+    Duration warmupMax = s.duration("warmupMax", d.warmupMax());
+    ConfigNode snapshots = s.section("snapshots");
+    String directory = snapshots.text("directory");
+    Long maxSizeMb = snapshots.integer("maxSizeMb");
+    Duration window = snapshots.duration("window", d.snapshotWindow());
+    String recordDirectory = s.text("recordDirectory");
+    Map<String, Map<String, Double>> rules =
+        s.mapOf("rules", rule -> rule.mapOf(ConfigNode::decimal));
+    Map<String, Map<String, Map<String, Double>>> targets =
+        s.mapOf("targets", target -> target.mapOf(rule -> rule.mapOf(ConfigNode::decimal)));
+    List<String> disabledIds = s.listOf("disabled", ConfigNode::text);
+
+    s.atLeast("interval", interval, MIN_INTERVAL, "");
+    s.check(
+        signalPollInterval.isZero() || signalPollInterval.compareTo(MIN_SIGNAL_POLL_INTERVAL) >= 0,
+        "'detection.signalPollInterval' (%s) must be 0s (off) or at least 500ms",
+        signalPollInterval);
+    s.notLess("warmupMax", warmupMax, "warmup", warmup);
+    Optional<Path> snapshotDirectory =
+        directory == null ? d.snapshotDirectory() : directory(s, "snapshots.directory", directory);
+    snapshots.check(
+        maxSizeMb == null || maxSizeMb >= 1,
+        "'detection.snapshots.maxSizeMb' (%s) must be at least 1",
+        maxSizeMb);
+    snapshots.atLeast("window", window, Duration.ofSeconds(30), "");
+    RuleIds ids = new RuleIds(s);
+    Map<String, Map<String, Double>> global = ids.overrides("detection.rules", rules);
+    Map<String, Map<String, Map<String, Double>>> perTarget = new LinkedHashMap<>();
+    Objects.requireNonNullElse(targets, Map.<String, Map<String, Map<String, Double>>>of())
+        .forEach(
+            (target, overrides) -> {
+              s.check(
+                  targetNames.contains(target),
+                  "'detection.targets.%s': no target is called '%s'; targets: %s",
+                  target,
+                  target,
+                  targetNames);
+              perTarget.put(target, ids.overrides("detection.targets." + target, overrides));
+            });
+    List<String> disabled = new ArrayList<>();
+    for (String id : Objects.requireNonNullElse(disabledIds, List.<String>of())) {
+      // A YAML null or mapping entry (found by ConfigFuzzTest) is no rule name.
+      if (s.check(
+              id != null,
+              "'detection.disabled': entries must be rule names; rules: %s",
+              ids.names())
+          && s.check(
+              ids.all.containsKey(id),
+              "'detection.disabled': unknown rule '%s'; rules: %s",
+              id,
+              ids.names())) {
+        disabled.add(id);
+      }
+    }
+    return new DetectionConfig(
+        enabled,
+        interval,
+        signalPollInterval,
+        warmup,
+        warmupMax,
+        snapshotDirectory,
+        maxSizeMb != null ? maxSizeMb : d.snapshotMaxSizeMb(),
+        window,
+        recordDirectory == null
+            ? Optional.empty()
+            : directory(s, "recordDirectory", recordDirectory),
+        global,
+        perTarget,
+        disabled);
+  }
+
+  /** A directory, relative to the daemon's working directory; blank: none. */
+  private static Optional<Path> directory(ConfigNode s, String key, String text) {
+    return text.isBlank()
+        ? Optional.empty()
+        : ConfigPaths.resolve(Path.of(""), text, m -> s.check(false, "'detection.%s' %s", key, m));
+  }
+
+  /** The rules by id, to check threshold overrides against. */
+  private static final class RuleIds {
+    final Map<String, AlertRule> all = new TreeMap<>();
+    private final ConfigNode s;
+
+    RuleIds(ConfigNode s) {
+      this.s = s;
+      Rules.all().forEach(rule -> all.put(rule.id(), rule));
+    }
+
+    Set<String> names() {
+      return all.keySet();
+    }
+
+    Map<String, Map<String, Double>> overrides(String path, Map<String, Map<String, Double>> raw) {
+      Map<String, Map<String, Double>> result = new LinkedHashMap<>();
+      Objects.requireNonNullElse(raw, Map.<String, Map<String, Double>>of())
+          .forEach(
+              (ruleId, values) -> {
+                AlertRule rule = all.get(ruleId);
+                if (!s.check(
+                    rule != null, "'%s': unknown rule '%s'; rules: %s", path, ruleId, names())) {
+                  return;
+                }
+                String at = path + "." + ruleId;
+                List<String> names = rule.thresholds().stream().map(RuleThreshold::name).toList();
+                Map<String, Double> checked = new LinkedHashMap<>();
+                Objects.requireNonNullElse(values, Map.<String, Double>of())
+                    .forEach(
+                        (name, value) -> {
+                          if (s.check(
+                                  names.contains(name),
+                                  "'%s': unknown threshold '%s'; thresholds: %s",
+                                  at,
+                                  name,
+                                  names)
+                              && s.check(
+                                  value != null && !value.isNaN() && value >= 0,
+                                  "'%s.%s' must be a number >= 0",
+                                  at,
+                                  name)) {
+                            checked.put(name, value);
+                          }
+                        });
+                result.put(ruleId, checked);
+              });
+      return result;
+    }
   }
 }

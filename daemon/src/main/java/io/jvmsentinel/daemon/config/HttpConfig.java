@@ -48,4 +48,90 @@ public record HttpConfig(
   public HttpConfig(HostPort listen) {
     this(listen, Optional.empty(), HttpAuth.NONE, List.of(), List.of(), false, Optional.empty());
   }
+
+  /**
+   * The {@code http} section with its TLS and authentication.
+   *
+   * @param listen {@code http.listen}, or the command line's {@code --listen}, which was read first
+   */
+  static HttpConfig read(ConfigNode s, HostPort listen) {
+    StoreKeys tls = StoreKeys.read(s.section("tls"), "keyStore");
+    ConfigNode auth = s.section("auth");
+    ConfigNode basic = auth.section("basic");
+    String username = basic.text("username");
+    ConfigNode.SecretRef password = basic.secretRef("password");
+    ConfigNode bearer = auth.section("bearer");
+    ConfigNode.SecretRef token = bearer.secretRef("token");
+    List<Pattern> maskArguments = s.listOf("maskArguments", ConfigNode::pattern);
+    List<Pattern> showProperties = s.listOf("showProperties", ConfigNode::pattern);
+    boolean openMetrics = s.bool("openMetrics", false);
+    String externalUrl = s.text("externalUrl");
+    return new HttpConfig(
+        listen,
+        tls.owner().present() ? tls.open(StoreKeys.Kind.KEY_STORE) : Optional.empty(),
+        auth(auth, basic, username, password, bearer, token),
+        patterns(maskArguments),
+        patterns(showProperties),
+        openMetrics,
+        externalUrl(s, externalUrl));
+  }
+
+  // An unreadable pattern is null here; its problem is already reported.
+  private static List<Pattern> patterns(List<Pattern> read) {
+    return read == null ? List.of() : read.stream().filter(Objects::nonNull).toList();
+  }
+
+  /**
+   * An absolute http(s) URL without query, fragment or user info: the daemon appends page paths to
+   * it, and it goes into every notification, where a password must never travel.
+   */
+  private static Optional<URI> externalUrl(ConfigNode s, String text) {
+    if (text == null || s.unreadable("externalUrl")) {
+      return Optional.empty();
+    }
+    Optional<URI> url = ConfigNode.httpUrl(text);
+    if (!s.check(
+        url.isPresent()
+            && url.get().getRawQuery() == null
+            && url.get().getRawFragment() == null
+            && url.get().getRawUserInfo() == null,
+        "'http.externalUrl' must be an absolute http or https URL without query, fragment or"
+            + " user info, such as https://sentinel.example.com/orders")) {
+      return Optional.empty();
+    }
+    return Optional.of(URI.create(url.get().toString().replaceAll("/+$", "")));
+  }
+
+  private static HttpAuth auth(
+      ConfigNode auth,
+      ConfigNode basic,
+      String username,
+      ConfigNode.SecretRef password,
+      ConfigNode bearer,
+      ConfigNode.SecretRef token) {
+    if (!auth.present() || auth.unreadable()) {
+      return HttpAuth.NONE;
+    }
+    if (basic.present() == bearer.present()) {
+      if (!auth.unreadable("basic") && !auth.unreadable("bearer")) {
+        auth.check(
+            false,
+            "'http.auth' needs exactly one of 'basic' or 'bearer'"
+                + (basic.present() ? "; both are set" : ""));
+      }
+      return HttpAuth.NONE;
+    }
+    if (basic.present()) {
+      if (username == null || username.isEmpty() || username.contains(":")) {
+        if (!basic.unreadable("username")) {
+          basic.check(false, "'http.auth.basic.username' is required, without ':'");
+        }
+      }
+      Optional<Secret> secret = password.read();
+      return secret.isPresent() && username != null
+          ? new HttpAuth.Basic(username, secret.get())
+          : HttpAuth.NONE;
+    }
+    return token.read().<HttpAuth>map(HttpAuth.Bearer::new).orElse(HttpAuth.NONE);
+  }
 }

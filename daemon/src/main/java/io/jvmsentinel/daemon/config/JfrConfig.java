@@ -148,4 +148,94 @@ public record JfrConfig(
   public boolean stormPauseEnabled() {
     return stormPauseAboveRate > 0;
   }
+
+  /** The {@code jfr} section; absent keys keep their defaults. */
+  static JfrConfig read(ConfigNode s) {
+    JfrConfig d = DEFAULT;
+    JfrConfig c =
+        new JfrConfig(
+            s.bool("enabled", d.enabled()),
+            s.duration("maxAge", d.maxAge()),
+            s.integer("maxSizeMb", d.maxSizeMb()),
+            s.duration("stallTimeout", d.stallTimeout()),
+            s.duration("maxLag", d.maxLag()),
+            s.decimal("stackSamplingAboveRate", d.stackSamplingAboveRate()),
+            s.duration("stackSamplingWindow", d.stackSamplingWindow()),
+            s.duration("stackSamplingEvery", d.stackSamplingEvery()),
+            s.decimal("stormPauseAboveRate", d.stormPauseAboveRate()),
+            s.duration("stormPauseCapture", d.stormPauseCapture()),
+            s.duration("stormPauseProbeEvery", d.stormPauseProbeEvery()),
+            s.duration("simulatedEventCost", d.simulatedEventCost()),
+            s.oneOf(
+                s.text("feed"),
+                Feed.values(),
+                d.feed(),
+                text ->
+                    "'jfr.feed' must be 'auto' (a stream from JDK 16+ targets, chunks read over JMX"
+                        + " from older ones), 'stream' or 'chunks', got '%s'".formatted(text)),
+            s.duration("chunkPeriod", d.chunkPeriod()));
+    Duration chunks = c.chunkPeriod();
+    s.atLeast("maxAge", c.maxAge(), MIN_MAX_AGE, "");
+    s.between("maxSizeMb", c.maxSizeMb(), MIN_MAX_SIZE_MB, MAX_MAX_SIZE_MB, "");
+    s.atLeast(
+        "stallTimeout",
+        c.stallTimeout(),
+        MIN_STALL_TIMEOUT,
+        " (the target flushes events about once a second)");
+    s.check(
+        chunks.compareTo(MIN_CHUNK_PERIOD) >= 0 && chunks.compareTo(MAX_CHUNK_PERIOD) <= 0,
+        "'jfr.chunkPeriod' (%s) must be between %s (each read ends a chunk on the target) and %s"
+            + " (events would reach the rules too late)",
+        chunks,
+        MIN_CHUNK_PERIOD,
+        MAX_CHUNK_PERIOD);
+    s.atLeast(
+        "maxLag",
+        c.maxLag(),
+        MIN_MAX_LAG,
+        " (events reach a remote stream up to about 2.6 s after they happen, so a smaller"
+            + " bound would drop events even when the daemon keeps up)");
+    rate(s, "stackSamplingAboveRate", c.stackSamplingAboveRate(), "0 records stacks always");
+    Duration window = c.stackSamplingWindow();
+    s.atLeast(
+        "stackSamplingWindow",
+        window,
+        MIN_SAMPLING_WINDOW,
+        " (the daemon switches settings once a second)");
+    s.check(
+        c.stackSamplingEvery().compareTo(window.multipliedBy(2)) >= 0,
+        "'jfr.stackSamplingEvery' (%s) must be at least twice 'jfr.stackSamplingWindow' (%s), or"
+            + " sampling would save nothing",
+        c.stackSamplingEvery(),
+        window);
+    s.check(
+        c.simulatedEventCost().compareTo(MAX_SIMULATED_EVENT_COST) <= 0,
+        "'jfr.simulatedEventCost' (%s) must be at most %s (it exists only to measure overload"
+            + " behaviour)",
+        c.simulatedEventCost(),
+        MAX_SIMULATED_EVENT_COST);
+    rate(s, "stormPauseAboveRate", c.stormPauseAboveRate(), "0 never pauses");
+    Duration capture = c.stormPauseCapture();
+    s.atLeast(
+        "stormPauseCapture",
+        capture,
+        MIN_STORM_PAUSE_CAPTURE,
+        " (the stream must run long enough for the storm to be detected and its creator named)");
+    s.check(
+        c.stormPauseProbeEvery().compareTo(capture.multipliedBy(4)) >= 0,
+        "'jfr.stormPauseProbeEvery' (%s) must be at least four times 'jfr.stormPauseCapture' (%s),"
+            + " or the pause would spare the target little",
+        c.stormPauseProbeEvery(),
+        capture);
+    return c;
+  }
+
+  private static void rate(ConfigNode s, String key, double rate, String zero) {
+    s.check(
+        rate >= 0 && !Double.isInfinite(rate),
+        "'jfr.%s' (%s) must be a thread start rate of 0 or more per second (%s)",
+        key,
+        rate,
+        zero);
+  }
 }

@@ -1,6 +1,5 @@
 package io.jvmsentinel.daemon.config;
 
-import java.nio.file.Path;
 import java.util.Optional;
 import java.util.function.Consumer;
 
@@ -10,22 +9,17 @@ import java.util.function.Consumer;
  * password for every target: see {@link PodCredentials}.
  */
 final class JmxPasswords {
-  private final PasswordReader passwords;
-
-  JmxPasswords(PasswordReader passwords) {
-    this.passwords = passwords;
-  }
+  private JmxPasswords() {}
 
   /**
-   * @param usernameUnreadable the username was written but could not be read (reported already)
-   * @param baseDir the directory a relative {@code passwordFile} starts from
+   * @param owner the map with these keys; its {@code username} may have been unreadable
+   * @param report takes each problem, without the owner's name
    */
-  Optional<Secret> read(
+  static Optional<Secret> read(
+      ConfigNode owner,
       String username,
       String passwordEnv,
       String passwordFile,
-      boolean usernameUnreadable,
-      Path baseDir,
       Consumer<String> report) {
     if (passwordEnv != null && passwordFile != null) {
       report.accept("set either 'passwordEnv' or 'passwordFile', not both");
@@ -34,14 +28,15 @@ final class JmxPasswords {
     if (passwordEnv == null && passwordFile == null) {
       return Optional.empty();
     }
-    if (username == null && !usernameUnreadable) {
+    if (username == null && !owner.unreadable("username")) {
       String key = passwordEnv != null ? "passwordEnv" : "passwordFile";
       report.accept("'" + key + "' is set but 'username' is not; JMX authentication needs both");
     }
-    if (passwordEnv != null) {
-      return passwords.fromEnv(passwordEnv, report);
-    }
-    return ConfigPaths.resolve(baseDir, passwordFile, m -> report.accept("'passwordFile' " + m))
-        .flatMap(file -> passwords.fromFile(file, report));
+    PasswordReader passwords = owner.reading.passwords;
+    return passwordEnv != null
+        ? passwords.fromEnv(passwordEnv, report)
+        : owner
+            .resolve(passwordFile, m -> report.accept("'passwordFile' " + m))
+            .flatMap(file -> passwords.fromFile(file, report));
   }
 }

@@ -1,5 +1,7 @@
 package io.jvmsentinel.daemon.config;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -24,6 +26,39 @@ public record JvmMatch(
   /** A match on the command line alone (what {@code --discover-include} gives). */
   public static JvmMatch commandLine(Pattern pattern) {
     return new JvmMatch(Optional.empty(), Optional.of(pattern), Optional.empty());
+  }
+
+  /** One entry of {@code include} or {@code exclude} as read, with its place. */
+  record Written(ConfigNode node, JvmMatch match) {}
+
+  static Written read(ConfigNode entry) {
+    ConfigNode s = entry.section();
+    return new Written(
+        s,
+        new JvmMatch(
+            Optional.ofNullable(s.pattern("mainClass")),
+            Optional.ofNullable(s.pattern("commandLine")),
+            Optional.ofNullable(s.pattern("user"))));
+  }
+
+  /** The entries read; one without any pattern is a problem. */
+  static List<JvmMatch> all(List<Written> entries) {
+    List<JvmMatch> matches = new ArrayList<>();
+    for (Written entry : entries == null ? List.<Written>of() : entries) {
+      JvmMatch m = entry.match();
+      if (m.mainClass().isEmpty() && m.commandLine().isEmpty() && m.user().isEmpty()) {
+        if (!entry.node().unreadable()) { // a bad pattern was reported already
+          entry
+              .node()
+              .check(
+                  false,
+                  "'" + entry.node().path + "' needs at least one of mainClass, commandLine, user");
+        }
+      } else {
+        matches.add(m);
+      }
+    }
+    return matches;
   }
 
   public boolean matches(String main, String command, Optional<String> owner) {

@@ -90,4 +90,37 @@ public record LocalDiscoveryConfig(
             || include.stream().anyMatch(m -> m.matches(mainClass, commandLine, user));
     return included && exclude.stream().noneMatch(m -> m.matches(mainClass, commandLine, user));
   }
+
+  /** The {@code discovery.local} section; empty when it is absent or not enabled. */
+  static Optional<LocalDiscoveryConfig> read(ConfigNode s) {
+    boolean enabled = s.bool("enabled", true);
+    Duration interval = s.duration("interval", DEFAULT_INTERVAL);
+    Duration pollInterval = s.duration("pollInterval", TargetConfig.DEFAULT_POLL_INTERVAL);
+    List<JvmMatch.Written> include = s.listOf("include", JvmMatch::read);
+    List<JvmMatch.Written> exclude = s.listOf("exclude", JvmMatch::read);
+    String jmxAgent = s.text("jmxAgent");
+    boolean allowHostNetwork = s.bool("allowHostNetwork", false);
+    if (!s.present() || !enabled) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new LocalDiscoveryConfig(
+            s.atLeastGot("interval", interval, MIN_INTERVAL) ? interval : DEFAULT_INTERVAL,
+            s.atLeastGot("pollInterval", pollInterval, TargetConfig.MIN_POLL_INTERVAL)
+                ? pollInterval
+                : TargetConfig.DEFAULT_POLL_INTERVAL,
+            JvmMatch.all(include),
+            JvmMatch.all(exclude),
+            s.oneOf(
+                jmxAgent,
+                JmxAgent.values(),
+                JmxAgent.AUTO,
+                text ->
+                    "'discovery.local.jmxAgent' must be 'auto' (the local agent for JVMs in the"
+                        + " daemon's network, a password-protected remote agent for JVMs in other"
+                        + " pods) or 'remote' (the remote agent for every JVM), got '"
+                        + text
+                        + "'"),
+            allowHostNetwork));
+  }
 }

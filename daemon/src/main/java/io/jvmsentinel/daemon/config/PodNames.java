@@ -19,14 +19,7 @@ final class PodNames {
     }
     return sources.stream()
         .map(
-            source ->
-                source.raw().name() != null || source.raw().equals(ConfigDocument.EMPTY_TARGET)
-                    ? source
-                    : new TargetSource(
-                        source.where(),
-                        source.path(),
-                        source.raw().withName(pod.pod()),
-                        source.baseDir()))
+            source -> source.name() != null || source.empty() ? source : source.withName(pod.pod()))
         .collect(java.util.stream.Collectors.toCollection(java.util.ArrayList::new));
   }
 }

@@ -24,4 +24,27 @@ public record StorageConfig(long maxDiskMb, int streamsPercent, int maxConcurren
   public long maxDiskBytes() {
     return maxDiskMb * 1024 * 1024;
   }
+
+  /** The {@code storage} section; absent keys keep their defaults. */
+  static StorageConfig read(ConfigNode s) {
+    StorageConfig d = DEFAULT;
+    long maxDiskMb = s.integer("maxDiskMb", d.maxDiskMb());
+    long streamsPercent = s.integer("streamsPercent", d.streamsPercent());
+    long dumps = s.integer("maxConcurrentDumps", d.maxConcurrentDumps());
+    return new StorageConfig(
+        s.check(
+                maxDiskMb >= MIN_MAX_DISK_MB,
+                "'storage.maxDiskMb' (%d) must be at least %d; give the daemon's /tmp (the chart's"
+                    + " emptyDir) room for its JFR chunks and snapshots",
+                maxDiskMb,
+                MIN_MAX_DISK_MB)
+            ? maxDiskMb
+            : d.maxDiskMb(),
+        s.between("streamsPercent", streamsPercent, MIN_STREAMS_PERCENT, MAX_STREAMS_PERCENT, "")
+            ? (int) streamsPercent
+            : d.streamsPercent(),
+        s.between("maxConcurrentDumps", dumps, 1, MAX_MAX_CONCURRENT_DUMPS, "")
+            ? (int) dumps
+            : d.maxConcurrentDumps());
+  }
 }

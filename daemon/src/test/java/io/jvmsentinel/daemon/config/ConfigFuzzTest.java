@@ -3,24 +3,24 @@ package io.jvmsentinel.daemon.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.jvmsentinel.daemon.testing.Jdks;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Iterator;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.snakeyaml.engine.v2.api.Dump;
+import org.snakeyaml.engine.v2.api.DumpSettings;
+import org.snakeyaml.engine.v2.api.Load;
+import org.snakeyaml.engine.v2.api.LoadSettings;
 
 /**
  * Generated configurations, mutated from the valid examples: wrong types, unknown keys, values out
@@ -31,8 +31,6 @@ import org.junit.jupiter.api.io.TempDir;
 class ConfigFuzzTest {
   private static final int CASES_PER_SEED_FILE = 400;
   private static final long SEED = 20261122L;
-  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
-  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
   /** A complete valid configuration, every section set, beside the deploy examples. */
   private static final String EVERY_SECTION =
@@ -280,23 +278,24 @@ class ConfigFuzzTest {
     return bytes;
   }
 
-  private static String mutateTree(String text, Random random) throws Exception {
-    JsonNode root;
+  // Structural mutations work on the plain data snakeyaml-engine (the daemon's parser) loads.
+  @SuppressWarnings("unchecked")
+  private static String mutateTree(String text, Random random) {
+    Object root;
     try {
-      root = YAML.readTree(text);
-    } catch (Exception e) {
+      root = new Load(LoadSettings.builder().build()).loadFromString(text);
+    } catch (RuntimeException e) {
       return mutateText(text, random); // an earlier round broke the YAML already
     }
-    if (!(root instanceof ObjectNode object)) {
+    if (!(root instanceof Map<?, ?>)) {
       return text;
     }
-    List<ObjectNode> maps = new ArrayList<>();
-    collectMaps(object, maps);
-    ObjectNode target = maps.get(random.nextInt(maps.size()));
-    List<String> keys = new ArrayList<>();
-    target.fieldNames().forEachRemaining(keys::add);
+    List<Map<Object, Object>> maps = new ArrayList<>();
+    collectMaps(root, maps);
+    Map<Object, Object> target = maps.get(random.nextInt(maps.size()));
+    List<Object> keys = new ArrayList<>(target.keySet());
     switch (random.nextInt(4)) {
-      case 0 -> target.set("unknown" + random.nextInt(100), surprising(random));
+      case 0 -> target.put("unknown" + random.nextInt(100), surprising(random));
       case 1 -> {
         if (!keys.isEmpty()) {
           target.remove(keys.get(random.nextInt(keys.size())));
@@ -304,45 +303,42 @@ class ConfigFuzzTest {
       }
       default -> {
         if (!keys.isEmpty()) {
-          target.set(keys.get(random.nextInt(keys.size())), surprising(random));
+          target.put(keys.get(random.nextInt(keys.size())), surprising(random));
         }
       }
     }
-    return YAML.writeValueAsString(root);
+    return new Dump(DumpSettings.builder().build()).dumpToString(root);
   }
 
-  private static void collectMaps(JsonNode node, List<ObjectNode> maps) {
-    if (node instanceof ObjectNode object) {
-      maps.add(object);
-    }
-    for (Iterator<JsonNode> children = node.elements(); children.hasNext(); ) {
-      collectMaps(children.next(), maps);
+  @SuppressWarnings("unchecked")
+  private static void collectMaps(Object node, List<Map<Object, Object>> maps) {
+    if (node instanceof Map<?, ?> map) {
+      maps.add((Map<Object, Object>) map);
+      map.values().forEach(value -> collectMaps(value, maps));
+    } else if (node instanceof List<?> list) {
+      list.forEach(item -> collectMaps(item, maps));
     }
   }
 
   /** A value of a wrong type, out of range, or odd. */
-  private static JsonNode surprising(Random random) {
+  private static Object surprising(Random random) {
     return switch (random.nextInt(16)) {
-      case 0 -> NODES.numberNode(-1);
-      case 1 -> NODES.numberNode(0);
-      case 2 -> NODES.numberNode(Long.MAX_VALUE);
-      case 3 -> NODES.numberNode(1e308);
-      case 4 -> NODES.textNode("");
-      case 5 -> NODES.textNode("-5s");
-      case 6 -> NODES.textNode("99999999999999999999d");
-      case 7 -> NODES.textNode("127.0.0.1:70000");
-      case 8 -> NODES.textNode("x".repeat(10_000));
-      case 9 -> NODES.textNode("\u0000\u202e\uD83D\uDE00 ../../etc/passwd");
-      case 10 -> NODES.booleanNode(random.nextBoolean());
-      case 11 -> NODES.nullNode();
-      case 12 -> {
-        ArrayNode list = NODES.arrayNode();
-        list.add(1).add("two").addNull();
-        yield list;
-      }
-      case 13 -> NODES.objectNode().put("nested", "map");
-      case 14 -> NODES.textNode("0.5ms");
-      default -> NODES.numberNode(random.nextInt(200_000) - 100_000);
+      case 0 -> -1;
+      case 1 -> 0;
+      case 2 -> Long.MAX_VALUE;
+      case 3 -> 1e308;
+      case 4 -> "";
+      case 5 -> "-5s";
+      case 6 -> "99999999999999999999d";
+      case 7 -> "127.0.0.1:70000";
+      case 8 -> "x".repeat(10_000);
+      case 9 -> "\u0000\u202e\uD83D\uDE00 ../../etc/passwd";
+      case 10 -> random.nextBoolean();
+      case 11 -> null;
+      case 12 -> new ArrayList<>(Arrays.asList(1, "two", null));
+      case 13 -> new LinkedHashMap<>(Map.of("nested", "map"));
+      case 14 -> "0.5ms";
+      default -> random.nextInt(200_000) - 100_000;
     };
   }
 
