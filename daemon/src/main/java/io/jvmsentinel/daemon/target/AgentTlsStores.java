@@ -1,6 +1,7 @@
 package io.jvmsentinel.daemon.target;
 
 import io.jvmsentinel.daemon.tls.NodeCa;
+import io.jvmsentinel.daemon.tls.SslContexts;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.security.GeneralSecurityException;
@@ -28,12 +29,10 @@ record AgentTlsStores(byte[] keyStore, byte[] trustStore, String sslConfig) {
     RANDOM.nextBytes(secret);
     char[] password = Base64.getUrlEncoder().withoutPadding().encodeToString(secret).toCharArray();
     try {
-      KeyStore keys = KeyStore.getInstance("JKS");
-      keys.load(null, null);
+      KeyStore keys = SslContexts.emptyStore("JKS");
       keys.setKeyEntry(
           "agent", agent.key(), password, new X509Certificate[] {agent.certificate(), agent.ca()});
-      KeyStore trust = KeyStore.getInstance("JKS");
-      trust.load(null, null);
+      KeyStore trust = SslContexts.emptyStore("JKS");
       trust.setCertificateEntry("node-ca", agent.ca());
       String config =
           "javax.net.ssl.keyStore="

@@ -18,9 +18,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 
 /**
  * The node agent's own certificate authority: a key pair and self-signed CA certificate made when
@@ -124,33 +122,17 @@ public final class NodeCa {
    */
   public SSLContext clientContext(X509Certificate server) throws GeneralSecurityException {
     char[] password = new char[0];
-    KeyStore keys = emptyStore();
+    KeyStore keys = SslContexts.emptyStore("PKCS12");
     keys.setKeyEntry(
         "client",
         client.key(),
         password,
         new X509Certificate[] {client.certificate(), caCertificate});
-    KeyManagerFactory keyManagers =
-        KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-    keyManagers.init(keys, password);
-    KeyStore trust = emptyStore();
+    KeyStore trust = SslContexts.emptyStore("PKCS12");
     trust.setCertificateEntry("agent", server);
-    TrustManagerFactory trustManagers =
-        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-    trustManagers.init(trust);
     SSLContext context = SSLContext.getInstance("TLS");
-    context.init(keyManagers.getKeyManagers(), trustManagers.getTrustManagers(), null);
+    context.init(SslContexts.keyManagers(keys, password), SslContexts.trustManagers(trust), null);
     return context;
-  }
-
-  private static KeyStore emptyStore() throws GeneralSecurityException {
-    KeyStore store = KeyStore.getInstance("PKCS12");
-    try {
-      store.load(null, null);
-    } catch (java.io.IOException e) {
-      throw new GeneralSecurityException(e);
-    }
-    return store;
   }
 
   private static List<byte[]> leaf(String purpose) {

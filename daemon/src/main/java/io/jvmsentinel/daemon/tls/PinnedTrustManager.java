@@ -1,7 +1,6 @@
 package io.jvmsentinel.daemon.tls;
 
 import io.jvmsentinel.daemon.config.TlsTrust;
-import java.io.IOException;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.MessageDigest;
@@ -11,7 +10,6 @@ import java.security.cert.X509Certificate;
 import java.util.HexFormat;
 import java.util.Optional;
 import javax.net.ssl.TrustManager;
-import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509TrustManager;
 
 /**
@@ -31,19 +29,11 @@ final class PinnedTrustManager implements X509TrustManager {
 
   /** The JDK's own path validation, anchored at the pinned certificates only. */
   private static X509TrustManager pkix(TlsTrust.Pinned pinned) throws GeneralSecurityException {
-    KeyStore anchors = KeyStore.getInstance(KeyStore.getDefaultType());
-    try {
-      anchors.load(null, null);
-    } catch (IOException e) {
-      throw new GeneralSecurityException("cannot create an empty key store", e);
-    }
+    KeyStore anchors = SslContexts.emptyStore(KeyStore.getDefaultType());
     for (int i = 0; i < pinned.authorities().size(); i++) {
       anchors.setCertificateEntry("pinned-" + i, pinned.authorities().get(i));
     }
-    TrustManagerFactory factory =
-        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-    factory.init(anchors);
-    for (TrustManager manager : factory.getTrustManagers()) {
+    for (TrustManager manager : SslContexts.trustManagers(anchors)) {
       if (manager instanceof X509TrustManager x509) {
         return x509;
       }

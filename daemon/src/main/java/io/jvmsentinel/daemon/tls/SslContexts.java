@@ -3,6 +3,7 @@ package io.jvmsentinel.daemon.tls;
 import io.jvmsentinel.daemon.config.KeyStores;
 import io.jvmsentinel.daemon.config.StoreFile;
 import io.jvmsentinel.daemon.config.TlsTrust;
+import java.io.IOException;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.util.Optional;
@@ -47,11 +48,7 @@ public final class SslContexts {
 
   private static TrustManager[] storeTrust(StoreFile trustStore)
       throws KeyStores.StoreException, GeneralSecurityException {
-    KeyStore trust = KeyStores.openTrustStore(trustStore);
-    TrustManagerFactory trustManagers =
-        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-    trustManagers.init(trust);
-    return trustManagers.getTrustManagers();
+    return trustManagers(KeyStores.openTrustStore(trustStore));
   }
 
   private static String describe(TlsTrust trust) {
@@ -74,10 +71,33 @@ public final class SslContexts {
 
   private static KeyManager[] keyManagers(StoreFile store)
       throws KeyStores.StoreException, GeneralSecurityException {
-    KeyStore keys = KeyStores.openKeyStore(store);
+    return keyManagers(KeyStores.openKeyStore(store), store.password().value().toCharArray());
+  }
+
+  /** The JDK's key managers for {@code keys}, whose key entries {@code password} protects. */
+  static KeyManager[] keyManagers(KeyStore keys, char[] password) throws GeneralSecurityException {
     KeyManagerFactory factory =
         KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-    factory.init(keys, store.password().value().toCharArray());
+    factory.init(keys, password);
     return factory.getKeyManagers();
+  }
+
+  /** The JDK's trust managers (its own path validation), anchored at {@code trust} only. */
+  static TrustManager[] trustManagers(KeyStore trust) throws GeneralSecurityException {
+    TrustManagerFactory factory =
+        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+    factory.init(trust);
+    return factory.getTrustManagers();
+  }
+
+  /** An empty key store of {@code type} held in memory, to be filled with entries. */
+  public static KeyStore emptyStore(String type) throws GeneralSecurityException {
+    KeyStore store = KeyStore.getInstance(type);
+    try {
+      store.load(null, null);
+    } catch (IOException e) {
+      throw new GeneralSecurityException("cannot create an empty " + type + " key store", e);
+    }
+    return store;
   }
 }
