@@ -1,7 +1,6 @@
 package io.jvmsentinel.daemon.config;
 
 import java.time.Duration;
-import java.util.Objects;
 
 /**
  * Remote JFR streaming, for every target whose JVM offers it (JDK 16+).
@@ -87,19 +86,6 @@ public record JfrConfig(
 
   public static final JfrConfig DEFAULT =
       new JfrConfig(true, Duration.ofMinutes(5), 32, Duration.ofSeconds(60));
-
-  public JfrConfig {
-    Objects.requireNonNull(maxAge, "maxAge");
-    Objects.requireNonNull(stallTimeout, "stallTimeout");
-    Objects.requireNonNull(maxLag, "maxLag");
-    Objects.requireNonNull(stackSamplingWindow, "stackSamplingWindow");
-    Objects.requireNonNull(stackSamplingEvery, "stackSamplingEvery");
-    Objects.requireNonNull(stormPauseCapture, "stormPauseCapture");
-    Objects.requireNonNull(stormPauseProbeEvery, "stormPauseProbeEvery");
-    Objects.requireNonNull(simulatedEventCost, "simulatedEventCost");
-    Objects.requireNonNull(feed, "feed");
-    Objects.requireNonNull(chunkPeriod, "chunkPeriod");
-  }
 
   /** The stream and its limits; overload handling, stack sampling, storm pause at defaults. */
   public JfrConfig(boolean enabled, Duration maxAge, long maxSizeMb, Duration stallTimeout) {

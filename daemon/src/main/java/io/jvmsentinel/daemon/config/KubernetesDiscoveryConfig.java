@@ -51,17 +51,11 @@ public record KubernetesDiscoveryConfig(
   public static final List<String> POD_TAGS = PodIdentity.TAG_KEYS;
 
   public KubernetesDiscoveryConfig {
-    Objects.requireNonNull(apiServer, "apiServer");
     namespaces = List.copyOf(namespaces);
-    Objects.requireNonNull(node, "node");
-    Objects.requireNonNull(annotationPrefix, "annotationPrefix");
     include = List.copyOf(include);
     exclude = List.copyOf(exclude);
     labelTags = Collections.unmodifiableMap(new LinkedHashMap<>(labelTags));
-    Objects.requireNonNull(pollInterval, "pollInterval");
     credentials = List.copyOf(credentials);
-    Objects.requireNonNull(connectTimeout, "connectTimeout");
-    Objects.requireNonNull(requestTimeout, "requestTimeout");
   }
 
   /** The tag keys of every target this provider finds: {@link #POD_TAGS}, then the label tags. */
