@@ -106,25 +106,6 @@ public record JfrConfig(
         DEFAULT_CHUNK_PERIOD);
   }
 
-  /** This configuration with another feed and chunk period. */
-  public JfrConfig withFeed(Feed newFeed, Duration newChunkPeriod) {
-    return new JfrConfig(
-        enabled,
-        maxAge,
-        maxSizeMb,
-        stallTimeout,
-        maxLag,
-        stackSamplingAboveRate,
-        stackSamplingWindow,
-        stackSamplingEvery,
-        stormPauseAboveRate,
-        stormPauseCapture,
-        stormPauseProbeEvery,
-        simulatedEventCost,
-        newFeed,
-        newChunkPeriod);
-  }
-
   /** Whether thread-start stack traces switch to sampling windows at high start rates. */
   public boolean stackSamplingEnabled() {
     return stackSamplingAboveRate > 0;
