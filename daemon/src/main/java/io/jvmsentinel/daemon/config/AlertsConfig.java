@@ -11,7 +11,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -71,25 +70,12 @@ public record AlertsConfig(
           DEFAULT_RESTORE_GRACE,
           DEFAULT_RUNBOOK_BASE_URL);
 
-  public AlertsConfig {
-    Objects.requireNonNull(retryInitialDelay, "retryInitialDelay");
-    Objects.requireNonNull(retryMaxDelay, "retryMaxDelay");
-    Objects.requireNonNull(httpTimeout, "httpTimeout");
-    Objects.requireNonNull(webhook, "webhook");
-    Objects.requireNonNull(slack, "slack");
-    Objects.requireNonNull(pagerduty, "pagerduty");
-    Objects.requireNonNull(alertmanager, "alertmanager");
-    Objects.requireNonNull(stateFile, "stateFile");
-    Objects.requireNonNull(restoreGrace, "restoreGrace");
-  }
-
   /**
    * @param url where the notification is POSTed as JSON
    * @param headers extra request headers, e.g. an {@code Authorization} header
    */
   public record Webhook(URI url, Map<String, String> headers) {
     public Webhook {
-      Objects.requireNonNull(url, "url");
       headers = Collections.unmodifiableMap(new LinkedHashMap<>(headers));
     }
 
@@ -103,22 +89,13 @@ public record AlertsConfig(
   /**
    * @param webhookUrl the incoming webhook's URL; it is a credential (whoever has it can post)
    */
-  public record Slack(Secret webhookUrl) {
-    public Slack {
-      Objects.requireNonNull(webhookUrl, "webhookUrl");
-    }
-  }
+  public record Slack(Secret webhookUrl) {}
 
   /**
    * @param routingKey the integration key of the PagerDuty service
    * @param url the Events API v2 enqueue endpoint
    */
-  public record PagerDuty(Secret routingKey, URI url) {
-    public PagerDuty {
-      Objects.requireNonNull(routingKey, "routingKey");
-      Objects.requireNonNull(url, "url");
-    }
-  }
+  public record PagerDuty(Secret routingKey, URI url) {}
 
   /**
    * @param urls base URLs ({@code http://alertmanager:9093}); every instance of an HA cluster gets

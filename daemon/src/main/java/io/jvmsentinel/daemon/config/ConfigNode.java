@@ -5,6 +5,7 @@ import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -167,21 +168,13 @@ final class ConfigNode {
     return entries;
   }
 
+  /** The entries of keys not asked for; a repeated key only once (its duplicate is reported). */
   private List<NodeTuple> unknownEntries() {
+    Set<String> seen = new HashSet<>(asked);
     return ((MappingNode) node)
         .getValue().stream()
-            .filter(
-                e -> e.getKeyNode() instanceof ScalarNode key && !asked.contains(key.getValue()))
-            .filter(e -> e == firstEntry(((ScalarNode) e.getKeyNode()).getValue()))
+            .filter(e -> e.getKeyNode() instanceof ScalarNode key && seen.add(key.getValue()))
             .toList();
-  }
-
-  private NodeTuple firstEntry(String key) {
-    return ((MappingNode) node)
-        .getValue().stream()
-            .filter(e -> e.getKeyNode() instanceof ScalarNode k && k.getValue().equals(key))
-            .findFirst()
-            .orElseThrow();
   }
 
   // ---- values ----

@@ -1,7 +1,6 @@
 package io.jvmsentinel.daemon.config;
 
 import java.time.Duration;
-import java.util.Objects;
 
 /**
  * How the daemon talks to every target. One section for all targets, not one per target, because
@@ -23,13 +22,6 @@ public record ConnectionConfig(
           Duration.ofSeconds(5),
           Duration.ofMillis(500),
           Duration.ofSeconds(30));
-
-  public ConnectionConfig {
-    Objects.requireNonNull(connectTimeout, "connectTimeout");
-    Objects.requireNonNull(callTimeout, "callTimeout");
-    Objects.requireNonNull(reconnectInitialDelay, "reconnectInitialDelay");
-    Objects.requireNonNull(reconnectMaxDelay, "reconnectMaxDelay");
-  }
 
   /** The {@code connection} section; absent keys keep their defaults. */
   static ConnectionConfig read(ConfigNode s) {

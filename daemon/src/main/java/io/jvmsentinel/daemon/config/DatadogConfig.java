@@ -41,8 +41,6 @@ public record DatadogConfig(
       new DatadogConfig(false, DogStatsdAddress.DEFAULT, DEFAULT_STEP, Map.of(), true, false);
 
   public DatadogConfig {
-    Objects.requireNonNull(address, "address");
-    Objects.requireNonNull(step, "step");
     tags = Collections.unmodifiableMap(new LinkedHashMap<>(tags));
   }
 

@@ -72,13 +72,6 @@ public record DetectionConfig(
           List.of());
 
   public DetectionConfig {
-    Objects.requireNonNull(interval, "interval");
-    Objects.requireNonNull(signalPollInterval, "signalPollInterval");
-    Objects.requireNonNull(warmup, "warmup");
-    Objects.requireNonNull(warmupMax, "warmupMax");
-    Objects.requireNonNull(snapshotDirectory, "snapshotDirectory");
-    Objects.requireNonNull(snapshotWindow, "snapshotWindow");
-    Objects.requireNonNull(recordDirectory, "recordDirectory");
     rules = Map.copyOf(rules);
     targets = Map.copyOf(targets);
     disabled = List.copyOf(disabled);

@@ -36,12 +36,8 @@ public record HttpConfig(
   public static final HttpConfig DEFAULT = new HttpConfig(DEFAULT_LISTEN);
 
   public HttpConfig {
-    Objects.requireNonNull(listen, "listen");
-    Objects.requireNonNull(tls, "tls");
-    Objects.requireNonNull(auth, "auth");
     maskArguments = List.copyOf(maskArguments);
     showProperties = List.copyOf(showProperties);
-    Objects.requireNonNull(externalUrl, "externalUrl");
   }
 
   /** Plain HTTP without authentication, the compatible default. */

@@ -1,7 +1,6 @@
 package io.jvmsentinel.daemon.config;
 
 import java.time.Duration;
-import java.util.Objects;
 
 /**
  * Remote JFR streaming, for every target whose JVM offers it (JDK 16+).
@@ -88,19 +87,6 @@ public record JfrConfig(
   public static final JfrConfig DEFAULT =
       new JfrConfig(true, Duration.ofMinutes(5), 32, Duration.ofSeconds(60));
 
-  public JfrConfig {
-    Objects.requireNonNull(maxAge, "maxAge");
-    Objects.requireNonNull(stallTimeout, "stallTimeout");
-    Objects.requireNonNull(maxLag, "maxLag");
-    Objects.requireNonNull(stackSamplingWindow, "stackSamplingWindow");
-    Objects.requireNonNull(stackSamplingEvery, "stackSamplingEvery");
-    Objects.requireNonNull(stormPauseCapture, "stormPauseCapture");
-    Objects.requireNonNull(stormPauseProbeEvery, "stormPauseProbeEvery");
-    Objects.requireNonNull(simulatedEventCost, "simulatedEventCost");
-    Objects.requireNonNull(feed, "feed");
-    Objects.requireNonNull(chunkPeriod, "chunkPeriod");
-  }
-
   /** The stream and its limits; overload handling, stack sampling, storm pause at defaults. */
   public JfrConfig(boolean enabled, Duration maxAge, long maxSizeMb, Duration stallTimeout) {
     this(
@@ -118,25 +104,6 @@ public record JfrConfig(
         Duration.ZERO,
         Feed.AUTO,
         DEFAULT_CHUNK_PERIOD);
-  }
-
-  /** This configuration with another feed and chunk period. */
-  public JfrConfig withFeed(Feed newFeed, Duration newChunkPeriod) {
-    return new JfrConfig(
-        enabled,
-        maxAge,
-        maxSizeMb,
-        stallTimeout,
-        maxLag,
-        stackSamplingAboveRate,
-        stackSamplingWindow,
-        stackSamplingEvery,
-        stormPauseAboveRate,
-        stormPauseCapture,
-        stormPauseProbeEvery,
-        simulatedEventCost,
-        newFeed,
-        newChunkPeriod);
   }
 
   /** Whether thread-start stack traces switch to sampling windows at high start rates. */

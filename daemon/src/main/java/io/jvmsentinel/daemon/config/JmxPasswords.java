@@ -34,9 +34,9 @@ final class JmxPasswords {
     }
     PasswordReader passwords = owner.reading.passwords;
     return passwordEnv != null
-        ? passwords.fromEnv(passwordEnv, report)
+        ? passwords.fromEnv(passwordEnv, "passwordEnv", report)
         : owner
             .resolve(passwordFile, m -> report.accept("'passwordFile' " + m))
-            .flatMap(file -> passwords.fromFile(file, report));
+            .flatMap(file -> passwords.fromFile(file, "passwordFile", report));
   }
 }

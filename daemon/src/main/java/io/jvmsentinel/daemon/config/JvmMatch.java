@@ -17,12 +17,6 @@ import java.util.regex.Pattern;
  */
 public record JvmMatch(
     Optional<Pattern> mainClass, Optional<Pattern> commandLine, Optional<Pattern> user) {
-  public JvmMatch {
-    Objects.requireNonNull(mainClass, "mainClass");
-    Objects.requireNonNull(commandLine, "commandLine");
-    Objects.requireNonNull(user, "user");
-  }
-
   /** A match on the command line alone (what {@code --discover-include} gives). */
   public static JvmMatch commandLine(Pattern pattern) {
     return new JvmMatch(Optional.empty(), Optional.of(pattern), Optional.empty());

@@ -51,17 +51,11 @@ public record KubernetesDiscoveryConfig(
   public static final List<String> POD_TAGS = PodIdentity.TAG_KEYS;
 
   public KubernetesDiscoveryConfig {
-    Objects.requireNonNull(apiServer, "apiServer");
     namespaces = List.copyOf(namespaces);
-    Objects.requireNonNull(node, "node");
-    Objects.requireNonNull(annotationPrefix, "annotationPrefix");
     include = List.copyOf(include);
     exclude = List.copyOf(exclude);
     labelTags = Collections.unmodifiableMap(new LinkedHashMap<>(labelTags));
-    Objects.requireNonNull(pollInterval, "pollInterval");
     credentials = List.copyOf(credentials);
-    Objects.requireNonNull(connectTimeout, "connectTimeout");
-    Objects.requireNonNull(requestTimeout, "requestTimeout");
   }
 
   /** The tag keys of every target this provider finds: {@link #POD_TAGS}, then the label tags. */
@@ -79,16 +73,14 @@ public record KubernetesDiscoveryConfig(
   }
 
   private static final String SECTION = "discovery.kubernetes";
-  // Kubernetes' own rules: a namespace is a DNS label; a label key is [prefix/]name.
+  // Kubernetes' own rules: a namespace is a DNS label; node and Secret names are DNS subdomains,
+  // and so is the prefix of an annotation or label key ([prefix/]name).
+  private static final String DNS_SUBDOMAIN = "[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?";
   private static final Pattern NAMESPACE = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
   private static final Pattern LABEL_KEY =
-      Pattern.compile(
-          "([a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
-  private static final Pattern ANNOTATION_PREFIX =
-      Pattern.compile("[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?/");
-  private static final Pattern NODE = Pattern.compile("[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?");
-  private static final Pattern SECRET_NAME =
-      Pattern.compile("[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?");
+      Pattern.compile("(" + DNS_SUBDOMAIN + "/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
+  private static final Pattern ANNOTATION_PREFIX = Pattern.compile(DNS_SUBDOMAIN + "/");
+  private static final Pattern NODE_OR_SECRET_NAME = Pattern.compile(DNS_SUBDOMAIN);
   private static final Pattern ENV_REFERENCE = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)}");
 
   /** One entry of {@code include} or {@code exclude} as read. */
@@ -216,7 +208,7 @@ public record KubernetesDiscoveryConfig(
             path);
       } else if (secret != null) {
         node.check(
-            SECRET_NAME.matcher(secret).matches(),
+            NODE_OR_SECRET_NAME.matcher(secret).matches(),
             "'%s.secret' (\"%s\") is not a Kubernetes Secret name",
             path,
             secret);
@@ -384,7 +376,7 @@ public record KubernetesDiscoveryConfig(
         .filter(
             name ->
                 s.check(
-                    NODE.matcher(name).matches(),
+                    NODE_OR_SECRET_NAME.matcher(name).matches(),
                     "'%s.node' (\"%s\") is not a node name; give a name or ${VARIABLE} holding one",
                     SECTION,
                     name));

@@ -3,7 +3,6 @@ package io.jvmsentinel.daemon.config;
 import io.jvmsentinel.daemon.identity.PodIdentity;
 import java.time.Duration;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.stream.Stream;
 
@@ -60,9 +59,6 @@ public record LocalDiscoveryConfig(
   }
 
   public LocalDiscoveryConfig {
-    Objects.requireNonNull(interval, "interval");
-    Objects.requireNonNull(pollInterval, "pollInterval");
-    Objects.requireNonNull(jmxAgent, "jmxAgent");
     include = List.copyOf(include);
     exclude = List.copyOf(exclude);
   }

@@ -6,7 +6,6 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
@@ -62,11 +61,6 @@ public record OtlpConfig(
   }
 
   public OtlpConfig {
-    Objects.requireNonNull(endpoint, "endpoint");
-    Objects.requireNonNull(step, "step");
-    Objects.requireNonNull(connectTimeout, "connectTimeout");
-    Objects.requireNonNull(readTimeout, "readTimeout");
-    Objects.requireNonNull(temporality, "temporality");
     headers = Collections.unmodifiableMap(new LinkedHashMap<>(headers));
     resourceAttributes = Collections.unmodifiableMap(new LinkedHashMap<>(resourceAttributes));
   }

@@ -21,11 +21,7 @@ final class PasswordReader {
     this.env = env;
   }
 
-  Optional<Secret> fromEnv(String variable, Consumer<String> problems) {
-    return fromEnv(variable, "passwordEnv", problems);
-  }
-
-  /** As above, for another secret than a JMX password: messages name {@code key}. */
+  /** The variable's value; messages name {@code key}, the key that names the variable. */
   Optional<Secret> fromEnv(String variable, String key, Consumer<String> problems) {
     String value = env.apply(variable);
     if (value == null) {
@@ -40,13 +36,9 @@ final class PasswordReader {
   }
 
   /**
-   * The file's content without its trailing line break(s), as {@code echo pw > file} leaves one.
+   * The file's content without its trailing line break(s), as {@code echo pw > file} leaves one;
+   * messages name {@code key}, the key that names the file.
    */
-  Optional<Secret> fromFile(Path file, Consumer<String> problems) {
-    return fromFile(file, "passwordFile", problems);
-  }
-
-  /** As above, for another secret than a JMX password: messages name {@code key}. */
   Optional<Secret> fromFile(Path file, String key, Consumer<String> problems) {
     String value;
     try {

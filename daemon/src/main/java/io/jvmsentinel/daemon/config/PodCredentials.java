@@ -41,9 +41,6 @@ public record PodCredentials(
   public PodCredentials {
     namespaces = List.copyOf(namespaces);
     labels = Collections.unmodifiableMap(new LinkedHashMap<>(labels));
-    Objects.requireNonNull(secret, "secret");
-    Objects.requireNonNull(username, "username");
-    Objects.requireNonNull(password, "password");
     pinnedSha256 = List.copyOf(pinnedSha256);
   }
 

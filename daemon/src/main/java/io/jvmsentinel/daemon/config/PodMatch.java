@@ -17,7 +17,6 @@ import java.util.regex.Pattern;
  */
 public record PodMatch(Optional<Pattern> namespace, Map<String, Pattern> labels) {
   public PodMatch {
-    Objects.requireNonNull(namespace, "namespace");
     labels = Collections.unmodifiableMap(new LinkedHashMap<>(labels));
   }
 

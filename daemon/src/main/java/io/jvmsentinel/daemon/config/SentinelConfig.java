@@ -4,7 +4,6 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.stream.Stream;
 
@@ -49,16 +48,6 @@ public record SentinelConfig(
   public static final int MAX_MAX_TARGETS = 2000;
 
   public SentinelConfig {
-    Objects.requireNonNull(http, "http");
-    Objects.requireNonNull(connection, "connection");
-    Objects.requireNonNull(jfr, "jfr");
-    Objects.requireNonNull(alerts, "alerts");
-    Objects.requireNonNull(detection, "detection");
-    Objects.requireNonNull(storage, "storage");
-    Objects.requireNonNull(datadog, "datadog");
-    Objects.requireNonNull(otlp, "otlp");
-    Objects.requireNonNull(localDiscovery, "localDiscovery");
-    Objects.requireNonNull(kubernetesDiscovery, "kubernetesDiscovery");
     tags = Collections.unmodifiableMap(new LinkedHashMap<>(tags));
     targets = List.copyOf(targets);
   }

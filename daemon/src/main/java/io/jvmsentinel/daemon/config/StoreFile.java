@@ -1,7 +1,6 @@
 package io.jvmsentinel.daemon.config;
 
 import java.nio.file.Path;
-import java.util.Objects;
 
 /**
  * A key store or trust store file (PKCS12, or JKS) and its password, already read from its
@@ -10,9 +9,4 @@ import java.util.Objects;
  * @param path absolute or relative to the daemon's working directory
  * @param password opens the store and, for a key store, its private key
  */
-public record StoreFile(Path path, Secret password) {
-  public StoreFile {
-    Objects.requireNonNull(path, "path");
-    Objects.requireNonNull(password, "password");
-  }
-}
+public record StoreFile(Path path, Secret password) {}

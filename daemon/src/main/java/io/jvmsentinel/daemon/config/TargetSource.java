@@ -229,6 +229,6 @@ record TargetSource(
     }
     boolean registry = tls.registry() == null || tls.registry();
     Optional<StoreFile> clientKeys = keys;
-    return trust.map(t -> new TargetTlsConfig(t, clientKeys, registry));
+    return trust.map(t -> new TargetTlsConfig(new TlsTrust.Store(t), clientKeys, registry));
   }
 }

@@ -19,9 +19,4 @@ public record TargetTlsConfig(TlsTrust trust, Optional<StoreFile> keyStore, bool
     Objects.requireNonNull(trust, "trust");
     Objects.requireNonNull(keyStore, "keyStore");
   }
-
-  /** TLS whose server certificate must chain to the certificates of {@code trustStore}. */
-  public TargetTlsConfig(StoreFile trustStore, Optional<StoreFile> keyStore, boolean registry) {
-    this(new TlsTrust.Store(trustStore), keyStore, registry);
-  }
 }

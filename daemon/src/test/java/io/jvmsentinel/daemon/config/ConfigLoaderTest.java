@@ -456,6 +456,23 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void anUnknownKeyWrittenTwiceIsUnknownOnceAtItsFirstPlace() throws Exception {
+      assertThat(
+              problems(
+                  """
+                  targets:
+                    - name: a
+                      pid: 1
+                      colour: red
+                      colour: blue
+                  """))
+          .containsExactly(
+              "config.yaml:4:5: unknown key 'targets[0].colour'; allowed keys: name, jmx, pid,"
+                  + " username, passwordEnv, passwordFile, pollInterval, tags, tls",
+              "config.yaml:5:5: duplicate key 'targets[0].colour'");
+    }
+
+    @Test
     void unreadableValuesDoNotCauseFollowUpProblems() throws Exception {
       // pid is unreadable: no "exactly one of jmx or pid", but the semantic problems still come.
       assertThat(

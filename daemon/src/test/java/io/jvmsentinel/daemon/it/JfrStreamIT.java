@@ -24,6 +24,7 @@ import io.jvmsentinel.daemon.target.RemoteJmxConnector;
 import io.jvmsentinel.daemon.target.RmiTimeouts;
 import io.jvmsentinel.daemon.target.TargetSession;
 import io.jvmsentinel.daemon.testing.Jdks;
+import io.jvmsentinel.daemon.testing.JfrConfigs;
 import io.jvmsentinel.daemon.testing.JmxClient;
 import io.jvmsentinel.daemon.watch.WatchedTarget;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -103,7 +104,9 @@ class JfrStreamIT {
   void aJdk11TargetIsWatchedOverJmxOnlyAndTheStreamSaysWhy() throws Exception {
     try (LabProcess lab = lab(Jdks.jdk11())) {
       watch(
-          lab, JfrConfig.DEFAULT.withFeed(JfrConfig.Feed.STREAM, JfrConfig.DEFAULT.chunkPeriod()));
+          lab,
+          JfrConfigs.withFeed(
+              JfrConfig.DEFAULT, JfrConfig.Feed.STREAM, JfrConfig.DEFAULT.chunkPeriod()));
 
       await()
           .atMost(READY)

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.jvmsentinel.daemon.config.JfrConfig;
+import io.jvmsentinel.daemon.testing.JfrConfigs;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
@@ -178,7 +179,8 @@ class JfrStreamSessionTest {
 
   @Test
   void withTheChunkFeedEventsFlowTheStateSaysSoAndTheEvidenceHoldsThem() throws Exception {
-    JfrConfig chunks = JfrConfig.DEFAULT.withFeed(JfrConfig.Feed.CHUNKS, Duration.ofSeconds(1));
+    JfrConfig chunks =
+        JfrConfigs.withFeed(JfrConfig.DEFAULT, JfrConfig.Feed.CHUNKS, Duration.ofSeconds(1));
     session(Duration.ofMinutes(1), chunks);
     session.connected(null, target.connection);
     awaitStreaming(true);
