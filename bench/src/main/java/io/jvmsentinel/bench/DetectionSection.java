@@ -1,11 +1,13 @@
 package io.jvmsentinel.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jvmsentinel.daemon.config.Durations;
 import io.jvmsentinel.daemon.lab.LabEvent;
 import io.jvmsentinel.daemon.lab.LabProcess;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -14,6 +16,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.snakeyaml.engine.v2.api.Load;
+import org.snakeyaml.engine.v2.api.LoadSettings;
 
 /**
  * Item 5 of issue 7: time from a lab incident's onset (the lab's {@code LAB onset} line, epoch ms)
@@ -154,9 +158,7 @@ final class DetectionSection implements BenchSection {
 
   /** Per daemon rule id, the shortest {@code for:} among the Prometheus rules that mirror it. */
   static Map<String, Duration> prometheusFor(Path root) throws IOException {
-    JsonNode rules =
-        new YAMLMapper()
-            .readTree(root.resolve("alerts/prometheus/jvm-sentinel-metrics.rules.yml").toFile());
+    JsonNode rules = yamlTree(root.resolve("alerts/prometheus/jvm-sentinel-metrics.rules.yml"));
     Map<String, Duration> shortest = new LinkedHashMap<>();
     for (JsonNode group : rules.path("groups")) {
       for (JsonNode rule : group.path("rules")) {
@@ -170,8 +172,15 @@ final class DetectionSection implements BenchSection {
 
   /** The scrape interval of the shipped Prometheus configuration (deploy/compose). */
   static Duration scrapeInterval(Path root) throws IOException {
-    JsonNode config =
-        new YAMLMapper().readTree(root.resolve("deploy/compose/prometheus.yml").toFile());
+    JsonNode config = yamlTree(root.resolve("deploy/compose/prometheus.yml"));
     return Durations.parse(config.path("global").path("scrape_interval").asText("15s"));
+  }
+
+  /** A YAML file as a tree, read with the daemon's one YAML parser (snakeyaml-engine). */
+  private static JsonNode yamlTree(Path file) throws IOException {
+    try (InputStream in = Files.newInputStream(file)) {
+      Object document = new Load(LoadSettings.builder().build()).loadFromInputStream(in);
+      return new ObjectMapper().valueToTree(document);
+    }
   }
 }

@@ -28,12 +28,8 @@ public final class AlertStateFile {
   private static final int VERSION = 1;
 
   private final Optional<Path> file;
-  private final ObjectMapper json =
-      new ObjectMapper()
-          .registerModule(new JavaTimeModule())
-          .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
-          .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-          .enable(SerializationFeature.INDENT_OUTPUT);
+  // Made only with a file: without one the daemon need not load Jackson's databind at start.
+  private final ObjectMapper json;
   private String lastWriteProblem;
 
   /** The file's contents: a version for later changes, and the firing alerts. */
@@ -45,6 +41,15 @@ public final class AlertStateFile {
 
   private AlertStateFile(Optional<Path> file) {
     this.file = file;
+    this.json = file.isPresent() ? newMapper() : null;
+  }
+
+  private static ObjectMapper newMapper() {
+    return new ObjectMapper()
+        .registerModule(new JavaTimeModule())
+        .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+        .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+        .enable(SerializationFeature.INDENT_OUTPUT);
   }
 
   public static AlertStateFile at(Path file) {

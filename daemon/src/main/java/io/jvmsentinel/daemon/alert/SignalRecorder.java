@@ -40,11 +40,17 @@ import org.slf4j.LoggerFactory;
  */
 public final class SignalRecorder implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(SignalRecorder.class);
-  static final ObjectMapper JSON =
-      new ObjectMapper()
-          .registerModule(new JavaTimeModule())
-          .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
-          .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+  /** The mapper, made on first use: a daemon that records nothing need not load Jackson. */
+  static final class Json {
+    static final ObjectMapper MAPPER =
+        new ObjectMapper()
+            .registerModule(new JavaTimeModule())
+            .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+    private Json() {}
+  }
 
   /** The version this daemon writes, and the newest it reads. */
   public static final int VERSION = 2;
@@ -78,7 +84,7 @@ public final class SignalRecorder implements AutoCloseable {
       return;
     }
     try {
-      writer.write(JSON.writeValueAsString(sample));
+      writer.write(Json.MAPPER.writeValueAsString(sample));
       writer.write('\n');
       writer.flush();
     } catch (IOException e) {
@@ -95,7 +101,7 @@ public final class SignalRecorder implements AutoCloseable {
       Writer writer =
           Files.newBufferedWriter(
               file, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-      writer.write(JSON.writeValueAsString(new Header(FORMAT, VERSION)));
+      writer.write(Json.MAPPER.writeValueAsString(new Header(FORMAT, VERSION)));
       writer.write('\n');
       return writer;
     } catch (IOException e) {
@@ -128,7 +134,7 @@ public final class SignalRecorder implements AutoCloseable {
           continue;
         }
         try {
-          samples.add(JSON.readValue(line, SignalSample.class));
+          samples.add(Json.MAPPER.readValue(line, SignalSample.class));
         } catch (IOException e) {
           throw new IOException(
               file + ":" + number + ": not a signal sample: " + e.getMessage(), e);
@@ -141,7 +147,7 @@ public final class SignalRecorder implements AutoCloseable {
   private static void checkHeader(Path file, int number, String line) throws IOException {
     Header header;
     try {
-      header = JSON.readValue(line, Header.class);
+      header = Json.MAPPER.readValue(line, Header.class);
     } catch (IOException e) {
       throw new IOException(file + ":" + number + ": not a recording header: " + e.getMessage(), e);
     }

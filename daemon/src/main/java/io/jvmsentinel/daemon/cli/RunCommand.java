@@ -7,10 +7,12 @@ import io.jvmsentinel.daemon.config.SentinelConfig;
 import io.jvmsentinel.daemon.runtime.ConfigFileReload;
 import io.jvmsentinel.daemon.runtime.HangupSignal;
 import io.jvmsentinel.daemon.runtime.SentinelDaemon;
+import io.jvmsentinel.daemon.runtime.StartUpHeap;
 import java.io.IOException;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
@@ -73,6 +75,10 @@ public final class RunCommand implements Callable<Integer> {
                   stopped.countDown();
                 },
                 "shutdown"));
+    // The heap start-up used goes back to the system once (see StartUpHeap), unless stopped first.
+    if (!stopped.await(StartUpHeap.DELAY.toMillis(), TimeUnit.MILLISECONDS)) {
+      StartUpHeap.release();
+    }
     stopped.await();
     return ExitCodes.OK;
   }

@@ -44,12 +44,20 @@ import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
  * ConnectionsPerClient}), in total, and in time ({@link RequestDeadline}).
  */
 public final class HttpEndpoint implements AutoCloseable {
-  // Instants as ISO-8601 text: API readers are people and scripts, not epoch arithmetic.
-  static final ObjectMapper JSON =
-      JsonMapper.builder()
-          .addModule(new JavaTimeModule())
-          .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
-          .build();
+  /**
+   * The API's mapper, made on the first JSON answer: a daemon only scraped for {@code /metrics}
+   * need not load Jackson's databind (about 470 classes, docs/performance.md).
+   */
+  private static final class Json {
+    // Instants as ISO-8601 text: API readers are people and scripts, not epoch arithmetic.
+    static final ObjectMapper MAPPER =
+        JsonMapper.builder()
+            .addModule(new JavaTimeModule())
+            .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+            .build();
+
+    private Json() {}
+  }
 
   /**
    * How much a client may hold: open connections per client address (beyond them new ones are
@@ -126,7 +134,9 @@ public final class HttpEndpoint implements AutoCloseable {
 
     public static Response json(int status, Object value) {
       try {
-        return new Response(status, "application/json", JSON.writeValueAsBytes(value));
+        byte[] body =
+            PlainJson.writes(value) ? PlainJson.bytes(value) : Json.MAPPER.writeValueAsBytes(value);
+        return new Response(status, "application/json", body);
       } catch (IOException e) {
         throw new IllegalStateException("cannot render JSON", e);
       }

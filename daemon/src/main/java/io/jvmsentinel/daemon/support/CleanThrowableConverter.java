@@ -6,10 +6,11 @@ import ch.qos.logback.classic.spi.StackTraceElementProxy;
 import io.jvmsentinel.collectors.text.SafeText;
 
 /**
- * {@code %cleanEx} in logback.xml: a logged exception's stack trace with its messages, class names
- * and frames cleaned ({@link SafeText}). The message of an exception a target caused is the
- * target's text (a remote exception, a reply it sent); a line break in it would start a forged log
- * line under the real one. The trace keeps its own line structure: one line per frame.
+ * {@code %cleanEx} in the daemon's log pattern ({@link LogSetup}): a logged exception's stack trace
+ * with its messages, class names and frames cleaned ({@link SafeText}). The message of an exception
+ * a target caused is the target's text (a remote exception, a reply it sent); a line break in it
+ * would start a forged log line under the real one. The trace keeps its own line structure: one
+ * line per frame.
  */
 public final class CleanThrowableConverter extends ThrowableProxyConverter {
   @Override

@@ -90,7 +90,7 @@ class SignalRecorderTest {
   void aRenamedFieldIsRefusedNotReadAsZero() throws IOException {
     SignalSample sample = new Samples().threadStarts(120).build();
     String line =
-        SignalRecorder.JSON
+        SignalRecorder.Json.MAPPER
             .writeValueAsString(sample)
             .replace("\"threadStarts\"", "\"threadsStarted\"");
     Path file = dir.resolve("renamed.signals.jsonl");

@@ -3,7 +3,6 @@ package io.jvmsentinel.daemon.support;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.LoggerContext;
-import ch.qos.logback.classic.joran.JoranConfigurator;
 import ch.qos.logback.classic.util.LogbackMDCAdapter;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -11,7 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The daemon's own logback.xml, as it writes lines on stderr. */
+/** The daemon's own log set-up ({@link LogSetup}), as it writes lines on stderr. */
 class LogLinesTest {
   @Test
   void controlAndBidiCharactersInMessagesAreNeutralised() throws Exception {
@@ -21,9 +20,7 @@ class LogLinesTest {
     context.setMDCAdapter(new LogbackMDCAdapter());
     System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
     try {
-      JoranConfigurator configurator = new JoranConfigurator();
-      configurator.setContext(context);
-      configurator.doConfigure(getClass().getResource("/logback.xml"));
+      LogSetup.apply(context);
       context
           .getLogger("io.jvmsentinel.test")
           .warn("thread {} started", "worker-\u202Eexe.txt\u2066x\u2069");

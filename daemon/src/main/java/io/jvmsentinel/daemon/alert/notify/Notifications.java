@@ -6,7 +6,6 @@ import io.jvmsentinel.daemon.config.AlertsConfig;
 import io.jvmsentinel.daemon.support.DaemonThreads;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -46,8 +45,7 @@ public final class Notifications implements AlertListener, AutoCloseable {
    */
   public static Notifications start(
       AlertsConfig config, List<Notifier> extraSinks, MeterRegistry registry) {
-    HttpClient client = JsonPoster.newClient(config.httpTimeout());
-    List<Notifier> sinks = new ArrayList<>(Sinks.from(config, client, Clock.systemUTC()));
+    List<Notifier> sinks = new ArrayList<>(Sinks.from(config, Clock.systemUTC()));
     sinks.addAll(extraSinks);
     List<Delivery> deliveries = new ArrayList<>();
     for (Notifier sink : sinks) {

@@ -13,9 +13,15 @@ import java.util.List;
 final class Sinks {
   private Sinks() {}
 
-  static List<Notifier> from(AlertsConfig config, HttpClient client, Clock clock) {
+  static List<Notifier> from(AlertsConfig config, Clock clock) {
     List<Notifier> sinks = new ArrayList<>();
     sinks.add(new JsonLogNotifier());
+    if (!postsAnywhere(config)) {
+      // No HTTP client: building one loads the JDK's HTTP and TLS stacks, about 400 classes the
+      // daemon would carry for its whole life (docs/performance.md).
+      return sinks;
+    }
+    HttpClient client = JsonPoster.newClient(config.httpTimeout());
     config
         .webhook()
         .ifPresent(
@@ -44,5 +50,12 @@ final class Sinks {
               }
             });
     return sinks;
+  }
+
+  private static boolean postsAnywhere(AlertsConfig config) {
+    return config.webhook().isPresent()
+        || config.slack().isPresent()
+        || config.pagerduty().isPresent()
+        || config.alertmanager().isPresent();
   }
 }
