@@ -6,8 +6,8 @@ import io.jvmsentinel.daemon.config.ConfigLoader;
 import io.jvmsentinel.daemon.config.SentinelConfig;
 import io.jvmsentinel.daemon.runtime.ConfigFileReload;
 import io.jvmsentinel.daemon.runtime.HangupSignal;
+import io.jvmsentinel.daemon.runtime.MemoryGiveBack;
 import io.jvmsentinel.daemon.runtime.SentinelDaemon;
-import io.jvmsentinel.daemon.runtime.StartUpHeap;
 import java.io.IOException;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -75,11 +75,13 @@ public final class RunCommand implements Callable<Integer> {
                   stopped.countDown();
                 },
                 "shutdown"));
-    // The heap start-up used goes back to the system once (see StartUpHeap), unless stopped first.
-    if (!stopped.await(StartUpHeap.DELAY.toMillis(), TimeUnit.MILLISECONDS)) {
-      StartUpHeap.release();
+    // While it waits to be stopped, the main thread gives back memory (see MemoryGiveBack).
+    if (!stopped.await(MemoryGiveBack.START_UP.toMillis(), TimeUnit.MILLISECONDS)) {
+      MemoryGiveBack.afterStartUp();
     }
-    stopped.await();
+    while (!stopped.await(MemoryGiveBack.TRIM_EVERY.toMillis(), TimeUnit.MILLISECONDS)) {
+      MemoryGiveBack.periodically();
+    }
     return ExitCodes.OK;
   }
 }
