@@ -36,6 +36,9 @@ public final class MemoryGiveBack {
   /** A trim takes about a millisecond; the C library regrows 10 to 15 MB in the first minute. */
   public static final Duration TRIM_EVERY = Duration.ofMinutes(1);
 
+  // A command-line flag, not manageable: read once.
+  private static final boolean JVM_TRIMS = jvmTrims();
+
   private MemoryGiveBack() {}
 
   /** The heap before and after the start-up collection. */
@@ -50,15 +53,17 @@ public final class MemoryGiveBack {
         collected.after().getCommitted() >> 20,
         collected.before().getUsed() >> 20,
         collected.after().getUsed() >> 20,
-        trimNativeHeap());
+        trimUnlessTheJvmDoes());
   }
 
   /** Trims the native heap unless the JVM does it itself; logs the answer at trace level. */
   public static void periodically() {
-    if (!jvmTrims()) {
-      String answer = trimNativeHeap();
-      log.trace("native heap: {}", answer);
-    }
+    String answer = trimUnlessTheJvmDoes();
+    log.trace("native heap: {}", answer);
+  }
+
+  private static String trimUnlessTheJvmDoes() {
+    return JVM_TRIMS ? "trimmed by the JVM (-XX:TrimNativeHeapInterval)" : trimNativeHeap();
   }
 
   static Collected collect() {
