@@ -93,7 +93,12 @@ final class AlertConsole {
       }
     }
     for (String key :
-        List.of("segments", "occupancyHistory", "mostDeoptimizedMethods", "pauseShareOfWallTime")) {
+        List.of(
+            "segments",
+            "occupancyHistory",
+            "mostRecompiledMethods",
+            "mostDeoptimizedMethods",
+            "pauseShareOfWallTime")) {
       if (evidence.containsKey(key)) {
         System.out.println("    " + key + ": " + evidence.get(key));
       }

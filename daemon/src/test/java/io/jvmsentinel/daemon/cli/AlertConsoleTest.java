@@ -127,6 +127,44 @@ class AlertConsoleTest {
             "  10:00:41 ALERT WARNING ThreadStorm: second storm");
   }
 
+  @Test
+  void aChurnAlertShowsTheMethodsCompiledAgainThatItsActionPointsTo() {
+    ByteArrayOutputStream terminal = new ByteArrayOutputStream();
+    System.setOut(new PrintStream(terminal, true, StandardCharsets.UTF_8));
+    RecentAlerts recent = new RecentAlerts(n -> {});
+    AlertConsole console = new AlertConsole(recent::all);
+    Map<String, Object> evidence =
+        Map.of(
+            "mostRecompiledMethods", List.of("Churn.run (40)"),
+            "mostDeoptimizedMethods", List.of("Churn.loop (3)"),
+            "subWindowsHeld", "4 of 6");
+
+    recent.notify(
+        new AlertNotification(
+            "CodeCacheChurn",
+            "orders",
+            "",
+            Severity.WARNING,
+            AlertNotification.Status.FIRING,
+            Samples.T0,
+            Samples.T0,
+            "codecache churn",
+            "why",
+            "check the most recompiled methods",
+            "",
+            evidence,
+            Optional.empty()));
+    console.printChanges();
+
+    List<String> lines = terminal.toString(StandardCharsets.UTF_8).lines().toList();
+    assertThat(lines)
+        .filteredOn(line -> line.startsWith("    most"))
+        .containsExactly(
+            "    mostRecompiledMethods: [Churn.run (40)]",
+            "    mostDeoptimizedMethods: [Churn.loop (3)]");
+    assertThat(lines).noneMatch(line -> line.contains("subWindowsHeld"));
+  }
+
   private static AlertNotification notification(
       AlertNotification.Status status, String summary, int second) {
     return notification(status, summary, 0, second);
