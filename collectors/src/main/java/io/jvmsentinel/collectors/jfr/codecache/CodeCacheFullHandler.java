@@ -20,6 +20,15 @@ public final class CodeCacheFullHandler implements JfrEventHandler {
   static final int CAPACITY = 32;
 
   /**
+   * HotSpot names the code blob type of the allocation that failed, and a type without a heap of
+   * its own (the cache is not segmented) as "Unused" (measured on JDK 21). The allocation failed in
+   * the one heap there is, which jdk.CodeCacheStatistics and the JMX memory pool call "CodeCache".
+   */
+  private static final String TYPE_WITHOUT_HEAP = "Unused";
+
+  static final String UNSEGMENTED_CACHE = "CodeCache";
+
+  /**
    * One {@code jdk.CodeCacheFull} event; counts and sizes are {@code -1} where the event lacked the
    * field.
    *
@@ -58,7 +67,7 @@ public final class CodeCacheFullHandler implements JfrEventHandler {
     recent.add(
         new CodeCacheFull(
             EventFields.time(event),
-            EventFields.string(event, "codeBlobType"),
+            heap(EventFields.string(event, "codeBlobType")),
             EventFields.count(event, "entryCount"),
             EventFields.count(event, "methodCount"),
             EventFields.count(event, "adaptorCount"),
@@ -66,6 +75,10 @@ public final class CodeCacheFullHandler implements JfrEventHandler {
             EventFields.count(event, "fullCount"),
             EventFields.count(event, "codeCacheMaxCapacity"),
             EventFields.threadName(event)));
+  }
+
+  private static String heap(String codeBlobType) {
+    return TYPE_WITHOUT_HEAP.equals(codeBlobType) ? UNSEGMENTED_CACHE : codeBlobType;
   }
 
   /** The most recent events, oldest first (at most 32). */

@@ -44,6 +44,19 @@ class CodeCacheFullHandlerTest {
   }
 
   @Test
+  void aFillOfAnUnsegmentedCacheNamesTheCacheNotTheJvmsUnusedPlaceholder() {
+    // JDK 21, -XX:-SegmentedCodeCache: jfr print says codeBlobType = "Unused" for both fills,
+    // and "CodeCache" in each jdk.CodeCacheStatistics event of the same recording.
+    Recordings.events("codecache/codecache-full-unsegmented-jdk21.jfr", CodeCacheFullHandler.EVENT)
+        .forEach(handler::accept);
+
+    assertThat(handler.recent())
+        .hasSize(2)
+        .extracting(CodeCacheFull::segment)
+        .containsOnly(CodeCacheFullHandler.UNSEGMENTED_CACHE);
+  }
+
+  @Test
   void keepsOnlyTheNewestEventsButCountsAll() {
     List<RecordedEvent> events =
         Recordings.events("codecache/codecache-full-jdk21.jfr", CodeCacheFullHandler.EVENT);
