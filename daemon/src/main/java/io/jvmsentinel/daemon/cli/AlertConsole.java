@@ -7,6 +7,7 @@ import io.jvmsentinel.daemon.detection.AlertTransitionLog;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
@@ -99,8 +100,10 @@ final class AlertConsole {
             "mostRecompiledMethods",
             "mostDeoptimizedMethods",
             "pauseShareOfWallTime")) {
-      if (evidence.containsKey(key)) {
-        System.out.println("    " + key + ": " + evidence.get(key));
+      Object value = evidence.get(key);
+      // An empty list says nothing here (JDK 11 has no deoptimisation events to list).
+      if (value != null && !(value instanceof Collection<?> none && none.isEmpty())) {
+        System.out.println("    " + key + ": " + value);
       }
     }
     n.snapshot().ifPresent(snapshot -> System.out.println("    JFR evidence: " + snapshot));

@@ -137,6 +137,7 @@ class AlertConsoleTest {
         Map.of(
             "mostRecompiledMethods", List.of("Churn.run (40)"),
             "mostDeoptimizedMethods", List.of("Churn.loop (3)"),
+            "occupancyHistory", List.of(),
             "subWindowsHeld", "4 of 6");
 
     recent.notify(
@@ -162,7 +163,8 @@ class AlertConsoleTest {
         .containsExactly(
             "    mostRecompiledMethods: [Churn.run (40)]",
             "    mostDeoptimizedMethods: [Churn.loop (3)]");
-    assertThat(lines).noneMatch(line -> line.contains("subWindowsHeld"));
+    assertThat(lines)
+        .noneMatch(line -> line.contains("subWindowsHeld") || line.contains("occupancyHistory"));
   }
 
   private static AlertNotification notification(
