@@ -70,6 +70,12 @@ class ClassLoaderChurnRuleTest {
                   .containsEntry("recompilationsPerSecond", 180.0)
                   .containsEntry("compilerCores", 0.25)
                   .containsEntry("subWindowsHeld", "6 of 6");
+              assertThat(f.evidence().keySet())
+                  .startsWith(
+                      "mostRecompiledMethods",
+                      "classesLoadedPerSecond",
+                      "classesUnloadedPerSecond",
+                      "recompilationsPerSecond");
             });
   }
 

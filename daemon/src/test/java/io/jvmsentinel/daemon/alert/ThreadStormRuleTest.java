@@ -170,6 +170,9 @@ class ThreadStormRuleTest {
                   .contains("JDK-8246039")
                   .doesNotContain(logger);
               assertThat(f.evidence()).containsEntry("knownCause", "JDK-8246039");
+              // Short forms (Slack) show the first lines: the creators and the cause lead.
+              assertThat(f.evidence().keySet())
+                  .startsWith("topCreatorSites", "knownCause", "startsPerSecond");
             });
   }
 

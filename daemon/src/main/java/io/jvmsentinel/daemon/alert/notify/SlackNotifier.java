@@ -13,7 +13,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * Posts a readable message to a Slack incoming webhook: {@code text} (the notification fallback and
@@ -96,10 +95,13 @@ public final class SlackNotifier implements Notifier {
     return message;
   }
 
-  /** The first {@value #EVIDENCE_LINES} entries by key, as {@code • `key`: value}. */
+  /**
+   * The first {@value #EVIDENCE_LINES} entries in the rule's order (the cause first), as {@code •
+   * `key`: value}.
+   */
   static List<String> evidenceLines(Map<String, Object> evidence) {
     List<String> lines = new ArrayList<>();
-    for (Map.Entry<String, Object> e : new TreeMap<>(evidence).entrySet()) {
+    for (Map.Entry<String, Object> e : evidence.entrySet()) {
       if (lines.size() == EVIDENCE_LINES) {
         lines.add("… and " + (evidence.size() - EVIDENCE_LINES) + " more");
         break;

@@ -1,5 +1,6 @@
 package io.jvmsentinel.daemon.alert.rules;
 
+import io.jvmsentinel.daemon.alert.EvidenceOrder;
 import io.jvmsentinel.daemon.alert.Finding;
 import io.jvmsentinel.daemon.alert.RuleContext;
 import io.jvmsentinel.daemon.alert.SignalSample;
@@ -75,6 +76,10 @@ final class ClassLoaderChurnFinding {
             + " script per call (Groovy, GraalJS), a template, rule or plugin reload, proxies or"
             + " bytecode generated with a new loader each time. Create the loader once and reuse"
             + " it, or cache the compiled scripts and generated classes.",
-        evidence);
+        EvidenceOrder.causeFirst(
+            evidence,
+            "mostRecompiledMethods",
+            "classesLoadedPerSecond",
+            "classesUnloadedPerSecond"));
   }
 }

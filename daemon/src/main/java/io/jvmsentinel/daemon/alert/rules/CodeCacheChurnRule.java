@@ -1,6 +1,7 @@
 package io.jvmsentinel.daemon.alert.rules;
 
 import io.jvmsentinel.daemon.alert.AlertRule;
+import io.jvmsentinel.daemon.alert.EvidenceOrder;
 import io.jvmsentinel.daemon.alert.Finding;
 import io.jvmsentinel.daemon.alert.RuleContext;
 import io.jvmsentinel.daemon.alert.RuleInput;
@@ -196,6 +197,11 @@ public final class CodeCacheChurnRule implements AlertRule {
         "Raise -XX:ReservedCodeCacheSize (the incident this rule is modelled on needed 256 MB"
             + " instead of 64/128 MB); check the most recompiled methods for code that keeps"
             + " being thrown away (class unloading, generated classes, deoptimisation loops).",
-        evidence);
+        EvidenceOrder.causeFirst(
+            evidence,
+            "mostRecompiledMethods",
+            "recompilationsPerSecond",
+            "maxOccupancy",
+            "occupancyHistory"));
   }
 }

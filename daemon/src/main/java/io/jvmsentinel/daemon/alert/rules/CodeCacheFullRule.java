@@ -2,6 +2,7 @@ package io.jvmsentinel.daemon.alert.rules;
 
 import io.jvmsentinel.collectors.jfr.codecache.CodeCacheFullHandler;
 import io.jvmsentinel.daemon.alert.AlertRule;
+import io.jvmsentinel.daemon.alert.EvidenceOrder;
 import io.jvmsentinel.daemon.alert.Finding;
 import io.jvmsentinel.daemon.alert.RuleContext;
 import io.jvmsentinel.daemon.alert.RuleInput;
@@ -101,6 +102,6 @@ public final class CodeCacheFullRule implements AlertRule {
             "Raise -XX:ReservedCodeCacheSize (e.g. double it; 240 MB is the default with tiered"
                 + " compilation) and restart the service; check the JIT compile and"
                 + " deoptimisation rates for churn.",
-            evidence));
+            EvidenceOrder.causeFirst(evidence, "segments", "lastFullEvent", "compilationEnabled")));
   }
 }

@@ -1,6 +1,7 @@
 package io.jvmsentinel.daemon.alert.rules;
 
 import io.jvmsentinel.daemon.alert.AlertRule;
+import io.jvmsentinel.daemon.alert.EvidenceOrder;
 import io.jvmsentinel.daemon.alert.Finding;
 import io.jvmsentinel.daemon.alert.RuleContext;
 import io.jvmsentinel.daemon.alert.RuleInput;
@@ -81,7 +82,8 @@ public final class CodeCacheNearFullRule implements AlertRule {
                 "Raise -XX:ReservedCodeCacheSize (tiered compilation needs about 4x the"
                     + " non-tiered size; 240 MB is the default on JDK 8+) and watch the JIT"
                     + " compile and deoptimisation rates.",
-                evidence));
+                EvidenceOrder.causeFirst(
+                    evidence, "segment", "occupancy", "usedBytes", "maxBytes")));
       }
     }
     return findings;

@@ -1,6 +1,7 @@
 package io.jvmsentinel.daemon.alert.rules;
 
 import io.jvmsentinel.daemon.alert.AlertRule;
+import io.jvmsentinel.daemon.alert.EvidenceOrder;
 import io.jvmsentinel.daemon.alert.Finding;
 import io.jvmsentinel.daemon.alert.RuleContext;
 import io.jvmsentinel.daemon.alert.RuleInput;
@@ -101,7 +102,7 @@ public final class DeoptimizationStormRule implements AlertRule {
                 + " over (a type or branch profile that keeps flipping), or code cache flushing.",
             "Look at the most deoptimised methods and their reasons in the evidence; stabilise"
                 + " the types they see, or check CodeCacheChurn.",
-            evidence));
+            EvidenceOrder.causeFirst(evidence, "mostDeoptimizedMethods")));
   }
 
   /**

@@ -4,6 +4,7 @@ import io.jvmsentinel.collectors.jfr.locks.LockContention;
 import io.jvmsentinel.collectors.jmx.LockHolders;
 import io.jvmsentinel.daemon.alert.AlertRule;
 import io.jvmsentinel.daemon.alert.ContentionSignals;
+import io.jvmsentinel.daemon.alert.EvidenceOrder;
 import io.jvmsentinel.daemon.alert.Finding;
 import io.jvmsentinel.daemon.alert.RuleContext;
 import io.jvmsentinel.daemon.alert.RuleInput;
@@ -227,7 +228,13 @@ public final class LockContentionRule implements AlertRule {
     }
     String named =
         cause.map(KnownCause::id).orElse(lockClass.equals("an unknown lock") ? "" : lockClass);
-    return new Finding("", summary, explanation, action, evidence, named);
+    return new Finding(
+        "",
+        summary,
+        explanation,
+        action,
+        EvidenceOrder.causeFirst(evidence, "lockClass", "knownCause", "holder", "blockedSites"),
+        named);
   }
 
   /** The latest thread dump of the window that names a holder of {@code lockClass} (or any). */

@@ -2,6 +2,7 @@ package io.jvmsentinel.daemon.alert.rules;
 
 import io.jvmsentinel.collectors.jfr.threads.ThreadStartReport;
 import io.jvmsentinel.daemon.alert.AlertRule;
+import io.jvmsentinel.daemon.alert.EvidenceOrder;
 import io.jvmsentinel.daemon.alert.Finding;
 import io.jvmsentinel.daemon.alert.RuleContext;
 import io.jvmsentinel.daemon.alert.RuleInput;
@@ -302,7 +303,13 @@ public final class ThreadStormRule implements AlertRule {
     }
     // What the sinks are told the cause is: an update follows when it becomes known or changes.
     String named = cause != null ? cause.id() : top != null ? top.site() : "";
-    return new Finding("", summary, explanation, action, evidence, named);
+    return new Finding(
+        "",
+        summary,
+        explanation,
+        action,
+        EvidenceOrder.causeFirst(evidence, "topCreatorSites", "knownCause"),
+        named);
   }
 
   /**

@@ -159,18 +159,18 @@ class PayloadsTest {
     }
 
     @Test
-    void evidenceIsCutToTheTopLinesAndEscaped() {
-      java.util.Map<String, Object> evidence = new java.util.HashMap<>();
-      for (int i = 0; i < 8; i++) {
+    void evidenceIsCutToTheTopLinesInTheRulesOrderAndEscaped() {
+      java.util.Map<String, Object> evidence = new java.util.LinkedHashMap<>();
+      for (int i = 7; i >= 0; i--) {
         evidence.put("k" + i, "<v" + i + "&>");
       }
       assertThat(SlackNotifier.evidenceLines(evidence))
           .containsExactly(
-              "• `k0`: &lt;v0&amp;&gt;",
-              "• `k1`: &lt;v1&amp;&gt;",
-              "• `k2`: &lt;v2&amp;&gt;",
-              "• `k3`: &lt;v3&amp;&gt;",
+              "• `k7`: &lt;v7&amp;&gt;",
+              "• `k6`: &lt;v6&amp;&gt;",
+              "• `k5`: &lt;v5&amp;&gt;",
               "• `k4`: &lt;v4&amp;&gt;",
+              "• `k3`: &lt;v3&amp;&gt;",
               "… and 3 more");
     }
   }
