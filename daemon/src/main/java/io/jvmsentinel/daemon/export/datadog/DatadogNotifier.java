@@ -13,7 +13,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 
 /**
  * Sends each notification to the Datadog Agent over DogStatsD as an event (the stream people read:
@@ -149,14 +148,14 @@ public final class DatadogNotifier implements Notifier {
     return join(join(start, evidence), end);
   }
 
-  /** {@code Evidence:} and as many {@code - key: value} lines (sorted by key) as fit. */
+  /** {@code Evidence:} and as many {@code - key: value} lines as fit, in the rule's order. */
   static String evidence(Map<String, Object> evidence, int budget) {
     if (evidence.isEmpty()) {
       return "";
     }
     StringBuilder text = new StringBuilder("Evidence:");
     int shown = 0;
-    for (Map.Entry<String, Object> e : new TreeMap<>(evidence).entrySet()) {
+    for (Map.Entry<String, Object> e : evidence.entrySet()) {
       Object v = e.getValue();
       String value = v instanceof String s ? s : NotificationJson.value(v).toString();
       String line = "\n- " + e.getKey() + ": " + clip(value, VALUE_MAX);
