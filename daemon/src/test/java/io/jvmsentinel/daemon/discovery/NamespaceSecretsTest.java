@@ -19,7 +19,11 @@ class NamespaceSecretsTest {
     assertThat(found)
         .isEqualTo(
             new NamespaceSecrets.Found(
-                new JmxCredentials("monitor", Secret.of("pw-1"), java.util.List.of())));
+                new JmxCredentials(
+                    "monitor",
+                    Secret.of("pw-1"),
+                    java.util.List.of(),
+                    java.util.Optional.empty())));
   }
 
   @Test
