@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import io.jvmsentinel.daemon.config.ClientKey;
 import io.jvmsentinel.daemon.testing.TestCertificates;
 import io.jvmsentinel.daemon.testing.TestCertificates.Identity;
-import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyPairGenerator;
@@ -49,14 +48,15 @@ class PemKeysTest {
   void pkcs1RsaAsCertManagerWritesIt() throws Exception {
     PrivateKey key = TestCertificates.privateKey(rsa);
 
-    assertThat(PemKeys.privateKey(pem("RSA PRIVATE KEY", innerKey(key)))).isEqualTo(key);
+    assertThat(PemKeys.privateKey(pem("RSA PRIVATE KEY", PemEncodings.pkcs1(key)))).isEqualTo(key);
   }
 
   @Test
   void sec1EcAfterItsParametersAsOpensslEcparamWritesIt() throws Exception {
     PrivateKey key = TestCertificates.privateKey(ec);
-    byte[] curve = curveOid(key);
-    String sec1 = pem("EC PARAMETERS", curve) + pem("EC PRIVATE KEY", sec1(key, curve));
+    String sec1 =
+        pem("EC PARAMETERS", PemEncodings.curveOid(key))
+            + pem("EC PRIVATE KEY", PemEncodings.sec1(key, true));
 
     ECPrivateKey read = (ECPrivateKey) PemKeys.privateKey(sec1);
 
@@ -104,7 +104,7 @@ class PemKeysTest {
                 + " openssl pkcs8 -topk8 -nocrypt -in tls.key -out tls-pkcs8.key")
         .doesNotContain(Base64.getEncoder().encodeToString(edwards).substring(0, 20));
 
-    byte[] noCurve = sec1(TestCertificates.privateKey(ec), new byte[0]);
+    byte[] noCurve = PemEncodings.sec1(TestCertificates.privateKey(ec), false);
     assertThat(refused(pem("EC PRIVATE KEY", noCurve)).getMessage())
         .startsWith("is an EC key without a named curve; convert it to PKCS#8 with: openssl");
   }
@@ -152,38 +152,5 @@ class PemKeysTest {
 
   private static PemKeys.PemException refused(String pem) {
     return catchThrowableOfType(PemKeys.PemException.class, () -> PemKeys.privateKey(pem));
-  }
-
-  /** The key's own encoding inside PKCS#8: for RSA, the PKCS#1 RSAPrivateKey. */
-  private static byte[] innerKey(PrivateKey key) {
-    byte[] der = key.getEncoded();
-    List<DerReader.Element> info = fields(der);
-    DerReader.Element octets = info.get(2);
-    return java.util.Arrays.copyOfRange(der, octets.contentStart(), octets.end());
-  }
-
-  /** The named curve OID of an EC key's PKCS#8 algorithm. */
-  private static byte[] curveOid(PrivateKey key) {
-    byte[] der = key.getEncoded();
-    DerReader.Element algorithm = fields(der).get(1);
-    return DerReader.all(der, algorithm.contentStart(), algorithm.end()).get(1).encoding(der);
-  }
-
-  /**
-   * SEC1 ECPrivateKey as OpenSSL writes it (RFC 5915): version 1, the private value, the curve in
-   * {@code [0]} (left out when {@code curve} is empty).
-   */
-  private static byte[] sec1(PrivateKey key, byte[] curve) {
-    byte[] inner = innerKey(key);
-    List<DerReader.Element> fields = fields(inner);
-    byte[] privateValue = fields.get(1).encoding(inner);
-    return curve.length == 0
-        ? Der.sequence(Der.integer(BigInteger.ONE), privateValue)
-        : Der.sequence(Der.integer(BigInteger.ONE), privateValue, Der.explicit(0, curve));
-  }
-
-  private static List<DerReader.Element> fields(byte[] der) {
-    DerReader.Element outer = DerReader.first(der, 0, der.length).orElseThrow();
-    return DerReader.all(der, outer.contentStart(), outer.end());
   }
 }
