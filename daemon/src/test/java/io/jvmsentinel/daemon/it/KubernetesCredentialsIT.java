@@ -70,22 +70,17 @@ class KubernetesCredentialsIT {
         SentinelDaemon daemon =
             Daemons.start(
                 dir,
-                """
-                jfr:
-                  enabled: false
-                discovery:
-                  kubernetes:
-                    apiServer: %s
-                    pollInterval: 1s
-                    credentials:
-                      - namespaces: [shop, pay]
-                        secret: jvm-sentinel-jmx
-                      - namespaces: [vault]
-                        username: vault-user
-                        passwordEnv: VAULT_PW
-                        pinnedSha256: ["%s"]
-                """
-                    .formatted(api.url(), sha256(shopKey.certificate())),
+                discovery(
+                    api,
+                    """
+                          - namespaces: [shop, pay]
+                            secret: jvm-sentinel-jmx
+                          - namespaces: [vault]
+                            username: vault-user
+                            passwordEnv: VAULT_PW
+                            pinnedSha256: ["%s"]
+                    """
+                        .formatted(sha256(shopKey.certificate()))),
                 Map.of("VAULT_PW", VAULT_PW))) {
       secret(api, "shop", "monitor", SHOP_PW, Optional.of(shopKey.certificate()));
       secret(api, "pay", "monitor", PAY_PW, Optional.empty());
@@ -166,18 +161,12 @@ class KubernetesCredentialsIT {
         SentinelDaemon daemon =
             Daemons.start(
                 dir,
-                """
-                jfr:
-                  enabled: false
-                discovery:
-                  kubernetes:
-                    apiServer: %s
-                    pollInterval: 1s
-                    credentials:
-                      - namespaces: [ledger, ops, audit]
-                        secret: jvm-sentinel-jmx
-                """
-                    .formatted(api.url()))) {
+                discovery(
+                    api,
+                    """
+                          - namespaces: [ledger, ops, audit]
+                            secret: jvm-sentinel-jmx
+                    """))) {
       PrivateKey rsaKey = TestCertificates.privateKey(rsaClient);
       PrivateKey ecKey = TestCertificates.privateKey(ecClient);
       // cert-manager's default for RSA: PKCS#1.
@@ -271,6 +260,21 @@ class KubernetesCredentialsIT {
       values.put("tls.key", key);
     }
     api.client().resource(MockApiServer.secret(namespace, "jvm-sentinel-jmx", values)).create();
+  }
+
+  /** Discovery from the mock API server every second, with these {@code credentials} entries. */
+  private static String discovery(MockApiServer api, String credentials) {
+    return """
+        jfr:
+          enabled: false
+        discovery:
+          kubernetes:
+            apiServer: %s
+            pollInterval: 1s
+            credentials:
+        """
+            .formatted(api.url())
+        + credentials;
   }
 
   private static Pod pod(String namespace, String name, int port, boolean noAuth) {
