@@ -16,7 +16,8 @@ import java.util.regex.Pattern;
  * @param namespaces the exact namespaces whose pods may receive these credentials
  * @param labels label name to a pattern its value must match (whole value); empty: any pod
  * @param secret a Secret of this name in the pod's own namespace holds {@code username}, {@code
- *     password} and optionally {@code ca.crt} (then TLS, trusting that CA only)
+ *     password} and optionally {@code ca.crt} (then TLS, trusting that CA only) and {@code tls.crt}
+ *     with {@code tls.key} (the client certificate the daemon presents; TLS)
  * @param username the JMX user, when the credentials are given here instead of in a Secret
  * @param password its password, already read from its environment variable or file
  * @param pinnedSha256 SHA-256 fingerprints of the only server certificates to send credentials to
@@ -37,6 +38,11 @@ public record PodCredentials(
 
   public static final String PASSWORD_KEY = "password";
   public static final String CA_KEY = "ca.crt";
+
+  /** The keys of a {@code kubernetes.io/tls} Secret: the daemon's client certificate and key. */
+  public static final String CERTIFICATE_KEY = "tls.crt";
+
+  public static final String PRIVATE_KEY_KEY = "tls.key";
 
   public PodCredentials {
     namespaces = List.copyOf(namespaces);

@@ -228,7 +228,7 @@ record TargetSource(
       }
     }
     boolean registry = tls.registry() == null || tls.registry();
-    Optional<StoreFile> clientKeys = keys;
+    Optional<ClientKey> clientKeys = keys.map(ClientKey.Store::new);
     return trust.map(t -> new TargetTlsConfig(new TlsTrust.Store(t), clientKeys, registry));
   }
 }

@@ -9,14 +9,15 @@ import java.util.Optional;
  *
  * @param trust what this target's JMX certificate must chain to or match: a trust store file, or
  *     certificates and fingerprints pinned in memory (discovery, from a Kubernetes Secret)
- * @param keyStore the daemon's client key and certificate, for targets with {@code
+ * @param clientKey the daemon's client key and certificate (a key store file, or in memory from a
+ *     Kubernetes Secret), for targets with {@code
  *     com.sun.management.jmxremote.ssl.need.client.auth=true}
  * @param registry whether the RMI registry uses TLS too ({@code
  *     com.sun.management.jmxremote.registry.ssl=true}); default true
  */
-public record TargetTlsConfig(TlsTrust trust, Optional<StoreFile> keyStore, boolean registry) {
+public record TargetTlsConfig(TlsTrust trust, Optional<ClientKey> clientKey, boolean registry) {
   public TargetTlsConfig {
     Objects.requireNonNull(trust, "trust");
-    Objects.requireNonNull(keyStore, "keyStore");
+    Objects.requireNonNull(clientKey, "clientKey");
   }
 }

@@ -3,15 +3,13 @@ package io.jvmsentinel.daemon.discovery;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.jvmsentinel.daemon.config.ClientKey;
 import io.jvmsentinel.daemon.config.PodCredentials;
 import io.jvmsentinel.daemon.support.DaemonThreads;
-import java.io.ByteArrayInputStream;
+import io.jvmsentinel.daemon.tls.PemKeys;
 import java.nio.charset.StandardCharsets;
-import java.security.cert.CertificateException;
-import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
@@ -29,9 +27,9 @@ import org.slf4j.LoggerFactory;
  * The credentials Secrets of the namespaces on the allow-list, read with one {@code get} each
  * (bounded by the client's request timeout) on their own thread, so a slow API server never holds
  * up the pod informers. A Secret is read when a pod first needs it, then again every {@link
- * #REFRESH} (a rotated password reaches the target within that), or {@link #RETRY} after a failure;
- * one nobody asked for in {@link #FORGET_AFTER} is dropped. A failed refresh keeps the credentials
- * read last: the password in the cluster is more likely unchanged than gone.
+ * #REFRESH} (a rotated password or certificate reaches the target within that), or {@link #RETRY}
+ * after a failure; one nobody asked for in {@link #FORGET_AFTER} is dropped. A failed refresh keeps
+ * the credentials read last: the password in the cluster is more likely unchanged than gone.
  *
  * <p>Only {@code get} on a named Secret in a namespace the configuration lists is ever requested:
  * the daemon needs no {@code list} or {@code watch} on Secrets, and RBAC can name the Secret.
@@ -184,26 +182,47 @@ final class NamespaceSecrets implements AutoCloseable {
               + (username.isEmpty() ? "'username'" : "'password'")
               + " key; it needs username and password (and ca.crt for TLS)");
     }
-    List<X509Certificate> authorities = new ArrayList<>();
+    List<X509Certificate> authorities = List.of();
     Optional<String> ca = value(data, PodCredentials.CA_KEY);
     if (ca.isPresent()) {
-      try {
-        CertificateFactory x509 = CertificateFactory.getInstance("X.509");
-        for (var certificate :
-            x509.generateCertificates(
-                new ByteArrayInputStream(ca.get().getBytes(StandardCharsets.US_ASCII)))) {
-          authorities.add((X509Certificate) certificate);
-        }
-      } catch (CertificateException e) {
-        authorities.clear();
-      }
+      authorities = PemKeys.certificates(ca.get());
       if (authorities.isEmpty()) {
         return new Failed("'ca.crt' of Secret " + key + " holds no PEM certificate");
       }
     }
+    Optional<String> chain = value(data, PodCredentials.CERTIFICATE_KEY);
+    Optional<String> privateKey = value(data, PodCredentials.PRIVATE_KEY_KEY);
+    Optional<ClientKey.InMemory> clientKey = Optional.empty();
+    if (chain.isPresent() != privateKey.isPresent()) {
+      return new Failed(
+          "Secret "
+              + key
+              + (chain.isPresent()
+                  ? " has 'tls.crt' but no 'tls.key'"
+                  : " has 'tls.key' but no 'tls.crt'")
+              + ": a client certificate needs both, as a kubernetes.io/tls Secret has them");
+    }
+    if (chain.isPresent()) {
+      try {
+        clientKey = Optional.of(PemKeys.clientKey(chain.get(), privateKey.get()));
+      } catch (PemKeys.PemException e) {
+        return new Failed(
+            "'"
+                + (e.part() == PemKeys.Part.CERTIFICATE
+                    ? PodCredentials.CERTIFICATE_KEY
+                    : PodCredentials.PRIVATE_KEY_KEY)
+                + "' of Secret "
+                + key
+                + " "
+                + e.getMessage());
+      }
+    }
     return new Found(
         new JmxCredentials(
-            username.get(), io.jvmsentinel.daemon.config.Secret.of(password.get()), authorities));
+            username.get(),
+            io.jvmsentinel.daemon.config.Secret.of(password.get()),
+            authorities,
+            clientKey));
   }
 
   private static Optional<String> value(Map<String, String> data, String name) {

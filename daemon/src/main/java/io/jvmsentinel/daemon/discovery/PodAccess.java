@@ -1,6 +1,7 @@
 package io.jvmsentinel.daemon.discovery;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.jvmsentinel.daemon.config.ClientKey;
 import io.jvmsentinel.daemon.config.KubernetesDiscoveryConfig;
 import io.jvmsentinel.daemon.config.PodCredentials;
 import io.jvmsentinel.daemon.config.Secret;
@@ -16,7 +17,8 @@ import java.util.function.Consumer;
  * What a discovered pod may receive. A pod that annotates itself can be anyone's, so credentials go
  * only to pods that {@code discovery.kubernetes.credentials} allows (the first entry whose
  * namespaces and labels match), from that entry or its namespace's own Secret, and over TLS that
- * checks the pinned CA or fingerprint when the entry or Secret gives one. Every other pod:
+ * checks the pinned CA or fingerprint when the entry or Secret gives one (and presents the Secret's
+ * client certificate, which needs such a pin: never the JDK's default CAs). Every other pod:
  *
  * <ul>
  *   <li>with no credentials configured at all, it is watched without credentials (nothing to leak);
@@ -65,6 +67,7 @@ final class PodAccess {
     String username;
     Secret password;
     List<X509Certificate> authorities;
+    Optional<ClientKey> clientKey = Optional.empty();
     if (credentials.secret().isPresent()) {
       NamespaceSecrets.Lookup lookup = secrets.lookup(namespace, credentials.secret().get());
       if (lookup instanceof NamespaceSecrets.Failed failed) {
@@ -77,19 +80,35 @@ final class PodAccess {
       username = found.credentials().username();
       password = found.credentials().password();
       authorities = found.credentials().authorities();
+      clientKey = found.credentials().clientKey().map(ClientKey.class::cast);
     } else {
       username = credentials.username().orElseThrow();
       password = credentials.password().orElseThrow();
       authorities = List.of();
     }
+    boolean pinned = !authorities.isEmpty() || !credentials.pinnedSha256().isEmpty();
+    if (clientKey.isPresent() && !pinned) {
+      // The JDK's default CAs would let anyone with a public certificate receive the password.
+      refused.accept(
+          "pod "
+              + AnnotatedPod.id(pod)
+              + " is not watched: Secret "
+              + namespace
+              + "/"
+              + credentials.secret().orElseThrow()
+              + " has tls.crt and tls.key but no ca.crt: add the CA of the pod's JMX"
+              + " certificate as ca.crt (or pin it with pinnedSha256); the daemon does not"
+              + " trust the JDK's default CAs with a JMX password");
+      return Optional.empty();
+    }
     Optional<TargetTlsConfig> tls =
-        authorities.isEmpty() && credentials.pinnedSha256().isEmpty()
-            ? Optional.empty()
-            : Optional.of(
+        pinned
+            ? Optional.of(
                 new TargetTlsConfig(
                     new TlsTrust.Pinned(authorities, credentials.pinnedSha256()),
-                    Optional.empty(),
-                    credentials.tlsRegistry()));
+                    clientKey,
+                    credentials.tlsRegistry()))
+            : Optional.empty();
     return Optional.of(
         new TargetConfig(
             target.name(),

@@ -48,7 +48,8 @@ public enum ConnectFailure {
       case AUTH -> " (check the target's username and password)";
       case TLS ->
           " (check the target's tls: its trustStore must hold the CA or certificate the JMX agent"
-              + " presents; with need.client.auth its keyStore must hold a key the agent trusts)";
+              + " presents; with need.client.auth its keyStore must hold a key the agent trusts;"
+              + " for a discovered pod: ca.crt, and tls.crt with tls.key, in its Secret)";
       default -> "";
     };
   }

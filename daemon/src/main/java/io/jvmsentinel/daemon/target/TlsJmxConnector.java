@@ -54,7 +54,7 @@ public final class TlsJmxConnector implements Connector {
         () -> {
           try {
             // Per attempt: a renewed certificate in the stores is picked up on the next connect.
-            return SslContexts.client(tls.trust(), tls.keyStore());
+            return SslContexts.client(tls.trust(), tls.clientKey());
           } catch (KeyStores.StoreException e) {
             throw new IOException("TLS stores of target " + target + ": " + e.getMessage());
           }

@@ -40,6 +40,10 @@ final class Der {
     return tagged(0x0c, text.getBytes(StandardCharsets.UTF_8));
   }
 
+  static byte[] nul() {
+    return new byte[] {0x05, 0x00};
+  }
+
   static byte[] octetString(byte[] content) {
     return tagged(0x04, content);
   }

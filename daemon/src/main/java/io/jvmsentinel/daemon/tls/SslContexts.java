@@ -1,11 +1,13 @@
 package io.jvmsentinel.daemon.tls;
 
+import io.jvmsentinel.daemon.config.ClientKey;
 import io.jvmsentinel.daemon.config.KeyStores;
 import io.jvmsentinel.daemon.config.StoreFile;
 import io.jvmsentinel.daemon.config.TlsTrust;
 import java.io.IOException;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
+import java.security.cert.X509Certificate;
 import java.util.Optional;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.KeyManagerFactory;
@@ -23,14 +25,14 @@ public final class SslContexts {
   /** A client context: trusts only {@code trustStore}; presents {@code keyStore} if asked. */
   public static SSLContext client(StoreFile trustStore, Optional<StoreFile> keyStore)
       throws KeyStores.StoreException {
-    return client(new TlsTrust.Store(trustStore), keyStore);
+    return client(new TlsTrust.Store(trustStore), keyStore.map(ClientKey.Store::new));
   }
 
   /**
    * A client context: trusts only what {@code trust} names (a store, or pinned certificates and
-   * fingerprints); presents {@code keyStore} if asked.
+   * fingerprints); presents {@code clientKey} if asked.
    */
-  public static SSLContext client(TlsTrust trust, Optional<StoreFile> keyStore)
+  public static SSLContext client(TlsTrust trust, Optional<ClientKey> clientKey)
       throws KeyStores.StoreException {
     try {
       TrustManager[] trustManagers =
@@ -38,7 +40,8 @@ public final class SslContexts {
               ? new TrustManager[] {new PinnedTrustManager(pinned)}
               : storeTrust(((TlsTrust.Store) trust).file());
       SSLContext context = SSLContext.getInstance("TLS");
-      context.init(keyStore.isPresent() ? keyManagers(keyStore.get()) : null, trustManagers, null);
+      context.init(
+          clientKey.isPresent() ? keyManagers(clientKey.get()) : null, trustManagers, null);
       return context;
     } catch (GeneralSecurityException e) {
       throw new KeyStores.StoreException(
@@ -67,6 +70,19 @@ public final class SslContexts {
       throw new KeyStores.StoreException(
           keyStore.path() + ": cannot build a TLS context: " + e.getClass().getSimpleName());
     }
+  }
+
+  private static KeyManager[] keyManagers(ClientKey key)
+      throws KeyStores.StoreException, GeneralSecurityException {
+    if (key instanceof ClientKey.InMemory memory) {
+      // A store in this heap only, never written: its password protects nothing.
+      char[] none = new char[0];
+      KeyStore keys = emptyStore("PKCS12");
+      keys.setKeyEntry(
+          "client", memory.key(), none, memory.chain().toArray(new X509Certificate[0]));
+      return keyManagers(keys, none);
+    }
+    return keyManagers(((ClientKey.Store) key).file());
   }
 
   private static KeyManager[] keyManagers(StoreFile store)

@@ -76,10 +76,11 @@ class SecurityConfigTest {
       TargetTlsConfig a = config.targets().get(0).tls().orElseThrow();
       assertThat(a.trust())
           .isEqualTo(new TlsTrust.Store(new StoreFile(trustStore, Secret.of("trust-pw-1"))));
-      assertThat(a.keyStore()).isEmpty();
+      assertThat(a.clientKey()).isEmpty();
       assertThat(a.registry()).as("registry TLS by default").isTrue();
       TargetTlsConfig b = config.targets().get(1).tls().orElseThrow();
-      assertThat(b.keyStore()).contains(new StoreFile(server.keyStore(), Secret.of("key-pw-1")));
+      assertThat(b.clientKey())
+          .contains(new ClientKey.Store(new StoreFile(server.keyStore(), Secret.of("key-pw-1"))));
       assertThat(b.registry()).isFalse();
       assertThat(config.toString()).doesNotContain("trust-pw-1").doesNotContain("key-pw-1");
     }

@@ -10,6 +10,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.jvmsentinel.daemon.config.ClientKey;
 import io.jvmsentinel.daemon.config.JmxAddress;
 import io.jvmsentinel.daemon.config.KubernetesDiscoveryConfig;
 import io.jvmsentinel.daemon.config.PodCredentials;
@@ -279,6 +280,54 @@ class KubernetesDiscoveryTest {
             path -> path.contains("/namespaces/tenant/secrets/")) // a create POSTs to .../secrets
         .anyMatch(path -> path.contains("/namespaces/shop/secrets/jvm-sentinel-jmx"));
     assertThat(warnings()).noneMatch(line -> line.contains("pw"));
+  }
+
+  @Test
+  void aClientCertificateComesFromTheSecretAndNeedsItsCaAndBothOfItsKeys() throws Exception {
+    TestCertificates pki = new TestCertificates(dir);
+    Identity shopJmx = pki.identity("shop-jmx", "shop-jmx-pw-1");
+    Identity client = pki.identity("sentinel-client", "client-pw-1");
+    String certificate = Files.readString(client.certificate());
+    String key = TestCertificates.privateKeyPem(client);
+    secret(
+        "shop",
+        Map.of(
+            "username",
+            "monitor",
+            "password",
+            "shop-pw",
+            "ca.crt",
+            Files.readString(shopJmx.certificate()),
+            "tls.crt",
+            certificate,
+            "tls.key",
+            key));
+    secret(
+        "pay",
+        Map.of(
+            "username", "monitor", "password", "pay-pw", "tls.crt", certificate, "tls.key", key));
+    secret("audit", Map.of("username", "monitor", "password", "audit-pw", "tls.crt", certificate));
+    start(withCredentials(fromSecret(List.of("shop", "pay", "audit"), Map.of())));
+    create(annotatedPod("shop", "orders", "10.0.0.1", "node-a", 9010));
+    create(annotatedPod("pay", "billing", "10.0.0.2", "node-a", 9010));
+    create(annotatedPod("audit", "trail", "10.0.0.3", "node-a", 9010));
+
+    awaitNames("shop.orders");
+    TargetTlsConfig tls = named("shop.orders").tls().orElseThrow();
+    ClientKey.InMemory presented = (ClientKey.InMemory) tls.clientKey().orElseThrow();
+    assertThat(presented.key()).isEqualTo(TestCertificates.privateKey(client));
+    assertThat(presented.chain().get(0).getSubjectX500Principal().getName())
+        .isEqualTo("CN=sentinel-client");
+    assertThat(((TlsTrust.Pinned) tls.trust()).authorities()).hasSize(1);
+    awaitLogged(
+        "pod pay.billing is not watched: Secret pay/jvm-sentinel-jmx has tls.crt and tls.key but"
+            + " no ca.crt",
+        "does not trust the JDK's default CAs");
+    awaitLogged(
+        "pod audit.trail is not watched: Secret audit/jvm-sentinel-jmx has 'tls.crt' but no"
+            + " 'tls.key'");
+    String keyBody = key.lines().skip(1).findFirst().orElseThrow();
+    assertThat(warnings()).noneMatch(line -> line.contains(keyBody) || line.contains("pw"));
   }
 
   @Test

@@ -6,17 +6,23 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.jvmsentinel.daemon.discovery.MockApiServer;
+import io.jvmsentinel.daemon.lab.LabProcess;
+import io.jvmsentinel.daemon.lab.LabSpec;
 import io.jvmsentinel.daemon.lab.LoopbackPorts;
 import io.jvmsentinel.daemon.runtime.SentinelDaemon;
 import io.jvmsentinel.daemon.testing.CapturingJmxServer;
 import io.jvmsentinel.daemon.testing.DaemonHttp;
+import io.jvmsentinel.daemon.testing.Jdks;
 import io.jvmsentinel.daemon.testing.PrometheusText;
 import io.jvmsentinel.daemon.testing.TestCertificates;
 import io.jvmsentinel.daemon.testing.TestCertificates.Identity;
+import io.jvmsentinel.daemon.tls.PemEncodings;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
+import java.security.PrivateKey;
 import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.util.HexFormat;
@@ -33,13 +39,18 @@ import org.junit.jupiter.api.io.TempDir;
  * server records no login at all), one annotated {@code jmx-auth: none} logs in without
  * credentials, each allowed namespace gets its own Secret's password (over TLS pinned to the
  * Secret's {@code ca.crt} where it has one), and a server without the pinned certificate gets no
- * login: the handshake fails before anything is sent.
+ * login: the handshake fails before anything is sent. Then the Secret's client certificate ({@code
+ * tls.crt}, {@code tls.key}) against real JDK agents that require one.
  */
 class KubernetesCredentialsIT {
   private static final Duration UP = Duration.ofSeconds(30);
   private static final String SHOP_PW = "shop-pw-4kd9";
   private static final String PAY_PW = "pay-pw-7qw2";
   private static final String VAULT_PW = "vault-pw-2mx8";
+  private static final String LAB_PW = "lab-jmx-pw-8rv3";
+  private static final String LAB_KEY_PW = "lab-key-pw-5tn1";
+  private static final String LAB_TRUST_PW = "lab-trust-pw-2cz6";
+  private static final String CLIENT_KEY_PW = "client-key-pw-9dk4";
 
   @TempDir Path dir;
 
@@ -59,22 +70,17 @@ class KubernetesCredentialsIT {
         SentinelDaemon daemon =
             Daemons.start(
                 dir,
-                """
-                jfr:
-                  enabled: false
-                discovery:
-                  kubernetes:
-                    apiServer: %s
-                    pollInterval: 1s
-                    credentials:
-                      - namespaces: [shop, pay]
-                        secret: jvm-sentinel-jmx
-                      - namespaces: [vault]
-                        username: vault-user
-                        passwordEnv: VAULT_PW
-                        pinnedSha256: ["%s"]
-                """
-                    .formatted(api.url(), sha256(shopKey.certificate())),
+                discovery(
+                    api,
+                    """
+                          - namespaces: [shop, pay]
+                            secret: jvm-sentinel-jmx
+                          - namespaces: [vault]
+                            username: vault-user
+                            passwordEnv: VAULT_PW
+                            pinnedSha256: ["%s"]
+                    """
+                        .formatted(sha256(shopKey.certificate()))),
                 Map.of("VAULT_PW", VAULT_PW))) {
       secret(api, "shop", "monitor", SHOP_PW, Optional.of(shopKey.certificate()));
       secret(api, "pay", "monitor", PAY_PW, Optional.empty());
@@ -115,6 +121,160 @@ class KubernetesCredentialsIT {
       assertThat(pay.logins()).isNotEmpty().containsOnly(Optional.of(List.of("monitor", PAY_PW)));
       assertThat(impostor.logins()).as("the pin does not match: nothing sent").isEmpty();
     }
+  }
+
+  /**
+   * Real JMX agents with {@code ssl.need.client.auth=true}, a password and TLS on the registry, on
+   * JDK 11 and JDK 21: each namespace's Secret gives the daemon a client certificate in the
+   * encodings cert-manager and OpenSSL write (PKCS#1 RSA, SEC1 EC after its EC PARAMETERS), and the
+   * daemon reads the agent through it; a namespace whose Secret has the CA but no client
+   * certificate is refused by the agent, and its target is down with reason {@code tls}.
+   */
+  @Test
+  void aSecretsClientCertificateOpensAnAgentThatNeedsOneAndNoneIsRefused() throws Exception {
+    TestCertificates pki = new TestCertificates(dir);
+    Identity server11 = pki.identity("books-jmx", LAB_KEY_PW);
+    Identity server21 = pki.identity("console-jmx", LAB_KEY_PW);
+    Identity rsaClient = pki.identity("sentinel-rsa", CLIENT_KEY_PW, "RSA");
+    Identity ecClient = pki.identity("sentinel-ec", CLIENT_KEY_PW, "EC");
+    Path passwords = dir.resolve("jmxremote.password");
+    Files.writeString(passwords, "monitor " + LAB_PW + "\n");
+    Files.setPosixFilePermissions(passwords, PosixFilePermissions.fromString("rw-------"));
+    Path access = dir.resolve("jmxremote.access");
+    Files.writeString(
+        access, "monitor readwrite\n"); // as JmxSecurityIT: the pollers invoke operations
+    try (LabProcess lab11 =
+            needsClientCertificate(
+                Jdks.jdk11(),
+                server11,
+                pki.trustStore("books-clients", LAB_TRUST_PW, rsaClient),
+                passwords,
+                access);
+        LabProcess lab21 =
+            needsClientCertificate(
+                Jdks.jdk21(),
+                server21,
+                pki.trustStore("console-clients", LAB_TRUST_PW, ecClient),
+                passwords,
+                access);
+        MockApiServer api = new MockApiServer();
+        SentinelDaemon daemon =
+            Daemons.start(
+                dir,
+                discovery(
+                    api,
+                    """
+                          - namespaces: [ledger, ops, audit]
+                            secret: jvm-sentinel-jmx
+                    """))) {
+      PrivateKey rsaKey = TestCertificates.privateKey(rsaClient);
+      PrivateKey ecKey = TestCertificates.privateKey(ecClient);
+      // cert-manager's default for RSA: PKCS#1.
+      String pkcs1 = TestCertificates.pem("RSA PRIVATE KEY", PemEncodings.pkcs1(rsaKey));
+      // openssl ecparam -genkey: the curve, then the SEC1 key.
+      String sec1 =
+          TestCertificates.pem("EC PARAMETERS", PemEncodings.curveOid(ecKey))
+              + TestCertificates.pem("EC PRIVATE KEY", PemEncodings.sec1(ecKey, true));
+      tlsSecret(api, "ledger", server11, Optional.of(rsaClient.certificate()), pkcs1);
+      tlsSecret(api, "ops", server21, Optional.of(ecClient.certificate()), sec1);
+      tlsSecret(api, "audit", server11, Optional.empty(), "");
+      create(api, pod("ledger", "books", lab11.jmxPort(), false));
+      create(api, pod("ops", "console", lab21.jmxPort(), false));
+      create(api, pod("audit", "trail", lab11.jmxPort(), false));
+
+      DaemonHttp http = new DaemonHttp(daemon.httpPort());
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .untilAsserted(
+              () -> {
+                PrometheusText scrape = http.scrape();
+                for (String up : List.of("ledger.books", "ops.console")) {
+                  assertThat(scrape.value("jvm_sentinel_target_up", Map.of("target", up)))
+                      .as(up)
+                      .contains(1.0);
+                  assertThat(scrape.value("jvm_threads_live_threads", Map.of("target", up)))
+                      .as(up)
+                      .hasValueSatisfying(threads -> assertThat(threads).isPositive());
+                }
+                assertThat(
+                        scrape
+                            .value(
+                                "jvm_sentinel_connection_failures_total",
+                                Map.of("target", "audit.trail", "reason", "tls"))
+                            .orElse(0.0))
+                    .isGreaterThanOrEqualTo(1.0);
+              });
+      PrometheusText scrape = http.scrape();
+      assertThat(scrape.value("jvm_sentinel_target_up", Map.of("target", "audit.trail")))
+          .contains(0.0);
+      // The agent's refusal, with what to check. (Under TLS 1.3 the agent may also cut the
+      // connection before its alert arrives: a broken pipe on some attempts.)
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .untilAsserted(
+              () ->
+                  assertThat(http.get("/api/v1/targets").body())
+                      .contains(
+                          "Received fatal alert: bad_certificate (check the target's tls:",
+                          "for a discovered pod: ca.crt, and tls.crt with tls.key, in its Secret"));
+      String targets = http.get("/api/v1/targets").body();
+      assertThat(targets)
+          .doesNotContain(LAB_PW)
+          .doesNotContain(pkcs1.lines().skip(1).findFirst().orElseThrow())
+          .doesNotContain(sec1.lines().skip(4).findFirst().orElseThrow());
+    }
+  }
+
+  /** A lab JVM whose JDK agent takes TLS with a client certificate of {@code clients} only. */
+  private static LabProcess needsClientCertificate(
+      Path jdk, Identity server, Path clients, Path passwords, Path access) throws Exception {
+    return LabSpec.builder("idle")
+        .javaHome(jdk)
+        .jvmArgs(
+            "-Dcom.sun.management.jmxremote.ssl=true",
+            "-Dcom.sun.management.jmxremote.registry.ssl=true",
+            "-Dcom.sun.management.jmxremote.ssl.need.client.auth=true",
+            "-Djavax.net.ssl.keyStore=" + server.keyStore(),
+            "-Djavax.net.ssl.keyStorePassword=" + server.password(),
+            "-Djavax.net.ssl.keyStoreType=PKCS12",
+            "-Djavax.net.ssl.trustStore=" + clients,
+            "-Djavax.net.ssl.trustStorePassword=" + LAB_TRUST_PW,
+            "-Djavax.net.ssl.trustStoreType=PKCS12",
+            "-Dcom.sun.management.jmxremote.authenticate=true",
+            "-Dcom.sun.management.jmxremote.password.file=" + passwords,
+            "-Dcom.sun.management.jmxremote.access.file=" + access)
+        .build()
+        .startReady(Duration.ofSeconds(60));
+  }
+
+  /** The namespace's Secret: the lab's password, its server certificate as ca.crt, and a client. */
+  private static void tlsSecret(
+      MockApiServer api, String namespace, Identity server, Optional<Path> client, String key)
+      throws Exception {
+    Map<String, String> values = new java.util.HashMap<>();
+    values.put("username", "monitor");
+    values.put("password", LAB_PW);
+    values.put("ca.crt", Files.readString(server.certificate()));
+    if (client.isPresent()) {
+      values.put("tls.crt", Files.readString(client.get()));
+      values.put("tls.key", key);
+    }
+    api.client().resource(MockApiServer.secret(namespace, "jvm-sentinel-jmx", values)).create();
+  }
+
+  /** Discovery from the mock API server every second, with these {@code credentials} entries. */
+  private static String discovery(MockApiServer api, String credentials) {
+    return """
+        jfr:
+          enabled: false
+        discovery:
+          kubernetes:
+            apiServer: %s
+            pollInterval: 1s
+            credentials:
+        """
+            .formatted(api.url())
+        + credentials;
   }
 
   private static Pod pod(String namespace, String name, int port, boolean noAuth) {

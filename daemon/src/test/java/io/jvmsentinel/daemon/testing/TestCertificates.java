@@ -1,9 +1,15 @@
 package io.jvmsentinel.daemon.testing;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.PrivateKey;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -25,6 +31,11 @@ public final class TestCertificates {
   public record Identity(Path keyStore, String password, Path certificate) {}
 
   public Identity identity(String name, String password) throws IOException {
+    return identity(name, password, "EC");
+  }
+
+  /** As {@link #identity(String, String)} with an {@code EC} (P-256) or {@code RSA} (2048) key. */
+  public Identity identity(String name, String password, String keyAlgorithm) throws IOException {
     Path keyStore = dir.resolve(name + "-keys.p12");
     Path certificate = dir.resolve(name + ".crt");
     keytool(
@@ -32,9 +43,9 @@ public final class TestCertificates {
         "-alias",
         name,
         "-keyalg",
-        "EC",
-        "-groupname",
-        "secp256r1",
+        keyAlgorithm,
+        keyAlgorithm.equals("EC") ? "-groupname" : "-keysize",
+        keyAlgorithm.equals("EC") ? "secp256r1" : "2048",
         "-dname",
         "CN=" + name,
         "-ext",
@@ -59,6 +70,34 @@ public final class TestCertificates {
         "-file",
         certificate.toString());
     return new Identity(keyStore, password, certificate);
+  }
+
+  /** The private key of {@code identity}, read from its key store. */
+  public static PrivateKey privateKey(Identity identity) throws IOException {
+    try (InputStream in = Files.newInputStream(identity.keyStore())) {
+      KeyStore keys = KeyStore.getInstance("PKCS12");
+      keys.load(in, identity.password().toCharArray());
+      String alias = keys.aliases().nextElement();
+      return (PrivateKey) keys.getKey(alias, identity.password().toCharArray());
+    } catch (GeneralSecurityException e) {
+      throw new IOException("cannot read the key of " + identity.keyStore() + ": " + e, e);
+    }
+  }
+
+  /** The key of {@code identity} as PEM PKCS#8 ({@code BEGIN PRIVATE KEY}), as tls.key holds it. */
+  public static String privateKeyPem(Identity identity) throws IOException {
+    return pem("PRIVATE KEY", privateKey(identity).getEncoded());
+  }
+
+  /** DER as PEM text with this label, 64 characters a line like OpenSSL writes it. */
+  public static String pem(String label, byte[] der) {
+    return "-----BEGIN "
+        + label
+        + "-----\n"
+        + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der)
+        + "\n-----END "
+        + label
+        + "-----\n";
   }
 
   /** A PKCS12 trust store holding the certificates of {@code trusted}. */
