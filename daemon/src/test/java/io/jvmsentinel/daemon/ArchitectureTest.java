@@ -121,9 +121,10 @@ class ArchitectureTest {
           .mayOnlyAccessLayers("alert.rules", "alert")
           .whereLayer("export")
           .mayOnlyAccessLayers("alert.notify", "config", "alert", "catalog", "identity", "support")
-          // Discovery turns what it finds into target configurations, nothing more.
+          // Discovery turns what it finds into target configurations (a Secret's PEM client key
+          // read with tls), nothing more.
           .whereLayer("discovery")
-          .mayOnlyAccessLayers("config", "identity", "support")
+          .mayOnlyAccessLayers("tls", "config", "identity", "support")
           .whereLayer("detection")
           .mayOnlyAccessLayers("watch", "jfr", "target", "alert", "catalog", "support")
           .whereLayer("watch")

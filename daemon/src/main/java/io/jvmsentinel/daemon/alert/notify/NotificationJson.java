@@ -7,10 +7,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.jvmsentinel.daemon.alert.AlertNotification;
 import java.util.Collection;
-import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
@@ -62,7 +60,7 @@ public final class NotificationJson {
 
   static ObjectNode evidence(Map<String, Object> evidence) {
     ObjectNode json = NODES.objectNode();
-    evidence.forEach((k, v) -> json.set(k, value(v)));
+    new TreeMap<>(evidence).forEach((k, v) -> json.set(k, value(v)));
     return json;
   }
 
@@ -79,7 +77,7 @@ public final class NotificationJson {
     }
     if (v instanceof Map<?, ?> map) {
       ObjectNode json = NODES.objectNode();
-      stringKeys(map).forEach((k, e) -> json.set(k, value(e)));
+      new TreeMap<>(stringKeys(map)).forEach((k, e) -> json.set(k, value(e)));
       return json;
     }
     if (v instanceof Collection<?> list) {
@@ -90,14 +88,8 @@ public final class NotificationJson {
     return NODES.textNode(String.valueOf(v));
   }
 
-  /**
-   * A map a rule ordered (most telling first) keeps its order; any other (the JVM's options, a
-   * {@code Map.copyOf} whose order changes from run to run) is sorted, so a payload is the same for
-   * the same evidence.
-   */
   private static Map<String, Object> stringKeys(Map<?, ?> map) {
-    boolean ordered = map instanceof LinkedHashMap<?, ?> || map instanceof SortedMap<?, ?>;
-    Map<String, Object> out = ordered ? new LinkedHashMap<>() : new TreeMap<>();
+    Map<String, Object> out = new TreeMap<>();
     map.forEach((k, v) -> out.put(String.valueOf(k), v));
     return out;
   }
