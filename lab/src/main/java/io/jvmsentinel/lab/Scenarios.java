@@ -35,6 +35,7 @@ public final class Scenarios {
     register("gc-at-startup", GcAtStartupScenario::new);
     register("hostile-names", HostileNamesScenario::new);
     register("hostile-text", options -> new HostileTextScenario());
+    register("hostile-frames", HostileFramesScenario::new);
     register(
         "hostile-reply-class",
         options -> new HostileReplyScenario(HostileReplyScenario.Reply.UNEXPECTED_CLASS));

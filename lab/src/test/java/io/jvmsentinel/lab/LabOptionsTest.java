@@ -69,6 +69,7 @@ class LabOptionsTest {
             "gc-at-startup",
             "hostile-names",
             "hostile-text",
+            "hostile-frames",
             "hostile-reply-class",
             "hostile-reply-array",
             "lock-contention",
