@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.tools.attach.AttachNotSupportedException;
 import com.sun.tools.attach.VirtualMachine;
+import io.jvmsentinel.daemon.export.datadog.DogStatsdLines;
 import io.jvmsentinel.daemon.lab.LabProcess;
 import io.jvmsentinel.daemon.lab.LabSpec;
 import io.jvmsentinel.daemon.lab.LoopbackPorts;
@@ -15,10 +17,15 @@ import io.jvmsentinel.daemon.testing.ForkedDaemon;
 import io.jvmsentinel.daemon.testing.Jdks;
 import io.jvmsentinel.daemon.testing.PrometheusText;
 import io.jvmsentinel.daemon.testing.SentinelJar;
+import io.jvmsentinel.daemon.testing.WebhookReceiver;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -152,6 +159,117 @@ class HostileTargetIT {
       // One line names the target: watched, with its cleaned, capped name.
       assertThat(log.lines().filter(l -> l.contains("watching target") && l.contains("hostile")))
           .hasSize(1);
+    }
+  }
+
+  /**
+   * A thread storm from a class whose name (and whose threads' names) carry DogStatsD separators, a
+   * Slack mention, markup, a line break and 4 KB, beside 2,000 made-up memory pools so named: every
+   * output holds them cut, cleaned and inert, and the storm's snapshot is kept.
+   */
+  @Test
+  void namesTheTargetChoseStayCutCleanAndInertInEveryOutput() throws Exception {
+    LabProcess hostile = lab(LabSpec.builder("hostile-frames").javaHome(Jdks.jdk17()).build());
+    hostile.awaitOnset("hostile-frames", READY);
+    int port = LoopbackPorts.freePort();
+    Path evidence = dir.resolve("evidence");
+    try (WebhookReceiver webhook = WebhookReceiver.start();
+        WebhookReceiver slack = WebhookReceiver.start();
+        DatagramSocket agent = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
+      Path slackUrl = Files.writeString(dir.resolve("slack-url"), slack.url());
+      String yaml =
+          Daemons.connectionYaml().replace("127.0.0.1:0", "127.0.0.1:" + port)
+              + Daemons.target("hostile", hostile.jmxHostPort(), "1s")
+              + """
+              alerts:
+                sinks:
+                  webhook: {url: "%s"}
+                  slack: {webhookUrlFile: "%s"}
+              detection:
+                snapshots: {directory: "%s"}
+              datadog:
+                enabled: true
+                address: udp://127.0.0.1:%d
+                step: 1s
+              """
+                  .formatted(webhook.url(), slackUrl, evidence, agent.getLocalPort());
+      try (ForkedDaemon daemon = ForkedDaemon.start(dir, yaml, port)) {
+        DaemonHttp http = daemon.http();
+        await()
+            .atMost(Duration.ofSeconds(60))
+            .untilAsserted(
+                () -> {
+                  assertThat(slack.received()).isNotEmpty();
+                  assertThat(daemon.log()).contains("saved JFR evidence");
+                });
+
+        // Prometheus: 32 pools with their real ones, every label value at most 256 characters.
+        String exposition = http.get("/metrics").body();
+        assertThat(exposition.length()).isLessThan(500_000);
+        PrometheusText scrape = PrometheusText.parse(exposition);
+        assertThat(scrape.series("jvm_memory_used_bytes")).hasSize(32);
+        assertThat(scrape.value("jvm_memory_used_bytes", Map.of("id", "Metaspace"))).isPresent();
+        assertThat(scrape.samples())
+            .allSatisfy(
+                sample ->
+                    assertThat(sample.labels().values())
+                        .allSatisfy(v -> assertThat(v).hasSizeLessThanOrEqualTo(256)));
+        assertThat(
+                scrape.series("jvm_threads_started_by_site_threads_total").stream()
+                    .map(sample -> sample.labels().get("site")))
+            .anySatisfy(site -> assertThat(site).startsWith("hostile-framesEvil<!channel>|#tag"))
+            .allSatisfy(site -> assertThat(site).doesNotContain("\n", "\\n", "\u001b", "\u202E"));
+
+        // Slack: the mention and the markup arrive escaped wherever Slack reads mrkdwn (all but
+        // the plain-text header), the fallback text too.
+        JsonNode message = slack.received().get(0);
+        StringBuilder mrkdwn = new StringBuilder(message.get("text").asText());
+        message
+            .get("blocks")
+            .forEach(
+                block -> {
+                  if (!block.path("type").asText().equals("header")) {
+                    mrkdwn.append(block);
+                  }
+                });
+        assertThat(mrkdwn.toString()).doesNotContain("<!channel>", "<img");
+        assertThat(message.get("text").asText()).contains("hostile-framesEvil&lt;!channel&gt;");
+
+        // DogStatsD: every datagram reads strictly (lengths, fields, one tag field), no tag made
+        // up.
+        List<DogStatsdLines.Line> lines = new ArrayList<>();
+        agent.setSoTimeout(2000);
+        byte[] buffer = new byte[65536];
+        for (int i = 0; i < 200; i++) {
+          DatagramPacket packet = new DatagramPacket(buffer, buffer.length);
+          agent.receive(packet);
+          lines.addAll(DogStatsdLines.parse(Arrays.copyOf(packet.getData(), packet.getLength())));
+        }
+        List<String> tags =
+            lines.stream()
+                .filter(DogStatsdLines.Metric.class::isInstance)
+                .flatMap(line -> ((DogStatsdLines.Metric) line).tags().stream())
+                .toList();
+        assertThat(tags)
+            .anySatisfy(tag -> assertThat(tag).startsWith("site:hostile-framesEvil<!channel>_#tag"))
+            .allSatisfy(
+                tag ->
+                    assertThat(tag)
+                        .hasSizeLessThanOrEqualTo(200)
+                        .matches("[a-z_]+:.*")
+                        .doesNotStartWith("tag:x")
+                        .doesNotStartWith("y\""));
+
+        // Logs: one line per message, the forged line never at the start of one.
+        String log = daemon.log();
+        assertThat(log.lines()).noneMatch(line -> line.startsWith("2026-01-01T00:00:00,000Z"));
+        assertThat(log).doesNotContain("\u001b", "\u202E", "not kept");
+        assertThat(daemon.isAlive()).isTrue();
+        try (var files = Files.list(evidence)) {
+          assertThat(files.map(f -> f.getFileName().toString()))
+              .anySatisfy(name -> assertThat(name).startsWith("hostile-ThreadStorm-"));
+        }
+      }
     }
   }
 
