@@ -42,6 +42,9 @@ public final class Scenarios {
     register(
         "hostile-reply-array",
         options -> new HostileReplyScenario(HostileReplyScenario.Reply.OVERSIZED_ARRAY));
+    register(
+        "hostile-reply-hang",
+        options -> new HostileReplyScenario(HostileReplyScenario.Reply.NEVER));
     register("lock-contention", LockContentionScenario::new);
     register("incidents-at-once", IncidentsAtOnceScenario::new);
     register("bench", BenchScenario::new);

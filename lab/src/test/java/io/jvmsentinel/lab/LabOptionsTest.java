@@ -72,6 +72,7 @@ class LabOptionsTest {
             "hostile-frames",
             "hostile-reply-class",
             "hostile-reply-array",
+            "hostile-reply-hang",
             "lock-contention",
             "incidents-at-once",
             "bench");

@@ -49,19 +49,23 @@ class HostileTargetIT {
   }
 
   @Test
-  void jmxRepliesWithUnexpectedClassesOrOversizedArraysAreRefused() throws Exception {
+  void jmxRepliesWithUnexpectedClassesOversizedArraysOrNoneAtAllAreRefused() throws Exception {
     LabProcess healthy = lab(LabSpec.builder("healthy").javaHome(Jdks.jdk17()).build());
     LabProcess gadget = lab(LabSpec.builder("hostile-reply-class").javaHome(Jdks.jdk17()).build());
     LabProcess array = lab(LabSpec.builder("hostile-reply-array").javaHome(Jdks.jdk11()).build());
+    // Its JMX server answers, but a read of Runtime or Threading never returns.
+    LabProcess hang = lab(LabSpec.builder("hostile-reply-hang").javaHome(Jdks.jdk17()).build());
     gadget.awaitOnset("hostile-reply-class", READY);
     array.awaitOnset("hostile-reply-array", READY);
+    hang.awaitOnset("hostile-reply-hang", READY);
 
     try (ForkedDaemon daemon =
         startDaemon(
             Map.of(
                 "healthy", healthy.jmxHostPort(),
                 "gadget", gadget.jmxHostPort(),
-                "array", array.jmxHostPort()))) {
+                "array", array.jmxHostPort(),
+                "hang", hang.jmxHostPort()))) {
       DaemonHttp http = daemon.http();
       await()
           .atMost(READY)
@@ -73,6 +77,9 @@ class HostileTargetIT {
                     .contains("Refused a reply from a target")
                     .contains("class io.jvmsentinel.lab.HostileReplyScenario$Payload")
                     .contains("an array of 2000000 entries");
+                // The call timeout (2 s) ends a read the target never answers.
+                assertThat(log.lines())
+                    .anyMatch(l -> l.contains("target hang:") && l.contains("Read timed out"));
                 assertThat(up(http, "healthy")).isEqualTo(1.0);
               });
       double pollsBefore = polls(http);
@@ -80,6 +87,7 @@ class HostileTargetIT {
       await().atMost(READY).untilAsserted(() -> assertThat(polls(http)).isGreaterThan(pollsBefore));
       assertThat(up(http, "gadget")).isEqualTo(0.0);
       assertThat(up(http, "array")).isEqualTo(0.0);
+      assertThat(up(http, "hang")).isEqualTo(0.0);
       assertThat(daemon.isAlive()).isTrue();
       assertThat(http.get("/health").statusCode()).isEqualTo(200);
       // The payload's readObject never ran in the daemon.
