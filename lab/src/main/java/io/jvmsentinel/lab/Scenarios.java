@@ -36,6 +36,7 @@ public final class Scenarios {
     register("hostile-names", HostileNamesScenario::new);
     register("hostile-text", options -> new HostileTextScenario());
     register("hostile-frames", HostileFramesScenario::new);
+    register("hostile-events", HostileEventsScenario::new);
     register(
         "hostile-reply-class",
         options -> new HostileReplyScenario(HostileReplyScenario.Reply.UNEXPECTED_CLASS));

@@ -70,6 +70,7 @@ class LabOptionsTest {
             "hostile-names",
             "hostile-text",
             "hostile-frames",
+            "hostile-events",
             "hostile-reply-class",
             "hostile-reply-array",
             "hostile-reply-hang",

@@ -89,9 +89,16 @@ public final class EventFields {
     return thread == null ? -1 : thread.getJavaThreadId();
   }
 
-  /** The thread in {@code field}, or null when the event has no such field or it is empty. */
+  /**
+   * The thread in {@code field}, or null when the event has no such field, it is empty or it is not
+   * a thread.
+   */
   public static RecordedThread thread(RecordedEvent event, String field) {
-    return event.hasField(field) ? event.getThread(field) : null;
+    // Not getThread: a target may commit its own event under a JDK event's name with a field of
+    // that name of another type, and getThread throws for it.
+    return event.hasField(field) && event.getValue(field) instanceof RecordedThread thread
+        ? thread
+        : null;
   }
 
   /** The thread's Java name, else its OS name, else {@link ThreadNames#UNKNOWN}. */

@@ -282,6 +282,35 @@ class HostileTargetIT {
   }
 
   /**
+   * Events the target commits under JDK event names with fields missing or retyped (a thread as
+   * text, a peer host as a number): each is read leniently, none fails its handler, and the stream
+   * goes on. (What they claim still counts as the target's own signal: a target can forge its own
+   * alerts, as it can cause the conditions.)
+   */
+  @Test
+  void forgedJdkEventsWithMissingOrRetypedFieldsAreReadLeniently() throws Exception {
+    LabProcess forged = lab(LabSpec.builder("hostile-events").javaHome(Jdks.jdk17()).build());
+    forged.awaitOnset("hostile-events", READY);
+    try (ForkedDaemon daemon = startDaemon(Map.of("forged", forged.jmxHostPort()))) {
+      DaemonHttp http = daemon.http();
+      Map<String, String> starts = Map.of("target", "forged", "event", "jdk.ThreadStart");
+      await()
+          .atMost(READY)
+          .ignoreExceptions()
+          .untilAsserted(
+              () ->
+                  assertThat(http.scrape().value("jvm_sentinel_jfr_events_total", starts))
+                      .hasValueSatisfying(count -> assertThat(count).isGreaterThan(1_000)));
+      PrometheusText scrape = http.scrape();
+      assertThat(scrape.sum("jvm_sentinel_jfr_handler_errors_total", Map.of("target", "forged")))
+          .isZero();
+      assertThat(up(http, "forged")).isEqualTo(1.0);
+      assertThat(daemon.isAlive()).isTrue();
+      assertThat(daemon.log()).doesNotContain("failed (counted in");
+    }
+  }
+
+  /**
    * The daemon started with the image's ENTRYPOINT flags: a process of its own user (the app beside
    * a pid sidecar) cannot attach to it, while the daemon still attaches to the app.
    */
