@@ -26,9 +26,9 @@ final class HostileEventsScenario implements Scenario {
 
   @Override
   public String description() {
-    return "commits forged jdk.ThreadStart, jdk.ThreadEnd, jdk.TLSHandshake, jdk.Deoptimization,"
-        + " jdk.Compilation, jdk.CodeCacheFull and jdk.JavaMonitorEnter events with missing or"
-        + " retyped fields, --rate of each per second (default "
+    return "commits its own events under seven JDK event names (thread start and end, TLS"
+        + " handshake, deoptimisation, compilation, code cache full, monitor enter) with fields"
+        + " missing or retyped, --rate of each per second (default "
         + DEFAULT_RATE
         + ")";
   }

@@ -2,11 +2,7 @@ package io.jvmsentinel.lab;
 
 import java.lang.management.ManagementFactory;
 import java.util.function.Consumer;
-import javax.management.Attribute;
-import javax.management.AttributeList;
-import javax.management.DynamicMBean;
 import javax.management.JMException;
-import javax.management.MBeanInfo;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 
@@ -78,7 +74,7 @@ final class HostileFramesScenario implements Scenario {
   }
 
   /** A memory pool that is only a name: every other attribute reads null. */
-  private static final class FakePool implements DynamicMBean {
+  private static final class FakePool extends AnsweringMBean {
     private final String name;
 
     FakePool(String name) {
@@ -86,38 +82,11 @@ final class HostileFramesScenario implements Scenario {
     }
 
     @Override
-    public Object getAttribute(String attribute) {
+    Object answer(String attribute) {
       if (attribute.equals("Name")) {
         return name;
       }
       return attribute.equals("Type") ? "HEAP" : null;
-    }
-
-    @Override
-    public void setAttribute(Attribute attribute) {}
-
-    @Override
-    public AttributeList getAttributes(String[] attributes) {
-      AttributeList list = new AttributeList();
-      for (String attribute : attributes) {
-        list.add(new Attribute(attribute, getAttribute(attribute)));
-      }
-      return list;
-    }
-
-    @Override
-    public AttributeList setAttributes(AttributeList attributes) {
-      return new AttributeList();
-    }
-
-    @Override
-    public Object invoke(String action, Object[] params, String[] signature) {
-      return null;
-    }
-
-    @Override
-    public MBeanInfo getMBeanInfo() {
-      return new MBeanInfo(FakePool.class.getName(), "made up", null, null, null, null);
     }
   }
 }

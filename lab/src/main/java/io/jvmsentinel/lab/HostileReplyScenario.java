@@ -4,11 +4,7 @@ import java.io.IOException;
 import java.io.ObjectInputStream;
 import java.io.Serializable;
 import java.lang.management.ManagementFactory;
-import javax.management.Attribute;
-import javax.management.AttributeList;
-import javax.management.DynamicMBean;
 import javax.management.JMException;
-import javax.management.MBeanInfo;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 
@@ -88,14 +84,15 @@ final class HostileReplyScenario implements Scenario {
     }
   }
 
-  private static final class HostileMBean implements DynamicMBean {
+  private static final class HostileMBean extends AnsweringMBean {
     private final Reply reply;
 
     HostileMBean(Reply reply) {
       this.reply = reply;
     }
 
-    private Object value() {
+    @Override
+    Object answer(String attribute) {
       if (reply == Reply.NEVER) {
         try {
           Thread.sleep(Long.MAX_VALUE);
@@ -105,38 +102,6 @@ final class HostileReplyScenario implements Scenario {
         return null;
       }
       return reply == Reply.UNEXPECTED_CLASS ? new Payload() : new long[ARRAY_LENGTH];
-    }
-
-    @Override
-    public Object getAttribute(String attribute) {
-      return value();
-    }
-
-    @Override
-    public void setAttribute(Attribute attribute) {}
-
-    @Override
-    public AttributeList getAttributes(String[] attributes) {
-      AttributeList list = new AttributeList();
-      for (String attribute : attributes) {
-        list.add(new Attribute(attribute, value()));
-      }
-      return list;
-    }
-
-    @Override
-    public AttributeList setAttributes(AttributeList attributes) {
-      return new AttributeList();
-    }
-
-    @Override
-    public Object invoke(String action, Object[] params, String[] signature) {
-      return value();
-    }
-
-    @Override
-    public MBeanInfo getMBeanInfo() {
-      return new MBeanInfo(HostileMBean.class.getName(), "hostile", null, null, null, null);
     }
   }
 }

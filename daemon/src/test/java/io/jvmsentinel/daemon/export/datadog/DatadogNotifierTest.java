@@ -93,6 +93,24 @@ class DatadogNotifierTest {
         f.snapshot());
   }
 
+  /** {@code n} with this summary and explanation, and no snapshot. */
+  static AlertNotification withText(AlertNotification n, String summary, String explanation) {
+    return new AlertNotification(
+        n.ruleId(),
+        n.target(),
+        n.key(),
+        n.severity(),
+        n.status(),
+        n.startedAt(),
+        n.at(),
+        summary,
+        explanation,
+        n.action(),
+        n.runbook(),
+        n.evidence(),
+        Optional.empty());
+  }
+
   record Sink(FakeAgent agent, NonBlockingStatsDClient client, DatadogNotifier notifier) {
     List<Line> deliver(AlertNotification n) throws Exception {
       notifier.send(n);
@@ -245,20 +263,7 @@ class DatadogNotifierTest {
     String site = "Evil|#forged:tag,other|d:0\nforged.metric:1|c" + "A".repeat(4_000);
     AlertNotification n = firing(Severity.CRITICAL, site + ":443", Map.of("topSite", site));
     AlertNotification hostile =
-        new AlertNotification(
-            n.ruleId(),
-            n.target(),
-            n.key(),
-            n.severity(),
-            n.status(),
-            n.startedAt(),
-            n.at(),
-            "Thread storm on orders: 100% from " + site,
-            n.explanation(),
-            n.action(),
-            n.runbook(),
-            n.evidence(),
-            Optional.empty());
+        withText(n, "Thread storm on orders: 100% from " + site, n.explanation());
 
     // The strict reader fails on any field, tag or line the datagram should not have.
     List<Line> lines = sink.deliver(hostile);
@@ -306,21 +311,7 @@ class DatadogNotifierTest {
   void aHugeExplanationIsCutAndTheRunbookKept() throws Exception {
     Sink sink = sink("udp");
     AlertNotification n = firing();
-    AlertNotification huge =
-        new AlertNotification(
-            n.ruleId(),
-            n.target(),
-            n.key(),
-            n.severity(),
-            n.status(),
-            n.startedAt(),
-            n.at(),
-            n.summary(),
-            "x".repeat(20_000),
-            n.action(),
-            n.runbook(),
-            n.evidence(),
-            Optional.empty());
+    AlertNotification huge = withText(n, n.summary(), "x".repeat(20_000));
 
     Event event = (Event) sink.deliver(huge).get(0);
 
