@@ -4,11 +4,7 @@ import java.io.IOException;
 import java.io.ObjectInputStream;
 import java.io.Serializable;
 import java.lang.management.ManagementFactory;
-import javax.management.Attribute;
-import javax.management.AttributeList;
-import javax.management.DynamicMBean;
 import javax.management.JMException;
-import javax.management.MBeanInfo;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 
@@ -17,14 +13,17 @@ import javax.management.ObjectName;
  * {@code java.lang:type=Runtime} and {@code java.lang:type=Threading} MBeans with one whose every
  * attribute and operation returns either an object of a class of the lab's own ({@link Payload},
  * which announces itself on the reader's stderr when deserialized) or an array of {@value
- * #ARRAY_LENGTH} longs. A client without a deserialization filter reads both.
+ * #ARRAY_LENGTH} longs, or never returns at all (the calling RMI thread sleeps for good, while the
+ * rest of the JVM and its JMX server answer). A client without a deserialization filter reads the
+ * first two; a client without a timeout on every call waits for the third for ever.
  */
 final class HostileReplyScenario implements Scenario {
   static final int ARRAY_LENGTH = 2_000_000;
 
   enum Reply {
     UNEXPECTED_CLASS,
-    OVERSIZED_ARRAY
+    OVERSIZED_ARRAY,
+    NEVER
   }
 
   private final Reply reply;
@@ -35,16 +34,28 @@ final class HostileReplyScenario implements Scenario {
 
   @Override
   public String name() {
-    return reply == Reply.UNEXPECTED_CLASS ? "hostile-reply-class" : "hostile-reply-array";
+    switch (reply) {
+      case UNEXPECTED_CLASS:
+        return "hostile-reply-class";
+      case OVERSIZED_ARRAY:
+        return "hostile-reply-array";
+      default:
+        return "hostile-reply-hang";
+    }
   }
 
   @Override
   public String description() {
-    return reply == Reply.UNEXPECTED_CLASS
-        ? "answers every Runtime and Threading JMX read with an object of a lab class"
-        : "answers every Runtime and Threading JMX read with an array of "
+    switch (reply) {
+      case UNEXPECTED_CLASS:
+        return "answers every Runtime and Threading JMX read with an object of a lab class";
+      case OVERSIZED_ARRAY:
+        return "answers every Runtime and Threading JMX read with an array of "
             + ARRAY_LENGTH
             + " longs";
+      default:
+        return "never answers a Runtime or Threading JMX read (the call sleeps for good)";
+    }
   }
 
   @Override
@@ -73,47 +84,24 @@ final class HostileReplyScenario implements Scenario {
     }
   }
 
-  private static final class HostileMBean implements DynamicMBean {
+  private static final class HostileMBean extends AnsweringMBean {
     private final Reply reply;
 
     HostileMBean(Reply reply) {
       this.reply = reply;
     }
 
-    private Object value() {
-      return reply == Reply.UNEXPECTED_CLASS ? new Payload() : new long[ARRAY_LENGTH];
-    }
-
     @Override
-    public Object getAttribute(String attribute) {
-      return value();
-    }
-
-    @Override
-    public void setAttribute(Attribute attribute) {}
-
-    @Override
-    public AttributeList getAttributes(String[] attributes) {
-      AttributeList list = new AttributeList();
-      for (String attribute : attributes) {
-        list.add(new Attribute(attribute, value()));
+    Object answer(String attribute) {
+      if (reply == Reply.NEVER) {
+        try {
+          Thread.sleep(Long.MAX_VALUE);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+        return null;
       }
-      return list;
-    }
-
-    @Override
-    public AttributeList setAttributes(AttributeList attributes) {
-      return new AttributeList();
-    }
-
-    @Override
-    public Object invoke(String action, Object[] params, String[] signature) {
-      return value();
-    }
-
-    @Override
-    public MBeanInfo getMBeanInfo() {
-      return new MBeanInfo(HostileMBean.class.getName(), "hostile", null, null, null, null);
+      return reply == Reply.UNEXPECTED_CLASS ? new Payload() : new long[ARRAY_LENGTH];
     }
   }
 }

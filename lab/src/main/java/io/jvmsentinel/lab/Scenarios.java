@@ -35,12 +35,17 @@ public final class Scenarios {
     register("gc-at-startup", GcAtStartupScenario::new);
     register("hostile-names", HostileNamesScenario::new);
     register("hostile-text", options -> new HostileTextScenario());
+    register("hostile-frames", HostileFramesScenario::new);
+    register("hostile-events", HostileEventsScenario::new);
     register(
         "hostile-reply-class",
         options -> new HostileReplyScenario(HostileReplyScenario.Reply.UNEXPECTED_CLASS));
     register(
         "hostile-reply-array",
         options -> new HostileReplyScenario(HostileReplyScenario.Reply.OVERSIZED_ARRAY));
+    register(
+        "hostile-reply-hang",
+        options -> new HostileReplyScenario(HostileReplyScenario.Reply.NEVER));
     register("lock-contention", LockContentionScenario::new);
     register("incidents-at-once", IncidentsAtOnceScenario::new);
     register("bench", BenchScenario::new);

@@ -69,8 +69,11 @@ class LabOptionsTest {
             "gc-at-startup",
             "hostile-names",
             "hostile-text",
+            "hostile-frames",
+            "hostile-events",
             "hostile-reply-class",
             "hostile-reply-array",
+            "hostile-reply-hang",
             "lock-contention",
             "incidents-at-once",
             "bench");

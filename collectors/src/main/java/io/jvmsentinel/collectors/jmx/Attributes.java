@@ -1,5 +1,6 @@
 package io.jvmsentinel.collectors.jmx;
 
+import io.jvmsentinel.collectors.text.SafeText;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;
@@ -44,9 +45,13 @@ public final class Attributes {
     return values.get(name) instanceof Number n ? n.doubleValue() : Double.NaN;
   }
 
+  /**
+   * A text attribute (or any value's text), {@code fallback} when absent; the target's text, so cut
+   * to {@link SafeText#MAX_NAME} and made {@linkplain SafeText safe}, the fallback too.
+   */
   public String string(String name, String fallback) {
     Object value = values.get(name);
-    return value == null ? fallback : value.toString();
+    return SafeText.name(value == null ? fallback : value.toString());
   }
 
   public boolean has(String name) {

@@ -1,11 +1,11 @@
 package io.jvmsentinel.collectors.jmx;
 
 import io.jvmsentinel.collectors.catalog.Metric;
+import io.jvmsentinel.collectors.support.CardinalityCap;
 import io.jvmsentinel.collectors.support.KeyedReadings;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import javax.management.JMException;
 import javax.management.MBeanServerConnection;
@@ -14,14 +14,18 @@ import javax.management.ObjectName;
 /**
  * Direct and mapped buffer pools (and {@code mapped - 'non-volatile memory'} on JDK 14+), under the
  * names Micrometer's JvmMemoryMetrics gives them, so stock JVM dashboards find them. Pools are
- * discovered once per connection; each poll is one read per pool.
+ * discovered once per connection; each poll is one read per pool. At most {@value #MAX_POOLS} pools
+ * are read ({@link ObjectNames#fewest}) and get series: the target decides how many it has.
  */
 public final class BufferPoolPoller implements JmxPoller {
   private static final String COUNT = "Count";
   private static final String USED = "MemoryUsed";
   private static final String CAPACITY = "TotalCapacity";
 
+  static final int MAX_POOLS = 8;
+
   private final Tags tags;
+  private final CardinalityCap poolIds = new CardinalityCap(MAX_POOLS);
   private KeyedReadings<String, Attributes> readings;
   private volatile List<ObjectName> pools = List.of();
 
@@ -36,6 +40,7 @@ public final class BufferPoolPoller implements JmxPoller {
 
   @Override
   public void bindTo(MeterRegistry registry) {
+    poolIds.bindTo(registry, tags, Metric.JVM_BUFFER_COUNT, "id");
     readings =
         new KeyedReadings<>(
             (id, reading) -> {
@@ -51,15 +56,16 @@ public final class BufferPoolPoller implements JmxPoller {
 
   @Override
   public void connected(MBeanServerConnection mbeans) throws IOException, JMException {
-    pools = List.copyOf(new ArrayList<>(mbeans.queryNames(ObjectNames.BUFFER_POOLS, null)));
+    pools = ObjectNames.fewest(mbeans, ObjectNames.BUFFER_POOLS, MAX_POOLS, poolIds);
   }
 
   @Override
   public void poll(MBeanServerConnection mbeans) throws IOException, JMException {
     for (ObjectName pool : pools) {
-      readings
-          .get(pool.getKeyProperty("name"))
-          .update(Attributes.read(mbeans, pool, COUNT, USED, CAPACITY));
+      String id = poolIds.value(pool.getKeyProperty("name"));
+      if (!id.equals(CardinalityCap.OTHER)) {
+        readings.get(id).update(Attributes.read(mbeans, pool, COUNT, USED, CAPACITY));
+      }
     }
   }
 

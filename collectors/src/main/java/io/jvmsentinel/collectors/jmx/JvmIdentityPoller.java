@@ -1,6 +1,7 @@
 package io.jvmsentinel.collectors.jmx;
 
 import io.jvmsentinel.collectors.catalog.Metric;
+import io.jvmsentinel.collectors.text.SafeText;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -9,6 +10,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import javax.management.JMException;
 import javax.management.MBeanServerConnection;
 import javax.management.openmbean.CompositeData;
@@ -75,6 +77,15 @@ public final class JvmIdentityPoller implements JmxPoller {
     // Keep the identity for the API (what we were watching), jvm.info reads NaN meanwhile.
   }
 
+  private static final Set<String> USED_PROPERTIES =
+      Set.of(
+          "java.runtime.version",
+          "java.runtime.name",
+          "java.specification.version",
+          "java.version");
+  static final int MAX_ARGUMENTS = 512;
+  static final int MAX_ARGUMENT_CHARS = 4 * SafeText.MAX_NAME;
+
   static JvmIdentity read(MBeanServerConnection mbeans) throws IOException, JMException {
     Attributes runtime =
         Attributes.read(
@@ -101,7 +112,7 @@ public final class JvmIdentityPoller implements JmxPoller {
         featureVersion(runtime, properties),
         pid(runtime),
         (long) orZero(runtime.number("StartTime")),
-        runtime.get("InputArguments") instanceof String[] args ? Arrays.asList(args) : List.of(),
+        inputArguments(runtime.get("InputArguments")),
         vmOptions(mbeans));
   }
 
@@ -148,7 +159,7 @@ public final class JvmIdentityPoller implements JmxPoller {
                 new Object[] {option},
                 new String[] {String.class.getName()});
         if (value instanceof CompositeData data) {
-          options.put(option, String.valueOf(data.get("value")));
+          options.put(option, SafeText.name(String.valueOf(data.get("value"))));
         }
       } catch (JMException | RuntimeException e) {
         // Not a HotSpot VM, or an option this JDK lacks: getVMOption throws
@@ -160,16 +171,33 @@ public final class JvmIdentityPoller implements JmxPoller {
     return options;
   }
 
+  /** The few properties the identity reads, their values cut and made safe (they become tags). */
   private static Map<String, String> systemProperties(Object value) {
     Map<String, String> properties = new LinkedHashMap<>();
     if (value instanceof TabularData table) {
       for (Object row : table.values()) {
-        if (row instanceof CompositeData entry) {
-          properties.put(String.valueOf(entry.get("key")), String.valueOf(entry.get("value")));
+        if (row instanceof CompositeData entry
+            && USED_PROPERTIES.contains(String.valueOf(entry.get("key")))) {
+          properties.put(
+              String.valueOf(entry.get("key")), SafeText.name(String.valueOf(entry.get("value"))));
         }
       }
     }
     return properties;
+  }
+
+  /**
+   * The target's JVM arguments as the API shows them: at most {@value #MAX_ARGUMENTS}, each cut and
+   * made safe; a target may start with, or report, any number of any text.
+   */
+  static List<String> inputArguments(Object value) {
+    if (!(value instanceof String[] args)) {
+      return List.of();
+    }
+    return Arrays.stream(args)
+        .limit(MAX_ARGUMENTS)
+        .map(arg -> SafeText.bounded(String.valueOf(arg), MAX_ARGUMENT_CHARS))
+        .toList();
   }
 
   private static double orZero(double value) {

@@ -1,13 +1,13 @@
 package io.jvmsentinel.collectors.jmx;
 
 import io.jvmsentinel.collectors.catalog.Metric;
+import io.jvmsentinel.collectors.support.CardinalityCap;
 import io.jvmsentinel.collectors.support.KeyedReadings;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import javax.management.JMException;
 import javax.management.MBeanServerConnection;
 import javax.management.ObjectName;
@@ -19,6 +19,11 @@ import javax.management.openmbean.CompositeData;
  * or the single {@code CodeCache} pool when the cache is not segmented, e.g. below 240 MB; JDK 8,
  * which never segments it, names its one pool {@code Code Cache}). Pools are discovered once per
  * connection; each poll is one read per pool.
+ *
+ * <p>The target decides which pools it has (any code may register an MBean under {@code
+ * java.lang:type=MemoryPool}): at most {@value #MAX_POOLS} pools are read per connection ({@link
+ * ObjectNames#fewest}) and {@value #MAX_POOLS} pool names get series over the poller's life; the
+ * rest are never read, only counted in {@code jvm_sentinel_tag_values_capped_total}.
  */
 public final class MemoryPoolPoller implements JmxPoller {
   private static final String USAGE = "Usage";
@@ -49,7 +54,10 @@ public final class MemoryPoolPoller implements JmxPoller {
     }
   }
 
+  static final int MAX_POOLS = 32;
+
   private final Tags tags;
+  private final CardinalityCap poolIds = new CardinalityCap(MAX_POOLS);
   private KeyedReadings<Pool, PoolUsage> readings;
   private volatile List<Pool> pools = List.of();
 
@@ -64,6 +72,7 @@ public final class MemoryPoolPoller implements JmxPoller {
 
   @Override
   public void bindTo(MeterRegistry registry) {
+    poolIds.bindTo(registry, tags, Metric.JVM_MEMORY_USED, "id");
     readings =
         new KeyedReadings<>(
             (pool, reading) -> {
@@ -86,11 +95,14 @@ public final class MemoryPoolPoller implements JmxPoller {
 
   @Override
   public void connected(MBeanServerConnection mbeans) throws IOException, JMException {
-    Set<ObjectName> names = mbeans.queryNames(ObjectNames.MEMORY_POOLS, null);
     List<Pool> found = new ArrayList<>();
-    for (ObjectName name : names) {
+    for (ObjectName name :
+        ObjectNames.fewest(mbeans, ObjectNames.MEMORY_POOLS, MAX_POOLS, poolIds)) {
       Attributes a = Attributes.read(mbeans, name, "Name", "Type");
       String id = a.string("Name", name.getKeyProperty("name"));
+      if (!poolIds.admit(id)) {
+        continue;
+      }
       String area = "HEAP".equals(a.string("Type", "")) ? "heap" : "nonheap";
       found.add(new Pool(name, id, area));
     }
@@ -119,9 +131,9 @@ public final class MemoryPoolPoller implements JmxPoller {
   private void read(MBeanServerConnection mbeans, Pool pool) throws IOException, JMException {
     // One round trip for all three; a pool without collections answers null for the last.
     Attributes a = Attributes.read(mbeans, pool.objectName(), USAGE, PEAK_USAGE, COLLECTION_USAGE);
-    CompositeData usage = (CompositeData) a.get(USAGE);
-    CompositeData peak = (CompositeData) a.get(PEAK_USAGE);
-    CompositeData afterGc = (CompositeData) a.get(COLLECTION_USAGE);
+    CompositeData usage = composite(a.get(USAGE));
+    CompositeData peak = composite(a.get(PEAK_USAGE));
+    CompositeData afterGc = composite(a.get(COLLECTION_USAGE));
     readings
         .get(pool)
         .update(
@@ -143,9 +155,16 @@ public final class MemoryPoolPoller implements JmxPoller {
     return readings.get(pool).current();
   }
 
+  /** A usage, or null for a pool that reports none or something else. */
+  private static CompositeData composite(Object value) {
+    return value instanceof CompositeData data ? data : null;
+  }
+
   private static double field(CompositeData data, String key) {
     // An invalid pool (e.g. after a collector change) reports a null usage.
-    return data != null && data.get(key) instanceof Number n ? n.doubleValue() : Double.NaN;
+    return data != null && data.containsKey(key) && data.get(key) instanceof Number n
+        ? n.doubleValue()
+        : Double.NaN;
   }
 
   @Override

@@ -1,5 +1,11 @@
 package io.jvmsentinel.collectors.jmx;
 
+import io.jvmsentinel.collectors.support.CardinalityCap;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import javax.management.MBeanServerConnection;
 import javax.management.MalformedObjectNameException;
 import javax.management.ObjectName;
 
@@ -20,6 +26,31 @@ public final class ObjectNames {
       parse("com.sun.management:type=HotSpotDiagnostic");
 
   private ObjectNames() {}
+
+  /**
+   * The MBeans matching {@code pattern}, at most {@code max}, shortest names first; the rest are
+   * counted as refused by {@code cap} and never read. The target decides how many MBeans it
+   * registers under a platform name (any of its code may), and each one read costs a round trip on
+   * every poll and a few series: a JVM has a handful of pools, each named in a few words.
+   */
+  public static List<ObjectName> fewest(
+      MBeanServerConnection mbeans, ObjectName pattern, int max, CardinalityCap cap)
+      throws IOException {
+    List<ObjectName> names = new ArrayList<>(mbeans.queryNames(pattern, null));
+    names.sort(
+        Comparator.comparing((ObjectName name) -> quoted(name.getKeyProperty("name")))
+            .thenComparingInt(name -> name.getCanonicalName().length())
+            .thenComparing(ObjectName::getCanonicalName));
+    if (names.size() <= max) {
+      return names;
+    }
+    names.subList(max, names.size()).forEach(refused -> cap.refuse());
+    return List.copyOf(names.subList(0, max));
+  }
+
+  private static boolean quoted(String value) {
+    return value != null && value.startsWith("\"");
+  }
 
   public static ObjectName parse(String name) {
     try {

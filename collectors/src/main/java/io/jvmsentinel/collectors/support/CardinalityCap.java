@@ -1,6 +1,7 @@
 package io.jvmsentinel.collectors.support;
 
 import io.jvmsentinel.collectors.catalog.Metric;
+import io.jvmsentinel.collectors.text.SafeText;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import java.util.Set;
@@ -58,12 +59,16 @@ public final class CardinalityCap {
     }
   }
 
-  /** The tag value to use for {@code value}: itself, {@value #OTHER} or {@value #UNKNOWN}. */
+  /**
+   * The tag value to use for {@code value}: itself ({@linkplain SafeText#name cut and made safe},
+   * for a value that reached here raw), {@value #OTHER} or {@value #UNKNOWN}.
+   */
   public String value(String value) {
     if (value == null || value.isBlank()) {
       return UNKNOWN;
     }
-    return admit(value) ? value : OTHER;
+    String safe = SafeText.name(value);
+    return admit(safe) ? safe : OTHER;
   }
 
   /**
@@ -80,11 +85,16 @@ public final class CardinalityCap {
         return true;
       }
     }
+    refuse();
+    return false;
+  }
+
+  /** Counts a value turned away before it was even read (there were too many to look at). */
+  public void refuse() {
     if (capped.sum() == 0) {
       registerCounter.run(); // idempotent: the registry returns the existing counter
     }
     capped.increment();
-    return false;
   }
 
   /** Whether {@code key} already has its own series (admits nothing, counts nothing). */

@@ -1,5 +1,6 @@
 package io.jvmsentinel.collectors.support;
 
+import io.jvmsentinel.collectors.text.SafeText;
 import io.jvmsentinel.collectors.text.ThreadNames;
 import java.time.Duration;
 import java.time.Instant;
@@ -10,7 +11,8 @@ import jdk.jfr.consumer.RecordedThread;
 /**
  * Lenient reads of event fields: a field the target's JDK version lacks, or a value of an
  * unexpected type, reads as "unknown" (NaN or null) instead of throwing, so a handler skips that
- * value and carries on.
+ * value and carries on. Text is the target's (it names its classes, threads and peers): every
+ * string read here is cut to {@link SafeText#MAX_NAME} and made {@linkplain SafeText safe}.
  */
 public final class EventFields {
   private EventFields() {}
@@ -40,7 +42,7 @@ public final class EventFields {
       return null;
     }
     Object value = event.getValue(field);
-    return value == null ? null : value.toString();
+    return value == null ? null : SafeText.name(value.toString());
   }
 
   /** A boolean field, null when absent. */
@@ -75,7 +77,7 @@ public final class EventFields {
       return null;
     }
     String name = thread.getJavaName();
-    return name != null ? name : thread.getOSName();
+    return SafeText.name(name != null ? name : thread.getOSName());
   }
 
   /** The Java thread id of the thread that emitted the event, -1 when there is none. */
@@ -87,9 +89,16 @@ public final class EventFields {
     return thread == null ? -1 : thread.getJavaThreadId();
   }
 
-  /** The thread in {@code field}, or null when the event has no such field or it is empty. */
+  /**
+   * The thread in {@code field}, or null when the event has no such field, it is empty or it is not
+   * a thread.
+   */
   public static RecordedThread thread(RecordedEvent event, String field) {
-    return event.hasField(field) ? event.getThread(field) : null;
+    // Not getThread: a target may commit its own event under a JDK event's name with a field of
+    // that name of another type, and getThread throws for it.
+    return event.hasField(field) && event.getValue(field) instanceof RecordedThread thread
+        ? thread
+        : null;
   }
 
   /** The thread's Java name, else its OS name, else {@link ThreadNames#UNKNOWN}. */
@@ -98,7 +107,7 @@ public final class EventFields {
       return ThreadNames.UNKNOWN;
     }
     String name = thread.getJavaName() != null ? thread.getJavaName() : thread.getOSName();
-    return name == null ? ThreadNames.UNKNOWN : name;
+    return name == null ? ThreadNames.UNKNOWN : SafeText.name(name);
   }
 
   /** {@code Class.method(descriptor)}: tells overloads apart. */
@@ -106,7 +115,7 @@ public final class EventFields {
     if (!event.hasField(field) || !(event.getValue(field) instanceof RecordedMethod method)) {
       return null;
     }
-    return method(event, field) + method.getDescriptor();
+    return SafeText.bounded(method(event, field) + method.getDescriptor(), 2 * SafeText.MAX_NAME);
   }
 
   /** A method field as {@code fully.qualified.Class.method}, null when absent. */
@@ -115,6 +124,6 @@ public final class EventFields {
       return null;
     }
     String type = method.getType() == null ? "?" : method.getType().getName();
-    return type + "." + method.getName();
+    return SafeText.name(type + "." + method.getName());
   }
 }

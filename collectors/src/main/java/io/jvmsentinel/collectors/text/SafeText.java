@@ -8,6 +8,13 @@ package io.jvmsentinel.collectors.text;
  * in some log viewers. All are replaced, never interpreted.
  */
 public final class SafeText {
+  /**
+   * Cap on one name the target chooses (a class, method, thread, pool, peer, cause): longer than
+   * any real one, short enough that a label, a log line or a notification stays readable and the
+   * memory held per distinct name stays small.
+   */
+  public static final int MAX_NAME = 256;
+
   private SafeText() {}
 
   /** True for a C0/C1 control, a Unicode line separator or a bidirectional formatting character. */
@@ -34,5 +41,27 @@ public final class SafeText {
       }
     }
     return out == null ? text : out.toString();
+  }
+
+  /**
+   * The text cut to at most {@code max} characters (never between the two halves of a surrogate
+   * pair), then {@linkplain #of made safe}; null stays null. Every name a target sends passes here
+   * where it enters, so labels, reports and the snapshot checks all see the same text.
+   */
+  public static String bounded(String text, int max) {
+    if (text == null) {
+      return null;
+    }
+    String cut = text;
+    if (text.length() > max) {
+      int end = Character.isHighSurrogate(text.charAt(max - 1)) ? max - 1 : max;
+      cut = text.substring(0, end);
+    }
+    return of(cut);
+  }
+
+  /** {@link #bounded(String, int)} at {@link #MAX_NAME}. */
+  public static String name(String text) {
+    return bounded(text, MAX_NAME);
   }
 }

@@ -213,6 +213,15 @@ final class FakeTarget {
     return this;
   }
 
+  /**
+   * A pool registered under {@code objectName} (quoted as the test needs) whose Name is {@code
+   * name}.
+   */
+  FakeTarget pool(String objectName, String name, MemoryUsage usage) throws JMException {
+    register(new Pool(name, MemoryType.HEAP, usage, usage), PoolMXBean.class, objectName);
+    return this;
+  }
+
   FakeTarget runtime(Jdk8Runtime runtime) throws JMException {
     register(runtime, Jdk8RuntimeMXBean.class, "java.lang:type=Runtime");
     return this;

@@ -94,6 +94,18 @@ class JvmIdentityPollerTest {
   }
 
   @Test
+  void theTargetsArgumentsAreFewAndCutAndSafe() {
+    String[] args = new String[10_000];
+    java.util.Arrays.fill(args, "-Dx=\r\nforged\u001b" + "y".repeat(100_000));
+    List<String> read = JvmIdentityPoller.inputArguments(args);
+    assertThat(read).hasSize(JvmIdentityPoller.MAX_ARGUMENTS);
+    assertThat(read.get(0))
+        .hasSize(JvmIdentityPoller.MAX_ARGUMENT_CHARS)
+        .startsWith("-Dx=__forged_yyy");
+    assertThat(JvmIdentityPoller.inputArguments("not an array")).isEmpty();
+  }
+
+  @Test
   void theFixtureFailsAMissingOptionTheWayATargetDoes() throws Exception {
     FakeTarget target = new FakeTarget().hotSpotDiagnostic(JDK8_OPTIONS);
 

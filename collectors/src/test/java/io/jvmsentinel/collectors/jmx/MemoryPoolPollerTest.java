@@ -124,6 +124,45 @@ class MemoryPoolPollerTest {
     assertThat(registry.find("jvm.memory.used").gauges()).hasSize(1);
   }
 
+  @Test
+  void aTargetWithThousandsOfMadeUpPoolsGetsAtMost32CleanOnesAndKeepsItsRealPools()
+      throws Exception {
+    MemoryUsage real = usage(2, 20, 21, 118);
+    FakeTarget target =
+        new FakeTarget()
+            .pool("Metaspace", MemoryType.NON_HEAP, real, real)
+            .pool("G1 Old Gen", MemoryType.HEAP, real, real);
+    String hostile = "Evil<!channel>|#tag:x,y\n\u001bc\u202E";
+    for (int i = 0; i < 1_000; i++) {
+      target.pool(
+          "java.lang:type=MemoryPool,name=" + javax.management.ObjectName.quote(hostile + i),
+          hostile + i + "P".repeat(4_000),
+          usage(1, 1, 1, 1));
+    }
+    poller.bindTo(registry);
+
+    poller.connected(target.server);
+    poller.poll(target.server);
+
+    assertThat(poller.pools()).hasSize(MemoryPoolPoller.MAX_POOLS);
+    assertThat(registry.find("jvm.memory.used").gauges()).hasSize(MemoryPoolPoller.MAX_POOLS);
+    assertThat(value("jvm.memory.used", "nonheap", "Metaspace")).isEqualTo(20 * MB);
+    assertThat(value("jvm.memory.used", "heap", "G1 Old Gen")).isEqualTo(20 * MB);
+    assertThat(registry.find("jvm.memory.used").gauges())
+        .allSatisfy(
+            gauge ->
+                assertThat(gauge.getId().getTag("id"))
+                    .hasSizeLessThanOrEqualTo(256)
+                    .doesNotContain("\n", "\u001b", "\u202E"));
+    assertThat(
+            registry
+                .get("jvm.sentinel.tag.values.capped")
+                .tags("meter", "jvm.memory.used", "tag", "id")
+                .functionCounter()
+                .count())
+        .isEqualTo(1_002 - MemoryPoolPoller.MAX_POOLS);
+  }
+
   private double value(String name, String area, String id) {
     return registry.get(name).tags("target", "t1", "area", area, "id", id).gauge().value();
   }

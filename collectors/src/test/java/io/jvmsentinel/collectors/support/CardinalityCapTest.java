@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.jvmsentinel.collectors.catalog.Metric;
+import io.jvmsentinel.collectors.text.SafeText;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -24,6 +25,24 @@ class CardinalityCapTest {
     assertThat(cap.value("e")).isEqualTo(CardinalityCap.OTHER);
     assertThat(cap.value("a")).as("an admitted value stays").isEqualTo("a");
     assertThat(cap.capped()).isEqualTo(2);
+  }
+
+  @Test
+  void aValueIsCutAndMadeSafeBeforeItIsAdmitted() {
+    CardinalityCap cap = new CardinalityCap(2);
+    String hostile = "peer\r\nforged\u202E" + "x".repeat(100_000);
+    String tag = cap.value(hostile);
+    assertThat(tag).hasSize(SafeText.MAX_NAME).startsWith("peer__forged_xxx");
+    assertThat(cap.value(hostile + "y")).as("the same once cut: no second place").isEqualTo(tag);
+    assertThat(cap.full()).isFalse();
+  }
+
+  @Test
+  void aValueRefusedUnreadIsCounted() {
+    CardinalityCap cap = new CardinalityCap(1);
+    cap.refuse();
+    assertThat(cap.capped()).isEqualTo(1);
+    assertThat(cap.full()).isFalse();
   }
 
   @Test

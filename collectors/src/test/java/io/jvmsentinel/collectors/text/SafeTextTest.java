@@ -17,4 +17,16 @@ class SafeTextTest {
     String text = "pool-3-thread-17 Ünïcödé 名前 עברית";
     assertThat(SafeText.of(text)).isSameAs(text);
   }
+
+  @Test
+  void boundedCutsThenCleansAndNeverSplitsASurrogatePair() {
+    String hostile = "Evil<!channel>|#tag\n\u001bc\u202E" + "A".repeat(10_000);
+    String bounded = SafeText.name(hostile);
+    assertThat(bounded).hasSize(SafeText.MAX_NAME).startsWith("Evil<!channel>|#tag__c_AAA");
+    assertThat(SafeText.bounded("ab\uD83D\uDE00", 3)).isEqualTo("ab");
+    assertThat(SafeText.bounded("ab\uD83D\uDE00", 4)).isEqualTo("ab\uD83D\uDE00");
+    assertThat(SafeText.name(null)).isNull();
+    String ordinary = "G1 Eden Space";
+    assertThat(SafeText.name(ordinary)).isSameAs(ordinary);
+  }
 }

@@ -1,6 +1,10 @@
 package io.jvmsentinel.daemon.alert;
 
 import io.jvmsentinel.daemon.identity.PodIdentity;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.Map;
 import java.util.Objects;
 
@@ -25,11 +29,35 @@ public record AlertKey(String ruleId, String target, String key) {
    * Stable across daemon restarts: PagerDuty's dedup key, the webhook's, Datadog's aggregation key
    * and the log's id. {@code jvm-sentinel/<rule>/<target>[@<namespace>/<pod>/<container>][/<key>]}
    * (target names have no {@code @}): without a pod, as before pod identity existed, so alerts a
-   * restarted daemon continues keep their key.
+   * restarted daemon continues keep their key. At most {@value #DEDUP_KEY_MAX} characters,
+   * PagerDuty's limit ({@link #shortened}): a key may be a name the target chose (a TLS peer).
    */
   public String dedupKey(PodIdentity where) {
     String pod = where.podPath().map(path -> "@" + path).orElse("");
-    return "jvm-sentinel/" + ruleId + "/" + target + pod + (key.isEmpty() ? "" : "/" + key);
+    return shortened(
+        "jvm-sentinel/" + ruleId + "/" + target + pod + (key.isEmpty() ? "" : "/" + key),
+        DEDUP_KEY_MAX);
+  }
+
+  /** PagerDuty refuses an event whose {@code dedup_key} is longer. */
+  public static final int DEDUP_KEY_MAX = 255;
+
+  /**
+   * {@code id} itself when it has at most {@code max} characters, else its start and {@code ~} and
+   * 16 hex digits of its SHA-256: as stable and as distinct as the whole, and short enough for a
+   * sink's limit.
+   */
+  public static String shortened(String id, int max) {
+    if (id.length() <= max) {
+      return id;
+    }
+    try {
+      byte[] digest =
+          MessageDigest.getInstance("SHA-256").digest(id.getBytes(StandardCharsets.UTF_8));
+      return id.substring(0, max - 17) + "~" + HexFormat.of().formatHex(digest, 0, 8);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JDK has SHA-256", e);
+    }
   }
 
   /** The dedup key of this alert on a target with these tags (its pod identity among them). */

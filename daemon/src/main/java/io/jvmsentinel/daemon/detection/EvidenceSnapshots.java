@@ -50,6 +50,8 @@ import org.slf4j.LoggerFactory;
  * SnapshotOutcome#NO_SPACE}) and the alert says so, at once when it could never fit.
  */
 public final class EvidenceSnapshots implements AutoCloseable {
+  // With the time stamp, a "-n" and ".jfr.part.raw", well below the 255 bytes of a file name.
+  static final int NAME_MAX = 180;
   private static final Logger log = LoggerFactory.getLogger(EvidenceSnapshots.class);
   private static final DateTimeFormatter STAMP =
       DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
@@ -253,18 +255,18 @@ public final class EvidenceSnapshots implements AutoCloseable {
   }
 
   /**
-   * {@code target-rule[-key]-time}, with anything but letters, digits, '.' and '-' as '_'; {@link
+   * {@code target-rule[-key]-time}, with anything but letters, digits, '.' and '-' as '_', and
+   * {@code target-rule[-key]} cut to {@value #NAME_MAX} characters: a key may be a name the target
+   * chose (a TLS peer), and a file name longer than 255 bytes cannot be created. {@link
    * SnapshotFiles} makes it unique and adds {@code .jfr}.
    */
   static String baseName(ActiveAlert alert) {
-    String name =
-        alert.target()
-            + "-"
-            + alert.ruleId()
-            + (alert.key().isEmpty() ? "" : "-" + alert.key())
-            + "-"
-            + STAMP.format(alert.since());
-    return name.replaceAll("[^A-Za-z0-9.-]", "_");
+    String what =
+        alert.target() + "-" + alert.ruleId() + (alert.key().isEmpty() ? "" : "-" + alert.key());
+    if (what.length() > NAME_MAX) {
+      what = what.substring(0, NAME_MAX);
+    }
+    return (what + "-" + STAMP.format(alert.since())).replaceAll("[^A-Za-z0-9.-]", "_");
   }
 
   private static void deleteQuietly(Path file) {

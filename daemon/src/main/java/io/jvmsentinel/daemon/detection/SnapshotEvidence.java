@@ -1,5 +1,8 @@
 package io.jvmsentinel.daemon.detection;
 
+import io.jvmsentinel.collectors.jfr.handler.StackFrame;
+import io.jvmsentinel.collectors.jfr.locks.BlockedEvent;
+import io.jvmsentinel.collectors.jfr.tls.TlsHandshakeHandler;
 import io.jvmsentinel.daemon.alert.ActiveAlert;
 import java.util.List;
 import java.util.Map;
@@ -110,13 +113,12 @@ final class SnapshotEvidence {
         event ->
             event.hasField("peerHost")
                 && event.hasField("peerPort")
-                && peer.equals(event.getString("peerHost") + ":" + event.getInt("peerPort")));
+                && peer.equals(TlsHandshakeHandler.peer(event)));
   }
 
+  /** The frame's site as the handlers name it (cut and made safe), so the two can be compared. */
   private static String methodOf(RecordedFrame frame) {
-    return frame.getMethod() == null
-        ? ""
-        : frame.getMethod().getType().getName() + "." + frame.getMethod().getName();
+    return frame.getMethod() == null ? "" : StackFrame.of(frame).site();
   }
 
   private static String className(RecordedEvent event, String field) {
@@ -124,7 +126,7 @@ final class SnapshotEvidence {
       return null;
     }
     RecordedClass type = event.getClass(field);
-    return type == null ? null : type.getName();
+    return type == null ? null : BlockedEvent.className(type);
   }
 
   private static String threadName(RecordedEvent event) {

@@ -17,6 +17,20 @@ class AlertKeyTest {
   }
 
   @Test
+  void aKeyTheTargetChoseGivesADedupKeyPagerDutyTakesStableAndDistinct() {
+    String peer = "x".repeat(300);
+    AlertKey one = new AlertKey("TlsHandshakeStorm", "orders", peer + ":443");
+    AlertKey other = new AlertKey("TlsHandshakeStorm", "orders", peer + ":8443");
+
+    assertThat(one.dedupKey(Map.of()))
+        .hasSize(AlertKey.DEDUP_KEY_MAX)
+        .startsWith("jvm-sentinel/TlsHandshakeStorm/orders/xxx")
+        .matches(".*~[0-9a-f]{16}")
+        .isEqualTo(new AlertKey("TlsHandshakeStorm", "orders", peer + ":443").dedupKey(Map.of()))
+        .isNotEqualTo(other.dedupKey(Map.of()));
+  }
+
+  @Test
   void twoReplicasWithTheSameTargetNameHaveTwoKeys() {
     Map<String, String> a = Map.of("namespace", "shop", "pod", "orders-a", "container", "app");
     Map<String, String> b = Map.of("namespace", "shop", "pod", "orders-b", "container", "app");

@@ -2,16 +2,20 @@ package io.jvmsentinel.daemon.detection;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jvmsentinel.collectors.jfr.handler.StackFrame;
 import io.jvmsentinel.daemon.alert.ActiveAlert;
 import io.jvmsentinel.daemon.alert.AlertRule;
 import io.jvmsentinel.daemon.alert.Finding;
 import io.jvmsentinel.daemon.alert.Severity;
 import io.jvmsentinel.daemon.alert.rules.Rules;
+import io.jvmsentinel.lab.HostileFrameTemplate;
+import io.jvmsentinel.lab.RenamedClass;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import jdk.jfr.Recording;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -91,6 +95,33 @@ class SnapshotCheckTest {
 
     assertThat(verdict.whole()).as(verdict.why()).isTrue();
     assertThat(verdict.events()).containsKey("jdk.ThreadStart");
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void aCreatorWhoseNameTheHandlersCutAndCleanedIsFoundInTheSnapshot() throws Exception {
+    // The site as the alert names it: the handlers cut and clean the class name the target chose.
+    String className = "Evil<!channel>|#x\n\u202E" + "A".repeat(1_000);
+    Consumer<String> starter =
+        RenamedClass.newInstance(HostileFrameTemplate.class, className, Consumer.class);
+    String site = new StackFrame(className, "accept", -1).site();
+    assertThat(site).hasSize(StackFrame.MAX_TEXT).startsWith("Evil<!channel>|#x__AAA");
+    Instant from = Instant.now();
+    Path file = dir.resolve("hostile.jfr");
+    try (Recording recording = new Recording()) {
+      recording.enable("jdk.ThreadStart").withStackTrace();
+      recording.start();
+      starter.accept("snapshot-check-hostile");
+      recording.stop();
+      recording.dump(file);
+    }
+    ActiveAlert storm =
+        alert("ThreadStorm", "", Map.of("topCreatorSites", List.of(Map.of("site", site))));
+
+    SnapshotCheck.Verdict verdict =
+        SnapshotCheck.check(file, SnapshotEvidence.of(storm).orElseThrow(), from, Instant.now());
+
+    assertThat(verdict.whole()).as(verdict.why()).isTrue();
   }
 
   @Test

@@ -2,8 +2,13 @@ package io.jvmsentinel.daemon.detection;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jvmsentinel.daemon.alert.ActiveAlert;
+import io.jvmsentinel.daemon.alert.Finding;
+import io.jvmsentinel.daemon.alert.Severity;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,6 +27,34 @@ class SnapshotFilesTest {
     assertThat(second.getFileName()).hasToString(BASE + "-2.jfr.part");
     assertThat(first).exists();
     assertThat(second).exists();
+  }
+
+  @Test
+  void aKeyTheTargetChoseGivesAShortNameInThisDirectory() throws Exception {
+    Instant since = Instant.parse("2026-11-25T23:00:00Z");
+    String peer = "../../etc/" + "x".repeat(1_000) + ":443";
+    ActiveAlert alert =
+        new ActiveAlert(
+            "TlsHandshakeStorm",
+            "orders",
+            peer,
+            Severity.WARNING,
+            ActiveAlert.State.FIRING,
+            since,
+            since,
+            new Finding(peer, "summary", "explanation", "action", Map.of()),
+            null,
+            null);
+
+    String base = EvidenceSnapshots.baseName(alert);
+    Path part = SnapshotFiles.reservePart(dir, base);
+
+    assertThat(base)
+        .startsWith("orders-TlsHandshakeStorm-.._.._etc_xxx")
+        .endsWith("-20261125T230000Z")
+        .hasSizeLessThan(EvidenceSnapshots.NAME_MAX + 30);
+    assertThat(part.getParent()).isEqualTo(dir);
+    assertThat(SnapshotFiles.publish(part).getFileName().toString()).hasSizeLessThan(255);
   }
 
   @Test

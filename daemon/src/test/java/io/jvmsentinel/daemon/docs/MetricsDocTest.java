@@ -45,11 +45,13 @@ class MetricsDocTest {
         .append("Timers export `_count`, `_sum` and `_max`.\n")
         .append("Tag values that come from the target (GC collector, action and cause;")
         .append(" compiler, tier, failure and deoptimisation reasons; TLS peer, protocol and")
-        .append(" cipher, and their combinations; creator sites; code heap segments) are capped:")
+        .append(" cipher, and their combinations; creator sites; code heap segments; memory and")
+        .append(" buffer pools) are capped:")
         .append(
             " the first values seen keep their own series, later ones are counted under `other`")
-        .append(" (code heap segments beyond the cap are skipped) and in")
-        .append(" `jvm_sentinel_tag_values_capped_total{meter, tag}`. See")
+        .append(" (code heap segments and pools beyond the cap are skipped) and in")
+        .append(" `jvm_sentinel_tag_values_capped_total{meter, tag}`; every one is cut to 256")
+        .append(" characters, control and bidirectional characters as `_`. See")
         .append(" [operations.md](operations.md#capacity-and-overload).\n\n")
         .append(
             "| Prometheus name | Micrometer name | type | unit | tags | description | source |\n")

@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.tools.attach.AttachNotSupportedException;
 import com.sun.tools.attach.VirtualMachine;
+import io.jvmsentinel.daemon.export.datadog.DogStatsdLines;
 import io.jvmsentinel.daemon.lab.LabProcess;
 import io.jvmsentinel.daemon.lab.LabSpec;
 import io.jvmsentinel.daemon.lab.LoopbackPorts;
@@ -15,10 +17,15 @@ import io.jvmsentinel.daemon.testing.ForkedDaemon;
 import io.jvmsentinel.daemon.testing.Jdks;
 import io.jvmsentinel.daemon.testing.PrometheusText;
 import io.jvmsentinel.daemon.testing.SentinelJar;
+import io.jvmsentinel.daemon.testing.WebhookReceiver;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -42,19 +49,23 @@ class HostileTargetIT {
   }
 
   @Test
-  void jmxRepliesWithUnexpectedClassesOrOversizedArraysAreRefused() throws Exception {
+  void jmxRepliesWithUnexpectedClassesOversizedArraysOrNoneAtAllAreRefused() throws Exception {
     LabProcess healthy = lab(LabSpec.builder("healthy").javaHome(Jdks.jdk17()).build());
     LabProcess gadget = lab(LabSpec.builder("hostile-reply-class").javaHome(Jdks.jdk17()).build());
     LabProcess array = lab(LabSpec.builder("hostile-reply-array").javaHome(Jdks.jdk11()).build());
+    // Its JMX server answers, but a read of Runtime or Threading never returns.
+    LabProcess hang = lab(LabSpec.builder("hostile-reply-hang").javaHome(Jdks.jdk17()).build());
     gadget.awaitOnset("hostile-reply-class", READY);
     array.awaitOnset("hostile-reply-array", READY);
+    hang.awaitOnset("hostile-reply-hang", READY);
 
     try (ForkedDaemon daemon =
         startDaemon(
             Map.of(
                 "healthy", healthy.jmxHostPort(),
                 "gadget", gadget.jmxHostPort(),
-                "array", array.jmxHostPort()))) {
+                "array", array.jmxHostPort(),
+                "hang", hang.jmxHostPort()))) {
       DaemonHttp http = daemon.http();
       await()
           .atMost(READY)
@@ -66,6 +77,9 @@ class HostileTargetIT {
                     .contains("Refused a reply from a target")
                     .contains("class io.jvmsentinel.lab.HostileReplyScenario$Payload")
                     .contains("an array of 2000000 entries");
+                // The call timeout (2 s) ends a read the target never answers.
+                assertThat(log.lines())
+                    .anyMatch(l -> l.contains("target hang:") && l.contains("Read timed out"));
                 assertThat(up(http, "healthy")).isEqualTo(1.0);
               });
       double pollsBefore = polls(http);
@@ -73,6 +87,7 @@ class HostileTargetIT {
       await().atMost(READY).untilAsserted(() -> assertThat(polls(http)).isGreaterThan(pollsBefore));
       assertThat(up(http, "gadget")).isEqualTo(0.0);
       assertThat(up(http, "array")).isEqualTo(0.0);
+      assertThat(up(http, "hang")).isEqualTo(0.0);
       assertThat(daemon.isAlive()).isTrue();
       assertThat(http.get("/health").statusCode()).isEqualTo(200);
       // The payload's readObject never ran in the daemon.
@@ -152,6 +167,146 @@ class HostileTargetIT {
       // One line names the target: watched, with its cleaned, capped name.
       assertThat(log.lines().filter(l -> l.contains("watching target") && l.contains("hostile")))
           .hasSize(1);
+    }
+  }
+
+  /**
+   * A thread storm from a class whose name (and whose threads' names) carry DogStatsD separators, a
+   * Slack mention, markup, a line break and 4 KB, beside 2,000 made-up memory pools so named: every
+   * output holds them cut, cleaned and inert, and the storm's snapshot is kept.
+   */
+  @Test
+  void namesTheTargetChoseStayCutCleanAndInertInEveryOutput() throws Exception {
+    LabProcess hostile = lab(LabSpec.builder("hostile-frames").javaHome(Jdks.jdk17()).build());
+    hostile.awaitOnset("hostile-frames", READY);
+    int port = LoopbackPorts.freePort();
+    Path evidence = dir.resolve("evidence");
+    try (WebhookReceiver webhook = WebhookReceiver.start();
+        WebhookReceiver slack = WebhookReceiver.start();
+        DatagramSocket agent = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
+      Path slackUrl = Files.writeString(dir.resolve("slack-url"), slack.url());
+      String yaml =
+          Daemons.connectionYaml().replace("127.0.0.1:0", "127.0.0.1:" + port)
+              + Daemons.target("hostile", hostile.jmxHostPort(), "1s")
+              + """
+              alerts:
+                sinks:
+                  webhook: {url: "%s"}
+                  slack: {webhookUrlFile: "%s"}
+              detection:
+                snapshots: {directory: "%s"}
+              datadog:
+                enabled: true
+                address: udp://127.0.0.1:%d
+                step: 1s
+              """
+                  .formatted(webhook.url(), slackUrl, evidence, agent.getLocalPort());
+      try (ForkedDaemon daemon = ForkedDaemon.start(dir, yaml, port)) {
+        DaemonHttp http = daemon.http();
+        await()
+            .atMost(Duration.ofSeconds(60))
+            .untilAsserted(
+                () -> {
+                  assertThat(slack.received()).isNotEmpty();
+                  assertThat(daemon.log()).contains("saved JFR evidence");
+                });
+
+        // Prometheus: 32 pools with their real ones, every label value at most 256 characters.
+        String exposition = http.get("/metrics").body();
+        assertThat(exposition.length()).isLessThan(500_000);
+        PrometheusText scrape = PrometheusText.parse(exposition);
+        assertThat(scrape.series("jvm_memory_used_bytes")).hasSize(32);
+        assertThat(scrape.value("jvm_memory_used_bytes", Map.of("id", "Metaspace"))).isPresent();
+        assertThat(scrape.samples())
+            .allSatisfy(
+                sample ->
+                    assertThat(sample.labels().values())
+                        .allSatisfy(v -> assertThat(v).hasSizeLessThanOrEqualTo(256)));
+        assertThat(
+                scrape.series("jvm_threads_started_by_site_threads_total").stream()
+                    .map(sample -> sample.labels().get("site")))
+            .anySatisfy(site -> assertThat(site).startsWith("hostile-framesEvil<!channel>|#tag"))
+            .allSatisfy(site -> assertThat(site).doesNotContain("\n", "\\n", "\u001b", "\u202E"));
+
+        // Slack: the mention and the markup arrive escaped wherever Slack reads mrkdwn (all but
+        // the plain-text header), the fallback text too.
+        JsonNode message = slack.received().get(0);
+        StringBuilder mrkdwn = new StringBuilder(message.get("text").asText());
+        message
+            .get("blocks")
+            .forEach(
+                block -> {
+                  if (!block.path("type").asText().equals("header")) {
+                    mrkdwn.append(block);
+                  }
+                });
+        assertThat(mrkdwn.toString()).doesNotContain("<!channel>", "<img");
+        assertThat(message.get("text").asText()).contains("hostile-framesEvil&lt;!channel&gt;");
+
+        // DogStatsD: every datagram reads strictly (lengths, fields, one tag field), no tag made
+        // up.
+        List<DogStatsdLines.Line> lines = new ArrayList<>();
+        agent.setSoTimeout(2000);
+        byte[] buffer = new byte[65536];
+        for (int i = 0; i < 200; i++) {
+          DatagramPacket packet = new DatagramPacket(buffer, buffer.length);
+          agent.receive(packet);
+          lines.addAll(DogStatsdLines.parse(Arrays.copyOf(packet.getData(), packet.getLength())));
+        }
+        List<String> tags =
+            lines.stream()
+                .filter(DogStatsdLines.Metric.class::isInstance)
+                .flatMap(line -> ((DogStatsdLines.Metric) line).tags().stream())
+                .toList();
+        assertThat(tags)
+            .anySatisfy(tag -> assertThat(tag).startsWith("site:hostile-framesEvil<!channel>_#tag"))
+            .allSatisfy(
+                tag ->
+                    assertThat(tag)
+                        .hasSizeLessThanOrEqualTo(200)
+                        .matches("[a-z_]+:.*")
+                        .doesNotStartWith("tag:x")
+                        .doesNotStartWith("y\""));
+
+        // Logs: one line per message, the forged line never at the start of one.
+        String log = daemon.log();
+        assertThat(log.lines()).noneMatch(line -> line.startsWith("2026-01-01T00:00:00,000Z"));
+        assertThat(log).doesNotContain("\u001b", "\u202E", "not kept");
+        assertThat(daemon.isAlive()).isTrue();
+        try (var files = Files.list(evidence)) {
+          assertThat(files.map(f -> f.getFileName().toString()))
+              .anySatisfy(name -> assertThat(name).startsWith("hostile-ThreadStorm-"));
+        }
+      }
+    }
+  }
+
+  /**
+   * Events the target commits under JDK event names with fields missing or retyped (a thread as
+   * text, a peer host as a number): each is read leniently, none fails its handler, and the stream
+   * goes on. (What they claim still counts as the target's own signal: a target can forge its own
+   * alerts, as it can cause the conditions.)
+   */
+  @Test
+  void forgedJdkEventsWithMissingOrRetypedFieldsAreReadLeniently() throws Exception {
+    LabProcess forged = lab(LabSpec.builder("hostile-events").javaHome(Jdks.jdk17()).build());
+    forged.awaitOnset("hostile-events", READY);
+    try (ForkedDaemon daemon = startDaemon(Map.of("forged", forged.jmxHostPort()))) {
+      DaemonHttp http = daemon.http();
+      Map<String, String> starts = Map.of("target", "forged", "event", "jdk.ThreadStart");
+      await()
+          .atMost(READY)
+          .ignoreExceptions()
+          .untilAsserted(
+              () ->
+                  assertThat(http.scrape().value("jvm_sentinel_jfr_events_total", starts))
+                      .hasValueSatisfying(count -> assertThat(count).isGreaterThan(1_000)));
+      PrometheusText scrape = http.scrape();
+      assertThat(scrape.sum("jvm_sentinel_jfr_handler_errors_total", Map.of("target", "forged")))
+          .isZero();
+      assertThat(up(http, "forged")).isEqualTo(1.0);
+      assertThat(daemon.isAlive()).isTrue();
+      assertThat(daemon.log()).doesNotContain("failed (counted in");
     }
   }
 

@@ -20,7 +20,7 @@ import jdk.jfr.consumer.RecordedStackTrace;
  */
 public record StackFrame(String className, String methodName, int line, boolean jdk) {
   /** Cap on a rendered frame or site: class names are the target's to choose, memory is ours. */
-  public static final int MAX_TEXT = 256;
+  public static final int MAX_TEXT = SafeText.MAX_NAME;
 
   /** JFR's default stack depth: deeper stacks are cut here too, which bounds sample memory. */
   public static final int MAX_FRAMES = 64;
@@ -114,17 +114,6 @@ public record StackFrame(String className, String methodName, int line, boolean 
    * and very long names are cut.
    */
   private static String clean(String text) {
-    String cut = text.length() > MAX_TEXT ? text.substring(0, MAX_TEXT) : text;
-    StringBuilder out = null;
-    for (int i = 0; i < cut.length(); i++) {
-      char c = cut.charAt(i);
-      if (c == ';' || SafeText.unsafe(c)) {
-        if (out == null) {
-          out = new StringBuilder(cut);
-        }
-        out.setCharAt(i, '_');
-      }
-    }
-    return out == null ? cut : out.toString();
+    return SafeText.bounded(text, MAX_TEXT).replace(';', '_');
   }
 }

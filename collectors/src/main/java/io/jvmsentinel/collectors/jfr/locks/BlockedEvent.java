@@ -29,7 +29,6 @@ public record BlockedEvent(
     String ownerName,
     StackFrame.Stack stack) {
   public static final String UNKNOWN = "unknown";
-  private static final int MAX_CLASS_NAME = 256;
 
   static BlockedEvent of(RecordedEvent event, ContentionKind kind) {
     RecordedClass type =
@@ -47,11 +46,10 @@ public record BlockedEvent(
   }
 
   /** Class names are the target's to choose: cut and cleaned before they become a tag. */
-  static String className(RecordedClass type) {
+  public static String className(RecordedClass type) {
     if (type == null || type.getName() == null) {
       return UNKNOWN;
     }
-    String name = type.getName();
-    return SafeText.of(name.length() > MAX_CLASS_NAME ? name.substring(0, MAX_CLASS_NAME) : name);
+    return SafeText.name(type.getName());
   }
 }

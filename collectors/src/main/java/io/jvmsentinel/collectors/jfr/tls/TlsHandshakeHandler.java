@@ -200,7 +200,7 @@ public final class TlsHandshakeHandler implements JfrEventHandler {
   }
 
   /** {@code peerHost:peerPort}; {@code unknown} for a missing host, no port when it is missing. */
-  static String peer(RecordedEvent event) {
+  public static String peer(RecordedEvent event) {
     String host = orUnknown(EventFields.string(event, "peerHost"));
     long port = EventFields.count(event, "peerPort", 0);
     return port > 0 ? host + ":" + port : host;

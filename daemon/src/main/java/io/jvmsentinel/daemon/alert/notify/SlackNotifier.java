@@ -58,7 +58,9 @@ public final class SlackNotifier implements Notifier {
                 ? ":arrows_counterclockwise:"
                 : n.severity() == Severity.CRITICAL ? ":rotating_light:" : ":warning:";
     ObjectNode message = NODES.objectNode();
-    message.put("text", emoji + " [" + label + "] " + n.summary());
+    // Slack reads the fallback text as mrkdwn too: a summary naming the target's code must not
+    // become a link or an @channel mention (class names may hold '<', '>' and '|').
+    message.put("text", clip(emoji + " [" + label + "] " + escape(n.summary()), SECTION_MAX));
     ArrayNode blocks = message.putArray("blocks");
     blocks.add(header(clip(label + ": " + n.summary(), HEADER_MAX)));
     if (resolved) {
@@ -91,7 +93,7 @@ public final class SlackNotifier implements Notifier {
         blocks.add(section("*Evidence*\n" + String.join("\n", evidenceLines(n.evidence()))));
       }
     }
-    blocks.add(context(facts(n)));
+    blocks.add(context(clip(facts(n), SECTION_MAX)));
     return message;
   }
 

@@ -3,6 +3,8 @@ package io.jvmsentinel.daemon.export.datadog;
 import com.timgroup.statsd.Event;
 import com.timgroup.statsd.ServiceCheck;
 import com.timgroup.statsd.StatsDClient;
+import io.jvmsentinel.collectors.text.SafeText;
+import io.jvmsentinel.daemon.alert.AlertKey;
 import io.jvmsentinel.daemon.alert.AlertNotification;
 import io.jvmsentinel.daemon.alert.Severity;
 import io.jvmsentinel.daemon.alert.notify.NotificationJson;
@@ -35,6 +37,7 @@ public final class DatadogNotifier implements Notifier {
   // its own: a container id and the external environment of origin detection.
   static final int RESERVED_BYTES = 200;
   private static final int VALUE_MAX = 200;
+  static final int AGGREGATION_KEY_MAX = 100;
 
   private final StatsDClient client;
   private final int maxMessageBytes;
@@ -84,21 +87,31 @@ public final class DatadogNotifier implements Notifier {
   }
 
   static Event event(AlertNotification n, String[] tags, int maxMessageBytes) {
-    String title = clip(n.summary(), TITLE_MAX);
+    // One line: the client escapes line breaks in the text only.
+    String title = clip(SafeText.of(n.summary()), TITLE_MAX);
+    String aggregationKey = aggregationKey(n);
     int budget =
         maxMessageBytes
             - RESERVED_BYTES
             - bytes(title)
-            - bytes(n.dedupKey())
+            - bytes(aggregationKey)
             - bytes(String.join(",", tags));
     return Event.builder()
         .withTitle(title)
         .withText(text(n, budget))
         .withDate(n.at().toEpochMilli())
-        .withAggregationKey(n.dedupKey())
+        .withAggregationKey(aggregationKey)
         .withSourceTypeName(SOURCE_TYPE)
         .withAlertType(alertType(n))
         .build();
+  }
+
+  /**
+   * The dedup key as a field of the event's datagram: no field separator (it may carry a key the
+   * target chose) and at most Datadog's {@value #AGGREGATION_KEY_MAX} characters.
+   */
+  static String aggregationKey(AlertNotification n) {
+    return AlertKey.shortened(DogStatsdNames.message(n.dedupKey()), AGGREGATION_KEY_MAX);
   }
 
   static Event.AlertType alertType(AlertNotification n) {
@@ -195,7 +208,9 @@ public final class DatadogNotifier implements Notifier {
         .withStatus(status)
         .withTimestamp((int) n.at().getEpochSecond())
         .withTags(tags.toArray(String[]::new))
-        .withMessage(clip((resolved ? "Resolved: " : "") + n.summary(), CHECK_MESSAGE_MAX))
+        .withMessage(
+            DogStatsdNames.message(
+                clip((resolved ? "Resolved: " : "") + n.summary(), CHECK_MESSAGE_MAX)))
         .build();
   }
 

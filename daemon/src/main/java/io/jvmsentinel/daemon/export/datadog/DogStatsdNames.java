@@ -1,5 +1,6 @@
 package io.jvmsentinel.daemon.export.datadog;
 
+import io.jvmsentinel.collectors.text.SafeText;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Tag;
 import java.util.ArrayList;
@@ -9,11 +10,15 @@ import java.util.regex.Pattern;
 
 /**
  * Metric names and tags as a DogStatsD datagram can carry them. The datagram separates fields with
- * '|', tags with ',' and messages with line breaks, so those never appear inside a name or a tag.
+ * '|', tags with ',' and messages with line breaks, so those never appear inside a name or a tag;
+ * tag values (many name the target's code, pools or peers) are also cut to the Agent's own limit of
+ * {@value #TAG_MAX} characters and {@linkplain SafeText made safe}.
  */
 public final class DogStatsdNames {
   private static final Pattern NOT_IN_NAME = Pattern.compile("[^A-Za-z0-9_.]");
   private static final Pattern NOT_IN_TAG = Pattern.compile("[,|\\r\\n]");
+  // The Agent cuts longer tags itself: cut here, a tag stays what this daemon meant.
+  static final int TAG_MAX = 200;
 
   private DogStatsdNames() {}
 
@@ -42,7 +47,16 @@ public final class DogStatsdNames {
   }
 
   public static String tag(String key, String value) {
-    return clean(key) + ":" + clean(value);
+    String tag = clean(key) + ":" + clean(value);
+    return SafeText.bounded(tag, TAG_MAX);
+  }
+
+  /**
+   * A service check's message: the last field of its datagram, so the Agent must not find a field
+   * separator in it (a '|#' there would add tags); the client escapes its line breaks.
+   */
+  public static String message(String text) {
+    return SafeText.of(text.replace('|', '/'));
   }
 
   private static String clean(String text) {

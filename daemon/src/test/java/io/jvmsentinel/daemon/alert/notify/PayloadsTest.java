@@ -10,6 +10,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.jvmsentinel.daemon.alert.AlertNotification;
 import io.jvmsentinel.daemon.config.Secret;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
@@ -156,6 +158,31 @@ class PayloadsTest {
                       "text": "target `payments` · CodeHeap 'non-profiled nmethods' · rule `CodeCacheFull` · started 2024-05-01T10:00:00Z"}]}
                    ]}
                   """));
+    }
+
+    @Test
+    void textTheTargetChoseMentionsNoOneLinksNowhereAndStaysWithinSlacksLimits() {
+      var body = SlackNotifier.body(TestNotifications.firingFromHostileCode());
+      // Every mrkdwn text: the fallback, the sections, the context (the header is plain text).
+      List<String> texts = new ArrayList<>();
+      texts.add(body.get("text").asText());
+      body.get("blocks")
+          .forEach(
+              block -> {
+                block.path("elements").forEach(e -> texts.add(e.path("text").asText()));
+                if (block.path("text").path("type").asText().equals("mrkdwn")) {
+                  texts.add(block.path("text").path("text").asText());
+                }
+              });
+      assertThat(texts).hasSize(5);
+      assertThat(texts)
+          .isNotEmpty()
+          .allSatisfy(
+              text ->
+                  assertThat(text)
+                      .doesNotContain("<!channel>", "<https://phish")
+                      .hasSizeLessThanOrEqualTo(3000));
+      assertThat(body.get("text").asText()).contains("Evil&lt;!channel&gt;|#tag");
     }
 
     @Test

@@ -49,6 +49,28 @@ final class TestNotifications {
     return firing("ThreadStorm", "shop.orders-7f9c").withTargetTags(tags);
   }
 
+  /** A site as a target may name its code: Slack and DogStatsD syntax, a line break, 4 KB. */
+  static final String HOSTILE_SITE =
+      "Evil<!channel>|#tag:x,y*bold*<https://phish.example|click>\nforged" + "A".repeat(4_000);
+
+  /** A firing alert whose summary, explanation, key and evidence name {@link #HOSTILE_SITE}. */
+  static AlertNotification firingFromHostileCode() {
+    return new AlertNotification(
+        "TlsHandshakeStorm",
+        "orders",
+        HOSTILE_SITE + ":443",
+        Severity.CRITICAL,
+        AlertNotification.Status.FIRING,
+        STARTED,
+        STARTED,
+        "Thread storm on orders: 100% from " + HOSTILE_SITE,
+        "The busiest creator is " + HOSTILE_SITE + ".",
+        "Replace per-task thread creation.",
+        "https://runbooks.example.com/ThreadStorm",
+        Map.of("topSite", HOSTILE_SITE),
+        Optional.empty());
+  }
+
   /** A warning with a key, no runbook, no snapshot and a list in its evidence. */
   static AlertNotification warningWithKey() {
     return new AlertNotification(

@@ -96,6 +96,24 @@ class DatadogNotifierTest {
         f.snapshot());
   }
 
+  /** {@code n} with this summary and explanation, and no snapshot. */
+  static AlertNotification withText(AlertNotification n, String summary, String explanation) {
+    return new AlertNotification(
+        n.ruleId(),
+        n.target(),
+        n.key(),
+        n.severity(),
+        n.status(),
+        n.startedAt(),
+        n.at(),
+        summary,
+        explanation,
+        n.action(),
+        n.runbook(),
+        n.evidence(),
+        Optional.empty());
+  }
+
   record Sink(FakeAgent agent, NonBlockingStatsDClient client, DatadogNotifier notifier) {
     List<Line> deliver(AlertNotification n) throws Exception {
       notifier.send(n);
@@ -243,6 +261,34 @@ class DatadogNotifierTest {
   }
 
   @Test
+  void namesTheTargetChoseCannotAddTagsOrFieldsOrBreakTheDatagram() throws Exception {
+    Sink sink = sink("udp");
+    String site = "Evil|#forged:tag,other|d:0\nforged.metric:1|c" + "A".repeat(4_000);
+    AlertNotification n = firing(Severity.CRITICAL, site + ":443", Map.of("topSite", site));
+    AlertNotification hostile =
+        withText(n, "Thread storm on orders: 100% from " + site, n.explanation());
+
+    // The strict reader fails on any field, tag or line the datagram should not have.
+    List<Line> lines = sink.deliver(hostile);
+
+    assertThat(lines).hasSize(2);
+    Event event = (Event) lines.get(0);
+    ServiceCheck check = (ServiceCheck) lines.get(1);
+    assertThat(event.title())
+        .doesNotContain("\n")
+        .startsWith("Thread storm on orders: 100% from Evil|");
+    assertThat(event.tags()).noneMatch(tag -> tag.startsWith("forged"));
+    assertThat(check.tags())
+        .noneMatch(tag -> tag.startsWith("forged"))
+        .allSatisfy(tag -> assertThat(tag).hasSizeLessThanOrEqualTo(DogStatsdNames.TAG_MAX));
+    assertThat(check.fields().get("m"))
+        .startsWith("Thread storm on orders: 100% from Evil/#forged");
+    assertThat(check.fields().get("d")).isEqualTo(Long.toString(STARTED.getEpochSecond()));
+    assertThat(event.fields().get("k")).hasSizeLessThanOrEqualTo(100).doesNotContain("|");
+    assertThat(errors()).isZero();
+  }
+
+  @Test
   void evidenceIsCutSoTheEventFitsOneUdpPacket() throws Exception {
     Sink sink = sink("udp");
     Map<String, Object> evidence = new LinkedHashMap<>();
@@ -268,21 +314,7 @@ class DatadogNotifierTest {
   void aHugeExplanationIsCutAndTheRunbookKept() throws Exception {
     Sink sink = sink("udp");
     AlertNotification n = firing();
-    AlertNotification huge =
-        new AlertNotification(
-            n.ruleId(),
-            n.target(),
-            n.key(),
-            n.severity(),
-            n.status(),
-            n.startedAt(),
-            n.at(),
-            n.summary(),
-            "x".repeat(20_000),
-            n.action(),
-            n.runbook(),
-            n.evidence(),
-            Optional.empty());
+    AlertNotification huge = withText(n, n.summary(), "x".repeat(20_000));
 
     Event event = (Event) sink.deliver(huge).get(0);
 

@@ -26,4 +26,13 @@ class DogStatsdNamesTest {
     tags.put("team", "jvm");
     assertThat(DogStatsdNames.tags(tags)).containsExactly("team:jvm");
   }
+
+  @Test
+  void aTagValueTheTargetChoseStaysOneTagOfAtMost200Characters() {
+    String tag = DogStatsdNames.tag("pool", "a,b|#c:d\r\ne\u001b\u202E" + "x".repeat(1_000));
+    assertThat(tag)
+        .hasSize(DogStatsdNames.TAG_MAX)
+        .startsWith("pool:a_b_#c:d__e__xxx")
+        .doesNotContain(",", "|", "\n", "\u001b");
+  }
 }
