@@ -310,6 +310,10 @@ class DeployManifestsTest {
         .as("ServiceMonitor selects the Service")
         .isTrue();
     assertThat(texts(monitor.at("/spec/endpoints"), "port")).containsExactly("metrics");
+    // The series carry the app's container, not the sidecar's: the scrape must keep them.
+    assertThat(monitor.at("/spec/endpoints/0/honorLabels").asBoolean())
+        .as("ServiceMonitor honorLabels")
+        .isTrue();
     // The alert rules' "sentinel down" expressions match jobs named like .*jvm-sentinel.*; a
     // ServiceMonitor's job is the Service's name.
     assertThat(service.at("/metadata/name").asText()).contains("jvm-sentinel");

@@ -402,6 +402,13 @@ class HelmChartIT {
               e ->
                   assertThat(podLabels.path(e.getKey()).asText()).isEqualTo(e.getValue().asText()));
       assertThat(selector.size()).isPositive();
+      // Every mode's series carry their JVM's namespace, pod and container: the scrape keeps them.
+      assertThat(
+              object(rendered, "PodMonitor")
+                  .at("/spec/podMetricsEndpoints/0/honorLabels")
+                  .asBoolean())
+          .as("PodMonitor honorLabels")
+          .isTrue();
     }
 
     String rendered = template(concat(sidecar, kps));
