@@ -304,7 +304,8 @@ class HelmChartIT {
             JMX_STANDALONE,
             PID_STANDALONE,
             DISCOVERY_CLUSTER,
-            List.of("--set", "nodeAgent.enabled=true"));
+            List.of("--set", "nodeAgent.enabled=true"),
+            List.of("--set", "nodeAgent.enabled=true", "--set", "endpointAuth.enabled=false"));
     for (List<String> values : renderings) {
       String rendered =
           template(
@@ -314,6 +315,10 @@ class HelmChartIT {
                       "--set", "port=9555",
                       "--set", "imagePullSecrets[0].name=regcred",
                       "--set", "dashboards.enabled=true")));
+      // What a GitOps pipeline lints (helm template | yamllint): no trailing whitespace.
+      assertThat(rendered.lines().filter(line -> line.endsWith(" ")).toList())
+          .as("rendered lines with trailing spaces, %s", values)
+          .isEmpty();
       Path file = Files.writeString(dir.resolve("labels.yaml"), rendered);
       for (JsonNode object : DeployFiles.documents(file)) {
         String what = object.path("kind").asText() + " " + object.at("/metadata/name").asText();
