@@ -185,10 +185,27 @@ class HelmChartIT {
     assertThat(validation.exitCode()).as(validation.output()).isZero();
     assertThat(validation.output())
         .contains("3 passed, 0 failed"); // ConfigMap, Deployment, PodMonitor
-    JsonNode pod = object(Files.readString(rendered), "Deployment").at("/spec/template/spec");
+    String output = Files.readString(rendered);
+    JsonNode deployment = object(output, "Deployment");
+    JsonNode pod = deployment.at("/spec/template/spec");
     assertThat(pod.get("containers"))
         .extracting(c -> c.get("name").asText())
         .containsExactly("orders", "jvm-sentinel");
+    // The series' container label names the app's container, not the chart's default "app".
+    JsonNode sidecar = DeployFiles.byName(pod.get("containers"), "jvm-sentinel").orElseThrow();
+    assertThat(
+            DeployFiles.byName(sidecar.get("env"), "JVM_SENTINEL_CONTAINER_NAME")
+                .orElseThrow()
+                .path("value")
+                .asText())
+        .isEqualTo("orders");
+    // The PodMonitor selects this pod.
+    JsonNode podLabels = deployment.at("/spec/template/metadata/labels");
+    object(output, "PodMonitor")
+        .at("/spec/selector/matchLabels")
+        .properties()
+        .forEach(
+            e -> assertThat(podLabels.path(e.getKey()).asText()).isEqualTo(e.getValue().asText()));
   }
 
   @Test
