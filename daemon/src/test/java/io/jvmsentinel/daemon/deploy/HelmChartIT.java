@@ -164,6 +164,22 @@ class HelmChartIT {
     JsonNode pidSidecar =
         DeployFiles.byName(pidPod.get("containers"), "jvm-sentinel").orElseThrow();
     assertThat(pidSidecar.at("/command/0").asText()).isEqualTo("/app/bin/find-pid.sh");
+
+    // The app's container is the one the series' container label names.
+    JsonNode named =
+        object(
+                template(concat(JMX_STANDALONE, List.of("--set", "appContainerName=orders"))),
+                "Deployment")
+            .at("/spec/template/spec/containers");
+    assertThat(DeployFiles.byName(named, "orders")).isPresent();
+    assertThat(
+            DeployFiles.byName(
+                    DeployFiles.byName(named, "jvm-sentinel").orElseThrow().get("env"),
+                    "JVM_SENTINEL_CONTAINER_NAME")
+                .orElseThrow()
+                .path("value")
+                .asText())
+        .isEqualTo("orders");
   }
 
   @Test
