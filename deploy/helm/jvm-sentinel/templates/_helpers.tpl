@@ -186,7 +186,7 @@ app.kubernetes.io/instance: {{ .Release.Name }}
   {{- /* Probes that can only restart the sidecar; no readinessProbe (values.yaml, probes). */}}
   {{- if not .Values.sidecar.native }}
   startupProbe:
-    httpGet: {path: /health, port: metrics}
+    {{- include "jvm-sentinel.healthGet" . | nindent 4 }}
     {{- if eq .Values.mode "pid" }}
     # Covers the wait for the app's JVM (pid.waitSeconds).
     periodSeconds: 5
@@ -196,7 +196,7 @@ app.kubernetes.io/instance: {{ .Release.Name }}
     {{- end }}
   {{- end }}
   livenessProbe:
-    httpGet: {path: /health, port: metrics}
+    {{- include "jvm-sentinel.healthGet" . | nindent 4 }}
     {{- if .Values.sidecar.native }}
     # No startup probe on a native sidecar: the app's containers would wait for it to pass.
     initialDelaySeconds: {{ eq .Values.mode "pid" | ternary (add .Values.pid.waitSeconds 30) .Values.probes.nativeJmxInitialDelaySeconds }}
@@ -344,3 +344,16 @@ jvm-sentinel.io/role: discovery
 {{- toYaml $config -}}
 {{- end }}
 
+{{/* The probes' GET of /health: over HTTPS when config.http.tls makes the daemon serve HTTPS (the
+     kubelet does not verify the certificate of an HTTPS probe). */}}
+{{- define "jvm-sentinel.healthGet" -}}
+{{- $http := (.Values.config | default dict).http | default dict -}}
+httpGet: {path: /health, port: metrics{{ if $http.tls }}, scheme: HTTPS{{ end }}}
+{{- end }}
+
+{{/* Whether the daemon serves HTTPS (config.http.tls). */}}
+{{- define "jvm-sentinel.https" -}}
+{{- if ((.Values.config | default dict).http | default dict).tls -}}
+true
+{{- end -}}
+{{- end }}

@@ -387,6 +387,61 @@ class HelmChartIT {
   }
 
   @Test
+  void withHttpTlsEveryProbeAndThePodMonitorUseHttps() throws Exception {
+    List<String> https =
+        List.of(
+            "--set", "config.http.tls.keyStore=/var/run/secrets/http/keystore.p12",
+            "--set", "config.http.tls.keyStorePasswordFile=/var/run/secrets/http/password",
+            "--set", "podMonitor.enabled=true",
+            "--set", "podMonitor.tlsConfig.ca.secret.name=jvm-sentinel-ca",
+            "--set", "podMonitor.tlsConfig.ca.secret.key=ca.crt");
+    List<List<String>> modes =
+        List.of(
+            JMX_STANDALONE,
+            PID_STANDALONE,
+            concat(JMX_STANDALONE, List.of("--set", "sidecar.native=true")),
+            DISCOVERY_CLUSTER,
+            DISCOVERY_PER_NODE,
+            List.of("--set", "nodeAgent.enabled=true"));
+    for (List<String> mode : modes) {
+      // A plain HTTP probe of an HTTPS daemon fails: the kubelet would restart it forever.
+      String rendered = lintedAndValid(concat(mode, https));
+      List<JsonNode> probes = new ArrayList<>();
+      for (JsonNode object : objectsWithPods(rendered)) {
+        JsonNode pod = object.at("/spec/template/spec");
+        for (String list : List.of("containers", "initContainers")) {
+          for (JsonNode c : pod.path(list)) {
+            for (String probe : List.of("startupProbe", "livenessProbe", "readinessProbe")) {
+              if (c.has(probe) && c.at("/ports/0/name").asText().equals("metrics")) {
+                probes.add(c.get(probe));
+              }
+            }
+          }
+        }
+      }
+      assertThat(probes).as("probes, %s", mode).isNotEmpty();
+      assertThat(probes)
+          .as("%s", mode)
+          .allSatisfy(p -> assertThat(p.at("/httpGet/scheme").asText()).isEqualTo("HTTPS"));
+      JsonNode endpoint = object(rendered, "PodMonitor").at("/spec/podMetricsEndpoints/0");
+      assertThat(endpoint.path("scheme").asText()).as("%s", mode).isEqualTo("https");
+      assertThat(endpoint.at("/tlsConfig/ca/secret/name").asText()).isEqualTo("jvm-sentinel-ca");
+    }
+    // Without http.tls: plain HTTP, as the kubelet's default.
+    JsonNode plain =
+        object(template(JMX_STANDALONE), "Deployment").at("/spec/template/spec/containers/1");
+    assertThat(plain.at("/livenessProbe/httpGet").has("scheme")).isFalse();
+  }
+
+  private static List<JsonNode> objectsWithPods(String rendered) throws IOException {
+    List<JsonNode> out = new ArrayList<>();
+    for (String kind : List.of("Deployment", "DaemonSet")) {
+      out.addAll(objects(rendered, kind));
+    }
+    return out;
+  }
+
+  @Test
   void aWrongTypeOrAnUnknownKeyIsRejectedByTheValuesSchema() {
     for (List<String> wrong :
         List.of(
