@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.jvmsentinel.daemon.config.HttpAuth;
 import io.jvmsentinel.daemon.config.SentinelConfig;
 import io.jvmsentinel.daemon.config.TargetConfig;
+import io.jvmsentinel.daemon.lab.LabScenarios;
 import io.jvmsentinel.daemon.target.RemoteAgentConnector;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -588,6 +589,11 @@ class DeployManifestsTest {
     assertThat(texts(sentinel.path("cap_drop"))).contains("ALL");
     assertThat(sentinel.path("build").has("target")).as("the default (runtime) stage").isFalse();
     assertThat(services.at("/lab/build/target").asText()).isEqualTo("lab");
+    // The lab plays mixed with the flags demo gives it (a bounded heap for its gc-pressure phase).
+    assertThat(services.at("/lab/command/0").asText()).isEqualTo("${LAB_SCENARIO:-mixed}");
+    assertThat(services.at("/lab/environment/JAVA_TOOL_OPTIONS").asText())
+        .startsWith(
+            "${LAB_JVM_FLAGS:-" + String.join(" ", LabScenarios.jvmFlags("mixed", 25)) + "}");
   }
 
   @Test
