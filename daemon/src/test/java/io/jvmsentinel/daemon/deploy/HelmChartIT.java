@@ -442,6 +442,55 @@ class HelmChartIT {
   }
 
   @Test
+  void theNotesSayHowToReachAnEndpointThatWantsTheToken() throws IOException {
+    // A fleet daemon's endpoint answers 401 without the token: the notes say where it is.
+    String fleet = notes(DISCOVERY_CLUSTER);
+    assertThat(fleet)
+        .contains("port-forward <pod> 9404   then http://localhost:9404/")
+        .contains("get secret release-jvm-sentinel-http -o jsonpath='{.data.token}' | base64 -d")
+        .contains("curl -H \"Authorization: Bearer $TOKEN\" http://localhost:9404/api/v1/targets")
+        .doesNotContain("The sidecar has no readiness probe");
+    assertThat(
+            notes(
+                List.of("--set", "nodeAgent.enabled=true", "--set", "endpointAuth.enabled=false")))
+        .doesNotContain("TOKEN");
+    String sidecar = notes(JMX_STANDALONE);
+    assertThat(sidecar).contains("The sidecar has no readiness probe").doesNotContain("TOKEN");
+    assertThat(
+            notes(
+                concat(
+                    JMX_STANDALONE,
+                    List.of(
+                        "--set", "config.http.tls.keyStore=/s/k.p12",
+                        "--set", "config.http.tls.keyStorePasswordFile=/s/p"))))
+        .contains("then https://localhost:9404/");
+  }
+
+  /**
+   * NOTES.txt as helm install prints it. helm template leaves NOTES.txt out, so a copy of the chart
+   * (links followed) renders it through a template that returns it as a value.
+   */
+  private String notes(List<String> values) throws IOException {
+    Path copy = dir.resolve("notes-chart");
+    if (!Files.exists(copy)) {
+      try (var files = Files.walk(CHART)) {
+        for (Path file : files.filter(Files::isRegularFile).toList()) {
+          Path target = copy.resolve(CHART.relativize(file).toString());
+          Files.createDirectories(target.getParent());
+          Files.copy(file, target); // follows links: rules/, dashboards/, alertmanager/
+        }
+      }
+      Files.copy(CHART.resolve("templates/NOTES.txt"), copy.resolve("notes-source.txt"));
+      Files.writeString(
+          copy.resolve("templates/notes.yaml"),
+          "notes: {{ tpl (.Files.Get \"notes-source.txt\") . | toJson }}\n");
+    }
+    String rendered =
+        template(concat(values, List.of("--show-only", "templates/notes.yaml")), copy);
+    return DeployFiles.YAML.readTree(rendered).path("notes").asText();
+  }
+
+  @Test
   void aWrongTypeOrAnUnknownKeyIsRejectedByTheValuesSchema() {
     for (List<String> wrong :
         List.of(
