@@ -164,6 +164,9 @@ class HelmChartIT {
     JsonNode pidSidecar =
         DeployFiles.byName(pidPod.get("containers"), "jvm-sentinel").orElseThrow();
     assertThat(pidSidecar.at("/command/0").asText()).isEqualTo("/app/bin/find-pid.sh");
+    // No JMX flags for the app in pid mode, and no empty (null) env either.
+    JsonNode pidApp = DeployFiles.byName(pidPod.get("containers"), "app").orElseThrow();
+    assertThat(pidApp.has("env")).as("the pid-mode app's env: %s", pidApp.get("env")).isFalse();
 
     // The app's container is the one the series' container label names.
     JsonNode named =
