@@ -1660,17 +1660,18 @@ class ConfigLoaderTest {
                   + " interval, signalPollInterval, warmup,");
     }
 
+    /** Overrides for the target 'checkout'; the targets follow. */
+    static final String CHECKOUT_OVERRIDES =
+        """
+        detection:
+          targets:
+            checkout: {CompilerCpuHigh: {share: 0.5}}
+        targets:
+        """;
+
     @Test
     void overridesForAnUnknownTargetAreAProblemThatListsTheTargets() throws Exception {
-      assertThat(
-              problems(
-                  """
-                  detection:
-                    targets:
-                      checkout: {CompilerCpuHigh: {share: 0.5}}
-                  targets:
-                    - {name: orders, pid: 1}
-                  """))
+      assertThat(problems(CHECKOUT_OVERRIDES + "  - {name: orders, pid: 1}\n"))
           .containsExactly(
               "'detection.targets.checkout': no target is called 'checkout'; targets: [orders]");
     }
@@ -1681,13 +1682,9 @@ class ConfigLoaderTest {
       // check-config also said "no target is called 'checkout'; targets: []".
       assertThat(
               problems(
-                  """
-                  detection:
-                    targets:
-                      checkout: {CompilerCpuHigh: {share: 0.5}}
-                  targets:
-                    - {name: checkout, jmx: "checkout:9010", username: m, passwordEnv: CHECKOUT_PW}
-                  """))
+                  CHECKOUT_OVERRIDES
+                      + "  - {name: checkout, jmx: \"checkout:9010\", username: m,"
+                      + " passwordEnv: CHECKOUT_PW}\n"))
           .containsExactly(
               "targets[0] (name 'checkout'): environment variable 'CHECKOUT_PW' (passwordEnv) is"
                   + " not set");
