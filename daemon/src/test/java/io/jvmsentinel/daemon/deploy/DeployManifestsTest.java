@@ -85,6 +85,26 @@ class DeployManifestsTest {
   }
 
   @ParameterizedTest
+  @MethodSource("manifests")
+  void theHeaderSaysHowToCreateEverySecretThePodMounts(Path file) throws Exception {
+    // Applied as the header says, a pod whose Secret volume is missing never starts.
+    String text = Files.readString(file);
+    String header = text.substring(0, Math.max(0, text.indexOf("\n---")));
+    for (JsonNode doc : documents(file)) {
+      for (JsonNode volume : doc.at("/spec/template/spec/volumes")) {
+        JsonNode secret = volume.path("secret");
+        if (secret.isMissingNode() || secret.path("optional").asBoolean(false)) {
+          continue;
+        }
+        String name = secret.path("secretName").asText();
+        assertThat(header)
+            .as("%s: its header's commands create the Secret %s", file.getFileName(), name)
+            .contains("create secret generic " + name + " ");
+      }
+    }
+  }
+
+  @ParameterizedTest
   @MethodSource("workloadManifests")
   void everyContainerHasResourceRequestsAndLimits(Path file) {
     for (JsonNode container : allContainers(podSpec(file))) {
