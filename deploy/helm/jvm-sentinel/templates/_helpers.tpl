@@ -321,6 +321,18 @@ jvm-sentinel.io/role: discovery
 {{- if not (has .Values.discovery.kind (list "Deployment" "DaemonSet")) -}}
 {{- fail (printf "discovery.kind must be Deployment or DaemonSet, not %q" .Values.discovery.kind) -}}
 {{- end -}}
+{{- /* The daemon refuses credentials for a namespace it does not watch: say so at install, not in
+     a crash-looping pod's log. */ -}}
+{{- with .Values.discovery.namespaces -}}
+{{- $watched := . -}}
+{{- range $i, $c := $.Values.discovery.credentials -}}
+{{- range $c.namespaces -}}
+{{- if not (has . $watched) -}}
+{{- fail (printf "discovery.credentials[%d].namespaces has %q, which discovery.namespaces (%s) does not watch: add it there or remove it here" $i . (join ", " $watched)) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
 {{- end }}
 
 {{/* The fleet daemon's sentinel.yaml: .Values.config plus discovery.kubernetes from values. */}}

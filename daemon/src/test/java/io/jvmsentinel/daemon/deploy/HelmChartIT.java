@@ -305,6 +305,30 @@ class HelmChartIT {
   }
 
   @Test
+  void credentialsForANamespaceDiscoveryDoesNotWatchStopTheInstall() {
+    // The daemon would refuse this configuration at start and crash-loop.
+    Result result =
+        helm(
+            List.of(
+                "template",
+                "release",
+                CHART.toString(),
+                "--set",
+                "discovery.enabled=true",
+                "--set",
+                "discovery.namespaces={shop}",
+                "--set",
+                "discovery.credentials[0].namespaces={shop,billing}",
+                "--set",
+                "discovery.credentials[0].secret=jvm-sentinel-jmx"));
+    assertThat(result.exitCode()).isNotZero();
+    assertThat(result.output())
+        .contains(
+            "discovery.credentials[0].namespaces has \"billing\", which discovery.namespaces"
+                + " (shop) does not watch: add it there or remove it here");
+  }
+
+  @Test
   void theNativeSidecarIsARestartableInitContainerThatHoldsNothingUp() throws Exception {
     for (String mode : List.of("jmx", "pid")) {
       List<String> values =
