@@ -36,7 +36,7 @@ true
 
 {{/* The token's volume mount, as one list item of a container's volumeMounts. */}}
 {{- define "jvm-sentinel.endpointAuth.volumeMount" -}}
-{{- if include "jvm-sentinel.endpointAuth.on" . }}
+{{- if include "jvm-sentinel.endpointAuth.on" . -}}
 - name: http-token
   mountPath: /var/run/secrets/jvm-sentinel-http
   readOnly: true
@@ -45,7 +45,7 @@ true
 
 {{/* The token's volume, as one list item of a pod's volumes. */}}
 {{- define "jvm-sentinel.endpointAuth.volume" -}}
-{{- if include "jvm-sentinel.endpointAuth.on" . }}
+{{- if include "jvm-sentinel.endpointAuth.on" . -}}
 # The bearer token of the daemon's own endpoint (endpointAuth).
 - name: http-token
   secret:

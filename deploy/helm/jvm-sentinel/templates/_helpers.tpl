@@ -186,7 +186,7 @@ app.kubernetes.io/instance: {{ .Release.Name }}
   {{- /* Probes that can only restart the sidecar; no readinessProbe (values.yaml, probes). */}}
   {{- if not .Values.sidecar.native }}
   startupProbe:
-    httpGet: {path: /health, port: metrics}
+    {{- include "jvm-sentinel.healthGet" . | nindent 4 }}
     {{- if eq .Values.mode "pid" }}
     # Covers the wait for the app's JVM (pid.waitSeconds).
     periodSeconds: 5
@@ -196,7 +196,7 @@ app.kubernetes.io/instance: {{ .Release.Name }}
     {{- end }}
   {{- end }}
   livenessProbe:
-    httpGet: {path: /health, port: metrics}
+    {{- include "jvm-sentinel.healthGet" . | nindent 4 }}
     {{- if .Values.sidecar.native }}
     # No startup probe on a native sidecar: the app's containers would wait for it to pass.
     initialDelaySeconds: {{ eq .Values.mode "pid" | ternary (add .Values.pid.waitSeconds 30) .Values.probes.nativeJmxInitialDelaySeconds }}
@@ -321,6 +321,18 @@ jvm-sentinel.io/role: discovery
 {{- if not (has .Values.discovery.kind (list "Deployment" "DaemonSet")) -}}
 {{- fail (printf "discovery.kind must be Deployment or DaemonSet, not %q" .Values.discovery.kind) -}}
 {{- end -}}
+{{- /* The daemon refuses credentials for a namespace it does not watch: say so at install, not in
+     a crash-looping pod's log. */ -}}
+{{- with .Values.discovery.namespaces -}}
+{{- $watched := . -}}
+{{- range $i, $c := $.Values.discovery.credentials -}}
+{{- range $c.namespaces -}}
+{{- if not (has . $watched) -}}
+{{- fail (printf "discovery.credentials[%d].namespaces has %q, which discovery.namespaces (%s) does not watch: add it there or remove it here" $i . (join ", " $watched)) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
 {{- end }}
 
 {{/* The fleet daemon's sentinel.yaml: .Values.config plus discovery.kubernetes from values. */}}
@@ -344,3 +356,16 @@ jvm-sentinel.io/role: discovery
 {{- toYaml $config -}}
 {{- end }}
 
+{{/* The probes' GET of /health: over HTTPS when config.http.tls makes the daemon serve HTTPS (the
+     kubelet does not verify the certificate of an HTTPS probe). */}}
+{{- define "jvm-sentinel.healthGet" -}}
+{{- $http := (.Values.config | default dict).http | default dict -}}
+httpGet: {path: /health, port: metrics{{ if $http.tls }}, scheme: HTTPS{{ end }}}
+{{- end }}
+
+{{/* Whether the daemon serves HTTPS (config.http.tls). */}}
+{{- define "jvm-sentinel.https" -}}
+{{- if ((.Values.config | default dict).http | default dict).tls -}}
+true
+{{- end -}}
+{{- end }}

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -130,9 +131,15 @@ public final class ConfigLoader {
       problems.add(
           "no targets: give --target HOST:PORT, --pid PID, --discover local|kubernetes, or a config file with targets: or discovery:");
     }
+    // Every declared name, also of a target with a problem of its own: its overrides are no
+    // second problem.
     DetectionConfig detectionConfig =
         DetectionConfig.read(
-            detection, targets.stream().map(TargetConfig::name).collect(Collectors.toSet()));
+            detection,
+            sources.stream()
+                .map(TargetSource::name)
+                .filter(Objects::nonNull)
+                .collect(Collectors.toSet()));
     DatadogConfig datadogConfig = DatadogConfig.read(datadog, tags);
     HttpConfig httpConfig = HttpConfig.read(http, listen);
     OtlpConfig otlpConfig = OtlpConfig.read(otlp);

@@ -56,6 +56,7 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.prometheus.PrometheusConfig;
 import io.micrometer.prometheus.PrometheusMeterRegistry;
 import java.io.IOException;
+import java.net.BindException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -240,8 +241,14 @@ public final class SentinelDaemon implements AutoCloseable {
       notifications.close();
       datadog.close();
       targets.close();
+      // A port in use is the usual cause (a second daemon or demo on 9404): say how to move.
+      String hint =
+          causedByBind(e)
+              ? " (is another process listening there? choose another address with --listen"
+                  + " HOST:PORT or http.listen)"
+              : "";
       throw new IOException(
-          "cannot listen on " + config.http().listen() + ": " + e.getMessage(), e);
+          "cannot listen on " + config.http().listen() + ": " + e.getMessage() + hint, e);
     }
     detection.start();
     datadog.start();
@@ -430,6 +437,16 @@ public final class SentinelDaemon implements AutoCloseable {
 
   public PrometheusMeterRegistry registry() {
     return registry;
+  }
+
+  /** Jetty reports a port in use as an IOException caused by the JDK's BindException. */
+  private static boolean causedByBind(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof BindException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   @Override

@@ -1659,6 +1659,36 @@ class ConfigLoaderTest {
               "config.yaml:2:3: unknown key 'detection.signalPoll'; allowed keys: enabled,"
                   + " interval, signalPollInterval, warmup,");
     }
+
+    /** Overrides for the target 'checkout'; the targets follow. */
+    static final String CHECKOUT_OVERRIDES =
+        """
+        detection:
+          targets:
+            checkout: {CompilerCpuHigh: {share: 0.5}}
+        targets:
+        """;
+
+    @Test
+    void overridesForAnUnknownTargetAreAProblemThatListsTheTargets() throws Exception {
+      assertThat(problems(CHECKOUT_OVERRIDES + "  - {name: orders, pid: 1}\n"))
+          .containsExactly(
+              "'detection.targets.checkout': no target is called 'checkout'; targets: [orders]");
+    }
+
+    @Test
+    void overridesForATargetWithAProblemOfItsOwnAreNoSecondProblem() throws Exception {
+      // deploy/config/with-alerting.yaml outside a pod: the password variable is not set, and
+      // check-config also said "no target is called 'checkout'; targets: []".
+      assertThat(
+              problems(
+                  CHECKOUT_OVERRIDES
+                      + "  - {name: checkout, jmx: \"checkout:9010\", username: m,"
+                      + " passwordEnv: CHECKOUT_PW}\n"))
+          .containsExactly(
+              "targets[0] (name 'checkout'): environment variable 'CHECKOUT_PW' (passwordEnv) is"
+                  + " not set");
+    }
   }
 
   @Nested

@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.jvmsentinel.daemon.config.HttpAuth;
 import io.jvmsentinel.daemon.config.SentinelConfig;
 import io.jvmsentinel.daemon.config.TargetConfig;
+import io.jvmsentinel.daemon.lab.LabScenarios;
 import io.jvmsentinel.daemon.target.RemoteAgentConnector;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -80,6 +81,26 @@ class DeployManifestsTest {
       assertThat(doc.path("apiVersion").asText()).as(file + ": apiVersion").isNotEmpty();
       assertThat(doc.path("kind").asText()).as(file + ": kind").isNotEmpty();
       assertThat(doc.at("/metadata/name").asText()).as(file + ": metadata.name").isNotEmpty();
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("manifests")
+  void theHeaderSaysHowToCreateEverySecretThePodMounts(Path file) throws Exception {
+    // Applied as the header says, a pod whose Secret volume is missing never starts.
+    String text = Files.readString(file);
+    String header = text.substring(0, Math.max(0, text.indexOf("\n---")));
+    for (JsonNode doc : documents(file)) {
+      for (JsonNode volume : doc.at("/spec/template/spec/volumes")) {
+        JsonNode secret = volume.path("secret");
+        if (secret.isMissingNode() || secret.path("optional").asBoolean(false)) {
+          continue;
+        }
+        String name = secret.path("secretName").asText();
+        assertThat(header)
+            .as("%s: its header's commands create the Secret %s", file.getFileName(), name)
+            .contains("create secret generic " + name + " ");
+      }
     }
   }
 
@@ -310,6 +331,10 @@ class DeployManifestsTest {
         .as("ServiceMonitor selects the Service")
         .isTrue();
     assertThat(texts(monitor.at("/spec/endpoints"), "port")).containsExactly("metrics");
+    // The series carry the app's container, not the sidecar's: the scrape must keep them.
+    assertThat(monitor.at("/spec/endpoints/0/honorLabels").asBoolean())
+        .as("ServiceMonitor honorLabels")
+        .isTrue();
     // The alert rules' "sentinel down" expressions match jobs named like .*jvm-sentinel.*; a
     // ServiceMonitor's job is the Service's name.
     assertThat(service.at("/metadata/name").asText()).contains("jvm-sentinel");
@@ -584,6 +609,11 @@ class DeployManifestsTest {
     assertThat(texts(sentinel.path("cap_drop"))).contains("ALL");
     assertThat(sentinel.path("build").has("target")).as("the default (runtime) stage").isFalse();
     assertThat(services.at("/lab/build/target").asText()).isEqualTo("lab");
+    // The lab plays mixed with the flags demo gives it (a bounded heap for its gc-pressure phase).
+    assertThat(services.at("/lab/command/0").asText()).isEqualTo("${LAB_SCENARIO:-mixed}");
+    assertThat(services.at("/lab/environment/JAVA_TOOL_OPTIONS").asText())
+        .startsWith(
+            "${LAB_JVM_FLAGS:-" + String.join(" ", LabScenarios.jvmFlags("mixed", 25)) + "}");
   }
 
   @Test

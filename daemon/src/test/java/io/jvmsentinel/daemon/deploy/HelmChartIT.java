@@ -164,6 +164,25 @@ class HelmChartIT {
     JsonNode pidSidecar =
         DeployFiles.byName(pidPod.get("containers"), "jvm-sentinel").orElseThrow();
     assertThat(pidSidecar.at("/command/0").asText()).isEqualTo("/app/bin/find-pid.sh");
+    // No JMX flags for the app in pid mode, and no empty (null) env either.
+    JsonNode pidApp = DeployFiles.byName(pidPod.get("containers"), "app").orElseThrow();
+    assertThat(pidApp.has("env")).as("the pid-mode app's env: %s", pidApp.get("env")).isFalse();
+
+    // The app's container is the one the series' container label names.
+    JsonNode named =
+        object(
+                template(concat(JMX_STANDALONE, List.of("--set", "appContainerName=orders"))),
+                "Deployment")
+            .at("/spec/template/spec/containers");
+    assertThat(DeployFiles.byName(named, "orders")).isPresent();
+    assertThat(
+            DeployFiles.byName(
+                    DeployFiles.byName(named, "jvm-sentinel").orElseThrow().get("env"),
+                    "JVM_SENTINEL_CONTAINER_NAME")
+                .orElseThrow()
+                .path("value")
+                .asText())
+        .isEqualTo("orders");
   }
 
   @Test
@@ -185,10 +204,27 @@ class HelmChartIT {
     assertThat(validation.exitCode()).as(validation.output()).isZero();
     assertThat(validation.output())
         .contains("3 passed, 0 failed"); // ConfigMap, Deployment, PodMonitor
-    JsonNode pod = object(Files.readString(rendered), "Deployment").at("/spec/template/spec");
+    String output = Files.readString(rendered);
+    JsonNode deployment = object(output, "Deployment");
+    JsonNode pod = deployment.at("/spec/template/spec");
     assertThat(pod.get("containers"))
         .extracting(c -> c.get("name").asText())
         .containsExactly("orders", "jvm-sentinel");
+    // The series' container label names the app's container, not the chart's default "app".
+    JsonNode sidecar = DeployFiles.byName(pod.get("containers"), "jvm-sentinel").orElseThrow();
+    assertThat(
+            DeployFiles.byName(sidecar.get("env"), "JVM_SENTINEL_CONTAINER_NAME")
+                .orElseThrow()
+                .path("value")
+                .asText())
+        .isEqualTo("orders");
+    // The PodMonitor selects this pod.
+    JsonNode podLabels = deployment.at("/spec/template/metadata/labels");
+    object(output, "PodMonitor")
+        .at("/spec/selector/matchLabels")
+        .properties()
+        .forEach(
+            e -> assertThat(podLabels.path(e.getKey()).asText()).isEqualTo(e.getValue().asText()));
   }
 
   @Test
@@ -269,6 +305,30 @@ class HelmChartIT {
   }
 
   @Test
+  void credentialsForANamespaceDiscoveryDoesNotWatchStopTheInstall() {
+    // The daemon would refuse this configuration at start and crash-loop.
+    Result result =
+        helm(
+            List.of(
+                "template",
+                "release",
+                CHART.toString(),
+                "--set",
+                "discovery.enabled=true",
+                "--set",
+                "discovery.namespaces={shop}",
+                "--set",
+                "discovery.credentials[0].namespaces={shop,billing}",
+                "--set",
+                "discovery.credentials[0].secret=jvm-sentinel-jmx"));
+    assertThat(result.exitCode()).isNotZero();
+    assertThat(result.output())
+        .contains(
+            "discovery.credentials[0].namespaces has \"billing\", which discovery.namespaces"
+                + " (shop) does not watch: add it there or remove it here");
+  }
+
+  @Test
   void theNativeSidecarIsARestartableInitContainerThatHoldsNothingUp() throws Exception {
     for (String mode : List.of("jmx", "pid")) {
       List<String> values =
@@ -304,7 +364,8 @@ class HelmChartIT {
             JMX_STANDALONE,
             PID_STANDALONE,
             DISCOVERY_CLUSTER,
-            List.of("--set", "nodeAgent.enabled=true"));
+            List.of("--set", "nodeAgent.enabled=true"),
+            List.of("--set", "nodeAgent.enabled=true", "--set", "endpointAuth.enabled=false"));
     for (List<String> values : renderings) {
       String rendered =
           template(
@@ -314,6 +375,10 @@ class HelmChartIT {
                       "--set", "port=9555",
                       "--set", "imagePullSecrets[0].name=regcred",
                       "--set", "dashboards.enabled=true")));
+      // What a GitOps pipeline lints (helm template | yamllint): no trailing whitespace.
+      assertThat(rendered.lines().filter(line -> line.endsWith(" ")).toList())
+          .as("rendered lines with trailing spaces, %s", values)
+          .isEmpty();
       Path file = Files.writeString(dir.resolve("labels.yaml"), rendered);
       for (JsonNode object : DeployFiles.documents(file)) {
         String what = object.path("kind").asText() + " " + object.at("/metadata/name").asText();
@@ -346,6 +411,110 @@ class HelmChartIT {
     assertThat(disagree.exitCode()).isNotZero();
     assertThat(disagree.output())
         .contains("config.http.listen (0.0.0.0:9000) and port (9404) disagree");
+  }
+
+  @Test
+  void withHttpTlsEveryProbeAndThePodMonitorUseHttps() throws Exception {
+    List<String> https =
+        List.of(
+            "--set", "config.http.tls.keyStore=/var/run/secrets/http/keystore.p12",
+            "--set", "config.http.tls.keyStorePasswordFile=/var/run/secrets/http/password",
+            "--set", "podMonitor.enabled=true",
+            "--set", "podMonitor.tlsConfig.ca.secret.name=jvm-sentinel-ca",
+            "--set", "podMonitor.tlsConfig.ca.secret.key=ca.crt");
+    List<List<String>> modes =
+        List.of(
+            JMX_STANDALONE,
+            PID_STANDALONE,
+            concat(JMX_STANDALONE, List.of("--set", "sidecar.native=true")),
+            DISCOVERY_CLUSTER,
+            DISCOVERY_PER_NODE,
+            List.of("--set", "nodeAgent.enabled=true"));
+    for (List<String> mode : modes) {
+      // A plain HTTP probe of an HTTPS daemon fails: the kubelet would restart it forever.
+      String rendered = lintedAndValid(concat(mode, https));
+      List<JsonNode> probes = new ArrayList<>();
+      for (JsonNode object : objectsWithPods(rendered)) {
+        JsonNode pod = object.at("/spec/template/spec");
+        for (String list : List.of("containers", "initContainers")) {
+          for (JsonNode c : pod.path(list)) {
+            for (String probe : List.of("startupProbe", "livenessProbe", "readinessProbe")) {
+              if (c.has(probe) && c.at("/ports/0/name").asText().equals("metrics")) {
+                probes.add(c.get(probe));
+              }
+            }
+          }
+        }
+      }
+      assertThat(probes).as("probes, %s", mode).isNotEmpty();
+      assertThat(probes)
+          .as("%s", mode)
+          .allSatisfy(p -> assertThat(p.at("/httpGet/scheme").asText()).isEqualTo("HTTPS"));
+      JsonNode endpoint = object(rendered, "PodMonitor").at("/spec/podMetricsEndpoints/0");
+      assertThat(endpoint.path("scheme").asText()).as("%s", mode).isEqualTo("https");
+      assertThat(endpoint.at("/tlsConfig/ca/secret/name").asText()).isEqualTo("jvm-sentinel-ca");
+    }
+    // Without http.tls: plain HTTP, as the kubelet's default.
+    JsonNode plain =
+        object(template(JMX_STANDALONE), "Deployment").at("/spec/template/spec/containers/1");
+    assertThat(plain.at("/livenessProbe/httpGet").has("scheme")).isFalse();
+  }
+
+  private static List<JsonNode> objectsWithPods(String rendered) throws IOException {
+    List<JsonNode> out = new ArrayList<>();
+    for (String kind : List.of("Deployment", "DaemonSet")) {
+      out.addAll(objects(rendered, kind));
+    }
+    return out;
+  }
+
+  @Test
+  void theNotesSayHowToReachAnEndpointThatWantsTheToken() throws IOException {
+    // A fleet daemon's endpoint answers 401 without the token: the notes say where it is.
+    String fleet = notes(DISCOVERY_CLUSTER);
+    assertThat(fleet)
+        .contains("port-forward <pod> 9404   then http://localhost:9404/")
+        .contains("get secret release-jvm-sentinel-http -o jsonpath='{.data.token}' | base64 -d")
+        .contains("curl -H \"Authorization: Bearer $TOKEN\" http://localhost:9404/api/v1/targets")
+        .doesNotContain("The sidecar has no readiness probe");
+    assertThat(
+            notes(
+                List.of("--set", "nodeAgent.enabled=true", "--set", "endpointAuth.enabled=false")))
+        .doesNotContain("TOKEN");
+    String sidecar = notes(JMX_STANDALONE);
+    assertThat(sidecar).contains("The sidecar has no readiness probe").doesNotContain("TOKEN");
+    assertThat(
+            notes(
+                concat(
+                    JMX_STANDALONE,
+                    List.of(
+                        "--set", "config.http.tls.keyStore=/s/k.p12",
+                        "--set", "config.http.tls.keyStorePasswordFile=/s/p"))))
+        .contains("then https://localhost:9404/");
+  }
+
+  /**
+   * NOTES.txt as helm install prints it. helm template leaves NOTES.txt out, so a copy of the chart
+   * (links followed) renders it through a template that returns it as a value.
+   */
+  private String notes(List<String> values) throws IOException {
+    Path copy = dir.resolve("notes-chart");
+    if (!Files.exists(copy)) {
+      try (var files = Files.walk(CHART)) {
+        for (Path file : files.filter(Files::isRegularFile).toList()) {
+          Path target = copy.resolve(CHART.relativize(file).toString());
+          Files.createDirectories(target.getParent());
+          Files.copy(file, target); // follows links: rules/, dashboards/, alertmanager/
+        }
+      }
+      Files.copy(CHART.resolve("templates/NOTES.txt"), copy.resolve("notes-source.txt"));
+      Files.writeString(
+          copy.resolve("templates/notes.yaml"),
+          "notes: {{ tpl (.Files.Get \"notes-source.txt\") . | toJson }}\n");
+    }
+    String rendered =
+        template(concat(values, List.of("--show-only", "templates/notes.yaml")), copy);
+    return DeployFiles.YAML.readTree(rendered).path("notes").asText();
   }
 
   @Test
@@ -402,6 +571,13 @@ class HelmChartIT {
               e ->
                   assertThat(podLabels.path(e.getKey()).asText()).isEqualTo(e.getValue().asText()));
       assertThat(selector.size()).isPositive();
+      // Every mode's series carry their JVM's namespace, pod and container: the scrape keeps them.
+      assertThat(
+              object(rendered, "PodMonitor")
+                  .at("/spec/podMetricsEndpoints/0/honorLabels")
+                  .asBoolean())
+          .as("PodMonitor honorLabels")
+          .isTrue();
     }
 
     String rendered = template(concat(sidecar, kps));

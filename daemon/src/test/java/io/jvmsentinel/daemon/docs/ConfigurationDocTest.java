@@ -3,6 +3,7 @@ package io.jvmsentinel.daemon.docs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.jvmsentinel.daemon.Main;
 import io.jvmsentinel.daemon.config.CliOverrides;
 import io.jvmsentinel.daemon.config.ConfigException;
 import io.jvmsentinel.daemon.config.ConfigLoader;
@@ -19,6 +20,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine.Model.OptionSpec;
 
 /**
  * Every key the configuration reader accepts is documented in docs/configuration.md. The keys are
@@ -57,6 +59,40 @@ class ConfigurationDocTest {
         .as(
             "keys the reader accepts that docs/configuration.md does not name (in backticks, in the"
                 + " table of their section, relative to it or in full)")
+        .isEmpty();
+  }
+
+  @Test
+  void everyRunOptionAndItsEnvironmentVariableIsInTheCommandLineTable() throws IOException {
+    String doc = Files.readString(Jdks.repoRoot().resolve("docs/configuration.md"));
+    String table =
+        doc.substring(doc.indexOf("## Command line"), doc.indexOf("### Logging and the daemon"));
+    List<String> missing = new ArrayList<>();
+    for (OptionSpec option :
+        Main.commandLine().getSubcommands().get("run").getCommandSpec().options()) {
+      String name = option.longestName();
+      if (option.usageHelp() || option.versionHelp()) {
+        continue;
+      }
+      if (!table.contains("`" + name + " ")) {
+        missing.add(name);
+      }
+      String defaultValue = option.defaultValue();
+      if (defaultValue != null && defaultValue.startsWith("${env:")) {
+        String variable = defaultValue.substring(6, defaultValue.length() - 1);
+        if (!table.contains("`" + variable + "`")) {
+          missing.add(name + " (" + variable + ")");
+        }
+      }
+    }
+    // The providers --discover takes, as its description names them.
+    for (String provider : List.of("local", "kubernetes")) {
+      if (!table.contains("`--discover " + provider + "`")) {
+        missing.add("--discover " + provider);
+      }
+    }
+    assertThat(missing)
+        .as("run options (and environment variables) missing from the Command line table")
         .isEmpty();
   }
 

@@ -28,7 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A real Prometheus scrapes a daemon serving HTTPS with authentication, using the shipped example
  * {@code deploy/prometheus/scrape-secured.yml} with only its paths and addresses replaced: the
- * basic-auth job and the bearer job are up, and a job without the credential is refused (401).
+ * basic-auth job, the bearer job and the fleet daemons' job (plain HTTP, bearer) are up, and a job
+ * without the credential is refused (401).
  */
 class PrometheusSecuredScrapeIT {
   @TempDir Path dir;
@@ -43,6 +44,7 @@ class PrometheusSecuredScrapeIT {
     Files.writeString(dir.resolve("scrape-token"), "scrape-token-4\n");
     int basicPort = LoopbackPorts.freePort();
     int bearerPort = LoopbackPorts.freePort();
+    int fleetPort = LoopbackPorts.freePort();
     Map<String, String> env = new HashMap<>(Map.of("HTTP_KS_PW", "http-ks-pw-4"));
     ConfigLoader loader = new ConfigLoader(env::get);
     // No JVM target is needed: the daemon's own series (target_up 0 of an absent target) are
@@ -71,6 +73,18 @@ class PrometheusSecuredScrapeIT {
                     .formatted(bearerPort, http.keyStore())
                 + target);
 
+    // The node agent's and discovery daemons' endpoint: plain HTTP with a bearer token.
+    Path fleetConfig =
+        Files.writeString(
+            dir.resolve("fleet.yaml"),
+            """
+            http:
+              listen: 127.0.0.1:%d
+              auth: {bearer: {tokenFile: scrape-token}}
+            """
+                    .formatted(fleetPort)
+                + target);
+
     String example =
         Files.readString(Jdks.repoRoot().resolve("deploy/prometheus/scrape-secured.yml"))
             .replace(
@@ -81,7 +95,11 @@ class PrometheusSecuredScrapeIT {
                 dir.resolve("scrape-token").toString())
             .replace("/etc/prometheus/secrets/jvm-sentinel-ca.crt", http.certificate().toString())
             .replace("orders.internal:9404", "127.0.0.1:" + basicPort)
-            .replace("payments.internal:9404", "127.0.0.1:" + bearerPort);
+            .replace("payments.internal:9404", "127.0.0.1:" + bearerPort)
+            .replace(
+                "/etc/prometheus/secrets/jvm-sentinel-http-token",
+                dir.resolve("scrape-token").toString())
+            .replace("jvm-sentinel-fleet.monitoring:9404", "127.0.0.1:" + fleetPort);
     // One more job, like the first but without the credential: it must be refused.
     String unauthenticated =
         """
@@ -102,7 +120,9 @@ class PrometheusSecuredScrapeIT {
     try (SentinelDaemon basic =
             SentinelDaemon.start(loader.load(Optional.of(basicConfig), CliOverrides.NONE));
         SentinelDaemon bearer =
-            SentinelDaemon.start(loader.load(Optional.of(bearerConfig), CliOverrides.NONE))) {
+            SentinelDaemon.start(loader.load(Optional.of(bearerConfig), CliOverrides.NONE));
+        SentinelDaemon fleet =
+            SentinelDaemon.start(loader.load(Optional.of(fleetConfig), CliOverrides.NONE))) {
       prometheus = PrometheusServer.start(promConfig, dir, prometheusPort);
       String query = "http://127.0.0.1:" + prometheusPort + "/api/v1/targets";
       await("every scrape job has a result (log: " + dir + "/prometheus.log)")
@@ -114,6 +134,7 @@ class PrometheusSecuredScrapeIT {
                 Map<String, JsonNode> jobs = jobs(query);
                 assertThat(jobs.get("jvm-sentinel").path("health").asText()).isEqualTo("up");
                 assertThat(jobs.get("jvm-sentinel-bearer").path("health").asText()).isEqualTo("up");
+                assertThat(jobs.get("jvm-sentinel-fleet").path("health").asText()).isEqualTo("up");
                 assertThat(jobs.get("no-credential").path("health").asText()).isEqualTo("down");
               });
       assertThat(jobs(query).get("no-credential").path("lastError").asText()).contains("401");
@@ -122,6 +143,10 @@ class PrometheusSecuredScrapeIT {
           .containsPattern("jvm_sentinel_http_auth_failures_total\\{reason=\"missing\",\\} [1-9]");
       assertThat(bearer.registry().scrape())
           .contains("jvm_sentinel_target_up{target=\"absent\",} 0.0");
+      // The fleet job sent its token: the plain-HTTP daemon refused nothing.
+      assertThat(fleet.registry().scrape())
+          .doesNotContainPattern(
+              "jvm_sentinel_http_auth_failures_total\\{reason=\"(missing|invalid)\",\\} [1-9]");
     } finally {
       if (prometheus != null) {
         prometheus.destroy();
