@@ -4,6 +4,7 @@ import io.jvmsentinel.daemon.cli.CheckConfigCommand;
 import io.jvmsentinel.daemon.cli.DemoCommand;
 import io.jvmsentinel.daemon.cli.RunCommand;
 import io.jvmsentinel.daemon.cli.VersionProvider;
+import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -22,7 +23,10 @@ import picocli.CommandLine.Command;
       DemoCommand.class,
       CommandLine.HelpCommand.class
     })
-public final class Main implements Runnable {
+public final class Main implements Callable<Integer> {
+  /** As every command's usage error (see cli.ExitCodes). */
+  private static final int USAGE = 2;
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   public static void main(String[] args) {
@@ -36,8 +40,15 @@ public final class Main implements Runnable {
     return commandLine;
   }
 
+  /**
+   * No command is a usage error, not success: a container started without one must not look like a
+   * daemon that ran and finished.
+   */
   @Override
-  public void run() {
-    spec.commandLine().usage(System.out);
+  public Integer call() {
+    CommandLine commandLine = spec.commandLine();
+    commandLine.getErr().println("jvm-sentinel: which command? (run, check-config or demo)");
+    commandLine.usage(commandLine.getErr());
+    return USAGE;
   }
 }
