@@ -15,10 +15,10 @@ import java.util.Set;
 /**
  * Checks the credential of a request when {@code http.auth} is set: every path, the API, the status
  * page and the snapshots included. The probes {@code /health} and {@code /ready} stay open: kubelet
- * probes cannot send a credential, and they reveal only whether the daemon runs and which targets
- * are down. {@code /metrics} stays open only when the operator chooses so ({@code
- * http.openMetrics}: a scraper that cannot send a credential). Comparisons take the same time
- * whatever the input.
+ * probes cannot send a credential, and without one they reveal only whether the daemon runs and how
+ * many targets are down ({@link #credentialed}). {@code /metrics} stays open only when the operator
+ * chooses so ({@code http.openMetrics}: a scraper that cannot send a credential). Comparisons take
+ * the same time whatever the input.
  */
 public final class HttpAccess {
   static final Set<String> OPEN_PATHS = Set.of("/health", "/ready");
@@ -63,12 +63,29 @@ public final class HttpAccess {
       missing.increment();
       return Optional.of(unauthorized());
     }
-    // Digests first: equal lengths, so neither the length nor the content leaks through timing.
-    if (!MessageDigest.isEqual(expected, digest(normalized(given)))) {
+    if (!matches(given)) {
       invalid.increment();
       return Optional.of(unauthorized());
     }
     return Optional.empty();
+  }
+
+  /**
+   * Whether the request carries the credential (always, without {@code http.auth}): an open probe
+   * names the down targets, their addresses and errors only to a caller who may read the API.
+   * Nothing is counted: probes send no credential by design.
+   */
+  public boolean credentialed(HttpEndpoint.Request request) {
+    if (auth instanceof HttpAuth.None) {
+      return true;
+    }
+    String given = request.header("Authorization");
+    return given != null && !given.isBlank() && matches(given);
+  }
+
+  // Digests first: equal lengths, so neither the length nor the content leaks through timing.
+  private boolean matches(String header) {
+    return MessageDigest.isEqual(expected, digest(normalized(header)));
   }
 
   /**

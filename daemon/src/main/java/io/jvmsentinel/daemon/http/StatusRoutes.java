@@ -59,16 +59,22 @@ public final class StatusRoutes {
     return request -> HttpEndpoint.Response.json(200, Map.of("status", "UP"));
   }
 
-  /** 200 only when every target is connected; otherwise 503 naming the targets that are down. */
-  public HttpEndpoint.Route ready() {
+  /**
+   * 200 only when every target is connected; otherwise 503 with how many are down, and which (name,
+   * address, last error) to a caller that {@code mayName}: the probe stays open when the rest of
+   * the endpoint needs a credential, and the addresses and errors of the targets must not.
+   */
+  public HttpEndpoint.Route ready(Predicate<HttpEndpoint.Request> mayName) {
     return request -> {
       List<TargetStatus> all = statuses();
-      List<Map<String, Object>> down =
-          all.stream().filter(t -> !t.up()).map(StatusRoutes::brief).toList();
+      List<TargetStatus> down = all.stream().filter(t -> !t.up()).toList();
       Map<String, Object> body = new LinkedHashMap<>();
       body.put("status", down.isEmpty() ? "READY" : "NOT_READY");
       body.put("targets", all.size());
-      body.put("down", down);
+      body.put("downTargets", down.size());
+      if (mayName.test(request)) {
+        body.put("down", down.stream().map(StatusRoutes::brief).toList());
+      }
       return HttpEndpoint.Response.json(down.isEmpty() ? 200 : 503, body);
     };
   }

@@ -208,6 +208,7 @@ public final class SentinelDaemon implements AutoCloseable {
             new RedactedArguments(config.http().maskArguments(), config.http().showProperties()),
             new RuleCoverage(
                 Rules.all(), ruleSettings, detectionConfig.enabled(), detectionConfig.interval()));
+    HttpAccess access = HttpAccess.of(config.http().auth(), config.http().openMetrics(), registry);
     Map<String, HttpEndpoint.Route> routes =
         new HashMap<>(
             Map.of(
@@ -216,7 +217,7 @@ public final class SentinelDaemon implements AutoCloseable {
                 "/health",
                 status.health(),
                 "/ready",
-                status.ready(),
+                status.ready(access::credentialed),
                 "/api/v1/targets",
                 status.targets(),
                 "/api/v1/alerts",
@@ -231,10 +232,7 @@ public final class SentinelDaemon implements AutoCloseable {
     try {
       http =
           HttpEndpoint.start(
-              config.http().listen().toSocketAddress(),
-              routes,
-              serverTls(config),
-              HttpAccess.of(config.http().auth(), config.http().openMetrics(), registry));
+              config.http().listen().toSocketAddress(), routes, serverTls(config), access);
     } catch (IOException e) {
       detection.close();
       snapshots.close();
