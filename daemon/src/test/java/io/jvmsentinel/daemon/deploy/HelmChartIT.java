@@ -493,6 +493,31 @@ class HelmChartIT {
         .contains("then https://localhost:9404/");
   }
 
+  @Test
+  void theNotesNameTheSecretThePodMonitorAuthenticatesWith() throws IOException {
+    List<String> monitored = List.of("--set", "podMonitor.enabled=true");
+    assertThat(notes(concat(List.of("--set", "nodeAgent.enabled=true"), monitored)))
+        .contains(
+            "The PodMonitor scrapes with the bearer token of Secret release-jvm-sentinel-http"
+                + " (key token),\nthe one the daemon reads. The daemon reads it at start: after"
+                + " rotating it, restart the daemon's pods.");
+    assertThat(
+            notes(
+                concat(
+                    JMX_STANDALONE,
+                    List.of(
+                        "--set", "config.http.auth.basic.username=prometheus",
+                        "--set", "config.http.auth.basic.passwordFile=/s/password",
+                        "--set", "podMonitor.basicAuth.username.name=orders-scrape",
+                        "--set", "podMonitor.basicAuth.username.key=username",
+                        "--set", "podMonitor.basicAuth.password.name=orders-scrape",
+                        "--set", "podMonitor.basicAuth.password.key=password"))))
+        .contains(
+            "The PodMonitor scrapes with basic auth, username and password from Secret"
+                + " orders-scrape (keys username, password),");
+    assertThat(notes(JMX_STANDALONE)).doesNotContain("The PodMonitor scrapes with");
+  }
+
   /**
    * NOTES.txt as helm install prints it. helm template leaves NOTES.txt out, so a copy of the chart
    * (links followed) renders it through a template that returns it as a value.
