@@ -225,6 +225,28 @@ class HelmChartIT {
         .properties()
         .forEach(
             e -> assertThat(podLabels.path(e.getKey()).asText()).isEqualTo(e.getValue().asText()));
+
+    // endpointAuth.sidecar: the included templates bring the token's mount and volume, this chart
+    // its Secret, and the PodMonitor sends it.
+    Path secured = dir.resolve("orders-secured.yaml");
+    Files.writeString(
+        secured, template(List.of("--set", "jvm-sentinel.endpointAuth.sidecar=true"), copy));
+    Result securedValidation = validate(List.of(secured.toString()));
+    assertThat(securedValidation.exitCode()).as(securedValidation.output()).isZero();
+    String securedOutput = Files.readString(secured);
+    JsonNode securedPod = object(securedOutput, "Deployment").at("/spec/template/spec");
+    assertThat(DeployFiles.byName(sidecarOf(securedPod).path("volumeMounts"), "http-token"))
+        .isPresent();
+    assertThat(
+            DeployFiles.byName(securedPod.path("volumes"), "http-token")
+                .orElseThrow()
+                .at("/secret/secretName")
+                .asText())
+        .isEqualTo("orders-jvm-sentinel-http");
+    assertThat(object(securedOutput, "Secret").at("/metadata/name").asText())
+        .isEqualTo("orders-jvm-sentinel-http");
+    assertThat(credentials(securedOutput))
+        .containsExactly("authorization: Bearer orders-jvm-sentinel-http/token");
   }
 
   @Test
