@@ -1,16 +1,10 @@
 {{/* ------------------------------------------------ Endpoint authentication (endpointAuth) */}}
 
-{{/* Whether this release renders a fleet daemon (node agent, discovery) whose endpoint needs the
-     bearer token: they show every watched JVM's pids, arguments, threads and snapshots. */}}
+{{/* Whether this release's daemon needs the bearer token: a fleet daemon (node agent, discovery)
+     by default, as they show every watched JVM's pids, arguments, threads and snapshots; the
+     sidecar only with endpointAuth.sidecar. */}}
 {{- define "jvm-sentinel.endpointAuth.on" -}}
-{{- if and .Values.endpointAuth.enabled (or .Values.nodeAgent.enabled .Values.discovery.enabled) -}}
-true
-{{- end -}}
-{{- end }}
-
-{{/* Whether /metrics needs the token too (a scraper must then send it). */}}
-{{- define "jvm-sentinel.endpointAuth.metricsClosed" -}}
-{{- if and (include "jvm-sentinel.endpointAuth.on" .) (not .Values.endpointAuth.openMetrics) -}}
+{{- if and .Values.endpointAuth.enabled (or .Values.nodeAgent.enabled .Values.discovery.enabled .Values.endpointAuth.sidecar) -}}
 true
 {{- end -}}
 {{- end }}
@@ -19,13 +13,18 @@ true
 {{- .Values.endpointAuth.existingSecret | default (printf "%s-http" (include "jvm-sentinel.fullname" .) | trunc 63 | trimSuffix "-") -}}
 {{- end }}
 
+{{/* Where the daemon reads the token: the mounted Secret's key. */}}
+{{- define "jvm-sentinel.endpointAuth.tokenFile" -}}
+{{- printf "/var/run/secrets/jvm-sentinel-http/%s" .Values.endpointAuth.tokenKey -}}
+{{- end }}
+
 {{/* http.auth (bearer, the mounted token file) and http.openMetrics into a daemon's config, unless
      config.http.auth says otherwise. */}}
 {{- define "jvm-sentinel.setEndpointAuth" -}}
 {{- if include "jvm-sentinel.endpointAuth.on" .root -}}
 {{- $http := .config.http | default dict -}}
 {{- if not $http.auth -}}
-{{- $_ := set $http "auth" (dict "bearer" (dict "tokenFile" (printf "/var/run/secrets/jvm-sentinel-http/%s" .root.Values.endpointAuth.tokenKey))) -}}
+{{- $_ := set $http "auth" (dict "bearer" (dict "tokenFile" (include "jvm-sentinel.endpointAuth.tokenFile" .root))) -}}
 {{- end -}}
 {{- if .root.Values.endpointAuth.openMetrics -}}
 {{- $_ := set $http "openMetrics" true -}}

@@ -113,6 +113,7 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 {{- $config := deepCopy .Values.config -}}
 {{- include "jvm-sentinel.setListen" (dict "root" . "config" $config) -}}
 {{- include "jvm-sentinel.setRunbookBaseUrl" (dict "root" . "config" $config) -}}
+{{- include "jvm-sentinel.setEndpointAuth" (dict "root" . "config" $config) -}}
 {{- include "jvm-sentinel.setStorage" (dict "config" $config "sizeLimit" .Values.tmpSizeLimit "name" "tmpSizeLimit") -}}
 {{- if eq .Values.mode "jmx" -}}
 {{- $_ := set $config "targets" (list $target) -}}
@@ -223,6 +224,7 @@ app.kubernetes.io/instance: {{ .Release.Name }}
     - name: shared-tmp
       mountPath: /tmp
     {{- end }}
+    {{- with include "jvm-sentinel.endpointAuth.volumeMount" . }}{{ . | nindent 4 }}{{ end }}
     {{- with .Values.extraVolumeMounts }}
     {{- toYaml . | nindent 4 }}
     {{- end }}
@@ -248,6 +250,9 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 - name: shared-tmp
   emptyDir:
     sizeLimit: {{ .Values.tmpSizeLimit }}
+{{- end }}
+{{- with include "jvm-sentinel.endpointAuth.volume" . }}
+{{ . }}
 {{- end }}
 {{- with .Values.extraVolumes }}
 {{ toYaml . }}

@@ -225,6 +225,28 @@ class HelmChartIT {
         .properties()
         .forEach(
             e -> assertThat(podLabels.path(e.getKey()).asText()).isEqualTo(e.getValue().asText()));
+
+    // endpointAuth.sidecar: the included templates bring the token's mount and volume, this chart
+    // its Secret, and the PodMonitor sends it.
+    Path secured = dir.resolve("orders-secured.yaml");
+    Files.writeString(
+        secured, template(List.of("--set", "jvm-sentinel.endpointAuth.sidecar=true"), copy));
+    Result securedValidation = validate(List.of(secured.toString()));
+    assertThat(securedValidation.exitCode()).as(securedValidation.output()).isZero();
+    String securedOutput = Files.readString(secured);
+    JsonNode securedPod = object(securedOutput, "Deployment").at("/spec/template/spec");
+    assertThat(DeployFiles.byName(sidecarOf(securedPod).path("volumeMounts"), "http-token"))
+        .isPresent();
+    assertThat(
+            DeployFiles.byName(securedPod.path("volumes"), "http-token")
+                .orElseThrow()
+                .at("/secret/secretName")
+                .asText())
+        .isEqualTo("orders-jvm-sentinel-http");
+    assertThat(object(securedOutput, "Secret").at("/metadata/name").asText())
+        .isEqualTo("orders-jvm-sentinel-http");
+    assertThat(credentials(securedOutput))
+        .containsExactly("authorization: Bearer orders-jvm-sentinel-http/token");
   }
 
   @Test
@@ -491,6 +513,31 @@ class HelmChartIT {
                         "--set", "config.http.tls.keyStore=/s/k.p12",
                         "--set", "config.http.tls.keyStorePasswordFile=/s/p"))))
         .contains("then https://localhost:9404/");
+  }
+
+  @Test
+  void theNotesNameTheSecretThePodMonitorAuthenticatesWith() throws IOException {
+    List<String> monitored = List.of("--set", "podMonitor.enabled=true");
+    assertThat(notes(concat(List.of("--set", "nodeAgent.enabled=true"), monitored)))
+        .contains(
+            "The PodMonitor scrapes with the bearer token of Secret release-jvm-sentinel-http"
+                + " (key token),\nthe one the daemon reads. The daemon reads it at start: after"
+                + " rotating it, restart the daemon's pods.");
+    assertThat(
+            notes(
+                concat(
+                    JMX_STANDALONE,
+                    List.of(
+                        "--set", "config.http.auth.basic.username=prometheus",
+                        "--set", "config.http.auth.basic.passwordFile=/s/password",
+                        "--set", "podMonitor.basicAuth.username.name=orders-scrape",
+                        "--set", "podMonitor.basicAuth.username.key=username",
+                        "--set", "podMonitor.basicAuth.password.name=orders-scrape",
+                        "--set", "podMonitor.basicAuth.password.key=password"))))
+        .contains(
+            "The PodMonitor scrapes with basic auth, username and password from Secret"
+                + " orders-scrape (keys username, password),");
+    assertThat(notes(JMX_STANDALONE)).doesNotContain("The PodMonitor scrapes with");
   }
 
   /**
@@ -853,6 +900,234 @@ class HelmChartIT {
     assertThat(objects(off, "Secret")).isEmpty();
     assertThat(fleetConfig(off).http().auth()).isEqualTo(HttpAuth.NONE);
     assertThat(objects(template(JMX_STANDALONE), "Secret")).isEmpty();
+  }
+
+  /**
+   * The PodMonitor sends what the daemon's http.auth asks for, by reference to the Secret the
+   * daemon reads, in every mode: endpointAuth's token (the sidecar with endpointAuth.sidecar), a
+   * config.http.auth of one's own with the Secret named in podMonitor.authorization or basicAuth;
+   * nothing when /metrics is open. A credential the chart cannot name stops the install.
+   */
+  @Test
+  void thePodMonitorCarriesTheCredentialsOfTheDaemonsHttpAuthInEveryMode() throws Exception {
+    List<String> monitored = List.of("--set", "podMonitor.enabled=true");
+    List<String> snippet = concat(SNIPPET_ONLY, monitored);
+    List<List<String>> sidecars =
+        List.of(
+            JMX_STANDALONE,
+            PID_STANDALONE,
+            concat(JMX_STANDALONE, List.of("--set", "sidecar.native=true")),
+            snippet);
+    List<String> sidecarAuth = List.of("--set", "endpointAuth.sidecar=true");
+    for (List<String> mode : sidecars) {
+      // No http.auth: the sidecar's default, and a PodMonitor without credentials.
+      String plain = lintedAndValid(mode);
+      assertThat(credentials(plain)).as("%s", mode).isEmpty();
+      assertThat(objects(plain, "Secret")).isEmpty();
+
+      // endpointAuth.sidecar: the fleet daemons' token, mounted where http.auth reads it, sent.
+      String secured = lintedAndValid(concat(mode, sidecarAuth));
+      String secretName = object(secured, "Secret").at("/metadata/name").asText();
+      assertThat(secretName).isEqualTo("release-jvm-sentinel-http");
+      assertThat(credentials(secured))
+          .as("%s", mode)
+          .containsExactly("authorization: Bearer release-jvm-sentinel-http/token");
+      String yaml = object(secured, "ConfigMap").at("/data/sentinel.yaml").asText();
+      assertThat(DeployFiles.YAML.readTree(yaml).at("/http/auth/bearer/tokenFile").asText())
+          .isEqualTo("/var/run/secrets/jvm-sentinel-http/token");
+      for (JsonNode pod : podsOf(secured)) {
+        JsonNode sidecar = sidecarOf(pod);
+        JsonNode mount =
+            DeployFiles.byName(sidecar.path("volumeMounts"), "http-token").orElseThrow();
+        assertThat(mount.path("mountPath").asText())
+            .isEqualTo("/var/run/secrets/jvm-sentinel-http");
+        JsonNode volume = DeployFiles.byName(pod.path("volumes"), "http-token").orElseThrow();
+        assertThat(volume.at("/secret/secretName").asText()).isEqualTo(secretName);
+        if (mode != PID_STANDALONE) { // pid mode's target comes from find-pid.sh's --pid
+          SentinelConfig config =
+              DeployFiles.loadExample(
+                  yaml,
+                  "sentinel.yaml",
+                  Files.createTempDirectory(dir, "sidecar"),
+                  DeployFiles.environment(sidecar));
+          assertThat(config.http().auth()).isInstanceOf(HttpAuth.Bearer.class);
+        }
+      }
+      // ... and /metrics open by choice: no credentials to send.
+      String open =
+          lintedAndValid(
+              concat(concat(mode, sidecarAuth), List.of("--set", "endpointAuth.openMetrics=true")));
+      assertThat(credentials(open)).isEmpty();
+    }
+
+    // A config.http.auth of one's own, in a sidecar and in a fleet daemon: the Secret it names.
+    List<String> ownBearer =
+        List.of(
+            "--set", "config.http.auth.bearer.tokenFile=/var/run/secrets/scrape/token",
+            "--set", "podMonitor.authorization.credentials.name=orders-scrape",
+            "--set", "podMonitor.authorization.credentials.key=token");
+    List<String> ownBasic =
+        List.of(
+            "--set", "config.http.auth.basic.username=prometheus",
+            "--set", "config.http.auth.basic.passwordFile=/var/run/secrets/scrape/password",
+            "--set", "podMonitor.basicAuth.username.name=orders-scrape",
+            "--set", "podMonitor.basicAuth.username.key=username",
+            "--set", "podMonitor.basicAuth.password.name=orders-scrape",
+            "--set", "podMonitor.basicAuth.password.key=password");
+    List<String> nodeAgent = concat(List.of("--set", "nodeAgent.enabled=true"), monitored);
+    for (List<String> mode : List.of(JMX_STANDALONE, snippet, nodeAgent, DISCOVERY_CLUSTER)) {
+      List<String> withMonitor = concat(mode, monitored);
+      assertThat(credentials(lintedAndValid(concat(withMonitor, ownBearer))))
+          .as("%s", mode)
+          .containsExactly("authorization: Bearer orders-scrape/token");
+      assertThat(credentials(lintedAndValid(concat(withMonitor, ownBasic))))
+          .as("%s", mode)
+          .containsExactly("basicAuth: orders-scrape/username orders-scrape/password");
+    }
+    // Your own http.auth reading endpointAuth's mounted token: that Secret, nothing to name.
+    assertThat(
+            credentials(
+                lintedAndValid(
+                    concat(
+                        nodeAgent,
+                        List.of(
+                            "--set",
+                            "config.http.auth.bearer.tokenFile="
+                                + "/var/run/secrets/jvm-sentinel-http/token")))))
+        .containsExactly("authorization: Bearer release-jvm-sentinel-http/token");
+
+    // With HTTPS: the scheme, the tlsConfig and the credentials together.
+    String https =
+        lintedAndValid(
+            concat(
+                concat(JMX_STANDALONE, sidecarAuth),
+                List.of(
+                    "--set", "config.http.tls.keyStore=/var/run/secrets/http/keystore.p12",
+                    "--set", "config.http.tls.keyStorePasswordFile=/var/run/secrets/http/password",
+                    "--set", "podMonitor.tlsConfig.ca.secret.name=jvm-sentinel-ca",
+                    "--set", "podMonitor.tlsConfig.ca.secret.key=ca.crt")));
+    JsonNode endpoint = object(https, "PodMonitor").at("/spec/podMetricsEndpoints/0");
+    assertThat(endpoint.path("scheme").asText()).isEqualTo("https");
+    assertThat(endpoint.at("/tlsConfig/ca/secret/name").asText()).isEqualTo("jvm-sentinel-ca");
+    assertThat(credentials(https))
+        .containsExactly("authorization: Bearer release-jvm-sentinel-http/token");
+
+    // Metrics open by choice with one's own http.auth: nothing sent, nothing to name.
+    assertThat(
+            credentials(
+                lintedAndValid(
+                    concat(
+                        JMX_STANDALONE,
+                        List.of(
+                            "--set", "config.http.auth.bearer.tokenEnv=SCRAPE_TOKEN",
+                            "--set", "config.http.openMetrics=true")))))
+        .isEmpty();
+  }
+
+  @Test
+  void aPodMonitorThatCouldNotAuthenticateStopsTheInstall() {
+    List<String> bearerOnly =
+        concat(JMX_STANDALONE, List.of("--set", "config.http.auth.bearer.tokenEnv=SCRAPE_TOKEN"));
+    assertThat(templateFails(bearerOnly))
+        .contains(
+            "config.http.auth.bearer closes /metrics, and the PodMonitor cannot know which Secret"
+                + " holds its credential: set podMonitor.authorization");
+    assertThat(
+            templateFails(
+                concat(
+                    JMX_STANDALONE,
+                    List.of(
+                        "--set", "config.http.auth.basic.username=prometheus",
+                        "--set", "config.http.auth.basic.passwordEnv=SCRAPE_PASSWORD"))))
+        .contains("config.http.auth.basic closes /metrics")
+        .contains("set podMonitor.basicAuth");
+    List<String> bearerSecret =
+        List.of(
+            "--set", "podMonitor.authorization.credentials.name=orders-scrape",
+            "--set", "podMonitor.authorization.credentials.key=token");
+    assertThat(
+            templateFails(
+                concat(
+                    JMX_STANDALONE,
+                    concat(
+                        bearerSecret,
+                        List.of(
+                            "--set", "config.http.auth.basic.username=prometheus",
+                            "--set", "config.http.auth.basic.passwordEnv=SCRAPE_PASSWORD")))))
+        .contains(
+            "config.http.auth.basic wants podMonitor.basicAuth, not podMonitor.authorization");
+    assertThat(templateFails(concat(JMX_STANDALONE, bearerSecret)))
+        .contains("podMonitor.authorization is set, but the daemon asks for no credentials")
+        .contains("endpointAuth.sidecar turns it on for the sidecar");
+    assertThat(
+            templateFails(
+                concat(
+                    List.of("--set", "nodeAgent.enabled=true", "--set", "podMonitor.enabled=true"),
+                    bearerSecret)))
+        .contains(
+            "with endpointAuth the PodMonitor sends its token already"
+                + " (Secret release-jvm-sentinel-http): remove podMonitor.authorization");
+    // Half a reference never reaches the templates.
+    assertThat(
+            templateFails(
+                concat(
+                    JMX_STANDALONE,
+                    List.of("--set", "podMonitor.authorization.credentials.name=orders-scrape"))))
+        .contains("values don't meet the specifications of the schema")
+        .contains("missing property 'key'");
+    // Without a PodMonitor nothing is sent, so nothing needs naming.
+    assertThat(
+            helm(concat(
+                    List.of("template", "release", CHART.toString()),
+                    concat(
+                        SNIPPET_ONLY,
+                        List.of("--set", "config.http.auth.bearer.tokenEnv=SCRAPE_TOKEN"))))
+                .exitCode())
+        .isZero();
+  }
+
+  private String templateFails(List<String> values) {
+    Result result = helm(concat(List.of("template", "release", CHART.toString()), values));
+    assertThat(result.exitCode()).as(result.output()).isNotZero();
+    return result.output();
+  }
+
+  /**
+   * The PodMonitor endpoint's credentials, one line each: "authorization: Bearer secret/key" or
+   * "basicAuth: secret/key secret/key" (username, password). Secrets inlined would fail it.
+   */
+  private static List<String> credentials(String rendered) throws IOException {
+    JsonNode endpoint = object(rendered, "PodMonitor").at("/spec/podMetricsEndpoints/0");
+    List<String> out = new ArrayList<>();
+    if (endpoint.has("authorization")) {
+      JsonNode a = endpoint.get("authorization");
+      assertThat(a.size()).as("%s", a).isEqualTo(2);
+      out.add("authorization: " + a.path("type").asText() + " " + secretKey(a.get("credentials")));
+    }
+    if (endpoint.has("basicAuth")) {
+      JsonNode b = endpoint.get("basicAuth");
+      assertThat(b.size()).as("%s", b).isEqualTo(2);
+      out.add("basicAuth: " + secretKey(b.get("username")) + " " + secretKey(b.get("password")));
+    }
+    assertThat(endpoint.has("bearerTokenSecret")).isFalse(); // deprecated by the operator
+    return out;
+  }
+
+  private static String secretKey(JsonNode selector) {
+    assertThat(selector.size()).as("a Secret key selector: %s", selector).isEqualTo(2);
+    return selector.path("name").asText() + "/" + selector.path("key").asText();
+  }
+
+  private static List<JsonNode> podsOf(String rendered) throws IOException {
+    List<JsonNode> pods = new ArrayList<>();
+    objectsWithPods(rendered).forEach(o -> pods.add(o.at("/spec/template/spec")));
+    return pods;
+  }
+
+  private static JsonNode sidecarOf(JsonNode pod) {
+    return DeployFiles.byName(pod.path("containers"), "jvm-sentinel")
+        .or(() -> DeployFiles.byName(pod.path("initContainers"), "jvm-sentinel"))
+        .orElseThrow();
   }
 
   private SentinelConfig fleetConfig(String rendered) throws Exception {
