@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -241,22 +242,18 @@ class AlertLifeReplayTest {
    */
   @Test
   void aChurnAlertListsDeoptimisedMethodsOnlyWhereTheJvmRecordsThem() throws IOException {
-    Replay.Page jdk11 =
-        with(
-                Replay.run(fixture("churn-from-boot-8m-jdk11"), WarmUp.DEFAULT),
-                "CodeCacheChurn",
-                Status.FIRING)
-            .get(0);
-    Replay.Page jdk17 =
-        with(
-                Replay.run(fixture("churn-from-boot-8m-jdk17"), WarmUp.DEFAULT),
-                "CodeCacheChurn",
-                Status.FIRING)
-            .get(0);
+    Map<String, Object> jdk11 = firstChurnEvidence("churn-from-boot-8m-jdk11");
+    Map<String, Object> jdk17 = firstChurnEvidence("churn-from-boot-8m-jdk17");
 
-    assertThat(jdk11.evidence())
+    assertThat(jdk11)
         .containsKey("mostRecompiledMethods")
         .doesNotContainKey("mostDeoptimizedMethods");
-    assertThat(jdk17.evidence()).containsKeys("mostRecompiledMethods", "mostDeoptimizedMethods");
+    assertThat(jdk17).containsKeys("mostRecompiledMethods", "mostDeoptimizedMethods");
+  }
+
+  private static Map<String, Object> firstChurnEvidence(String fixture) throws IOException {
+    return with(Replay.run(fixture(fixture), WarmUp.DEFAULT), "CodeCacheChurn", Status.FIRING)
+        .get(0)
+        .evidence();
   }
 }
