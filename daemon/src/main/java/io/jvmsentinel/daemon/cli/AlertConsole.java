@@ -70,10 +70,15 @@ final class AlertConsole implements AlertListener {
     Map<String, Object> evidence = n.evidence();
     if (evidence.get("topCreatorSites") instanceof List<?> sites && !sites.isEmpty()) {
       Map<?, ?> top = (Map<?, ?>) sites.get(0);
-      System.out.println("    creator: " + top.get("site") + " (" + top.get("threadNames") + ")");
-      if (top.get("stack") instanceof List<?> stack) {
-        stack.stream().limit(6).forEach(frame -> System.out.println("      at " + frame));
-      }
+      printStack("creator: " + top.get("site") + " (" + top.get("threadNames") + ")", top);
+    }
+    // A lock contention's action points to the holder's stack and the blocked sites.
+    if (evidence.get("holder") instanceof Map<?, ?> holder) {
+      printStack("holder: " + holder.get("thread") + " (" + holder.get("state") + ")", holder);
+    }
+    if (evidence.get("blockedSites") instanceof List<?> sites && !sites.isEmpty()) {
+      Map<?, ?> top = (Map<?, ?>) sites.get(0);
+      printStack("blocked: " + top.get("site") + " (" + top.get("blockedSeconds") + " s)", top);
     }
     for (String key :
         List.of(
@@ -90,5 +95,13 @@ final class AlertConsole implements AlertListener {
     }
     n.snapshot().ifPresent(snapshot -> System.out.println("    JFR evidence: " + snapshot));
     System.out.println();
+  }
+
+  /** A headline and the first frames of the {@code stack} of {@code site}, if it has one. */
+  private static void printStack(String headline, Map<?, ?> site) {
+    System.out.println("    " + headline);
+    if (site.get("stack") instanceof List<?> stack) {
+      stack.stream().limit(6).forEach(frame -> System.out.println("      at " + frame));
+    }
   }
 }

@@ -167,6 +167,56 @@ class AlertConsoleTest {
         .noneMatch(line -> line.contains("subWindowsHeld") || line.contains("occupancyHistory"));
   }
 
+  @Test
+  void aLockContentionAlertShowsTheHolderAndWhereThreadsBlockAsItsActionSays() {
+    ByteArrayOutputStream terminal = new ByteArrayOutputStream();
+    System.setOut(new PrintStream(terminal, true, StandardCharsets.UTF_8));
+    AlertConsole console = new AlertConsole();
+    Map<String, Object> evidence =
+        Map.of(
+            "lockClass", "com.example.ConnectionCache",
+            "holder",
+                Map.of(
+                    "thread", "request-7",
+                    "state", "TIMED_WAITING",
+                    "stack", List.of("java.lang.Thread.sleep", "com.example.ConnectionCache.put")),
+            "blockedSites",
+                List.of(
+                    Map.of(
+                        "site",
+                        "com.example.Handler.handle",
+                        "blockedSeconds",
+                        41.5,
+                        "stack",
+                        List.of("com.example.ConnectionCache.get"))));
+
+    console.notify(
+        new AlertNotification(
+            "LockContention",
+            "orders",
+            "",
+            Severity.WARNING,
+            AlertNotification.Status.FIRING,
+            Samples.T0,
+            Samples.T0,
+            "Lock contention on orders",
+            "why",
+            "Look at the holder's stack and the blocked sites",
+            "",
+            evidence,
+            Optional.empty()));
+    console.printChanges();
+
+    List<String> lines = terminal.toString(StandardCharsets.UTF_8).lines().toList();
+    assertThat(lines)
+        .containsSubsequence(
+            "    holder: request-7 (TIMED_WAITING)",
+            "      at java.lang.Thread.sleep",
+            "      at com.example.ConnectionCache.put",
+            "    blocked: com.example.Handler.handle (41.5 s)",
+            "      at com.example.ConnectionCache.get");
+  }
+
   private static AlertNotification notification(
       AlertNotification.Status status, String summary, int second) {
     return notification(status, summary, 0, second);
