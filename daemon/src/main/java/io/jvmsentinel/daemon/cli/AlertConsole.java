@@ -86,7 +86,10 @@ final class AlertConsole implements AlertListener {
             "occupancyHistory",
             "mostRecompiledMethods",
             "mostDeoptimizedMethods",
-            "pauseShareOfWallTime")) {
+            "protocols",
+            "ciphers",
+            "pauseShareOfWallTime",
+            "pausesByCollectorAndCause")) {
       Object value = evidence.get(key);
       // An empty list says nothing here (JDK 11 has no deoptimisation events to list).
       if (value != null && !(value instanceof Collection<?> none && none.isEmpty())) {

@@ -10,6 +10,7 @@ import io.jvmsentinel.daemon.alert.AlertStateFile;
 import io.jvmsentinel.daemon.alert.Finding;
 import io.jvmsentinel.daemon.alert.FiringAlertRecord;
 import io.jvmsentinel.daemon.alert.RuleContext;
+import io.jvmsentinel.daemon.alert.RuleInput;
 import io.jvmsentinel.daemon.alert.RuleSettings;
 import io.jvmsentinel.daemon.alert.SignalHistory;
 import io.jvmsentinel.daemon.alert.SignalRecorder;
@@ -325,14 +326,15 @@ public final class DetectionEngine implements AutoCloseable {
 
   private void evaluate(
       AlertRule rule, String target, SignalWindow history, boolean warming, Instant sampledAt) {
-    if (heldDuringStormPause(rule, history)) {
+    Map<String, Double> thresholds = settings.thresholds(rule, target);
+    if (heldDuringStormPause(rule, history) || heldWhileUnreachable(rule, history, thresholds)) {
       return;
     }
     RuleContext context =
         new RuleContext(
             target,
             history,
-            settings.thresholds(rule, target),
+            thresholds,
             lifecycle.firingKeys(rule.id(), target),
             warming,
             sampledAt);
@@ -355,6 +357,19 @@ public final class DetectionEngine implements AutoCloseable {
    */
   static boolean heldDuringStormPause(AlertRule rule, SignalWindow history) {
     return rule.needsJfr() && history.latest().map(SignalSample::jfrStormPaused).orElse(false);
+  }
+
+  /**
+   * While the target does not answer, a rule about its data has none: that is not a resolve (a JVM
+   * thrashing in GC until it stops answering JMX is worse, not better), nor a reason to page. Its
+   * alerts hold until data comes back and shows their condition clear or holding. TargetDown, the
+   * rule about the connection itself, reads no data of the target and is judged.
+   */
+  static boolean heldWhileUnreachable(
+      AlertRule rule, SignalWindow history, Map<String, Double> thresholds) {
+    return !history.latest().map(SignalSample::up).orElse(true)
+        && rule.inputs(thresholds).stream()
+            .anyMatch(input -> input.signal() != RuleInput.Signal.CONNECTION);
   }
 
   /**

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jvmsentinel.collectors.jfr.threads.SiteStarts;
 import io.jvmsentinel.daemon.alert.AlertNotification.Status;
+import io.jvmsentinel.daemon.alert.SignalRecorder;
 import io.jvmsentinel.daemon.alert.SignalSample;
 import io.jvmsentinel.daemon.alert.WarmUp;
 import io.jvmsentinel.daemon.config.AlertsConfig;
@@ -12,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -249,6 +251,55 @@ class AlertLifeReplayTest {
         .containsKey("mostRecompiledMethods")
         .doesNotContainKey("mostDeoptimizedMethods");
     assertThat(jdk17).containsKeys("mostRecompiledMethods", "mostDeoptimizedMethods");
+  }
+
+  /**
+   * A target that stops answering in the middle of its incident (a JVM thrashing until its JMX
+   * times out) is not a resolve: the alert holds through an outage longer than the rule's clear
+   * time, and the storm still raging after it is the same page, not a second one.
+   */
+  @Test
+  void anOutageDuringAFiringAlertNeitherResolvesItNorPagesAgain() throws IOException {
+    String name = "codecache-churn-4m-jdk17"; // churn from its onset to the recording's end
+    List<SignalSample> samples = fixture(name);
+    Instant start = samples.get(0).at();
+    List<Replay.Page> baseline = Replay.run(samples, WarmUp.DEFAULT);
+    Replay.Page fired = with(baseline, "CodeCacheChurn", Status.FIRING).get(0);
+    Instant outageFrom = start.plusMillis((long) (fired.atSecond() * 1000) + 5000);
+    Instant outageUntil = outageFrom.plusSeconds(25);
+    assertThat(samples.get(samples.size() - 1).at())
+        .as("the storm outlasts the outage")
+        .isAfter(outageUntil.plusSeconds(30));
+
+    List<Replay.Page> pages =
+        Replay.run(unreachable(name, outageFrom, outageUntil), WarmUp.DEFAULT);
+
+    assertThat(with(baseline, "CodeCacheChurn", Status.RESOLVED)).isEmpty();
+    assertThat(pages)
+        .as("pages: %s", pages)
+        .filteredOn(p -> p.rule().equals("CodeCacheChurn") && p.status() != Status.UPDATED)
+        .extracting(Replay.Page::status)
+        .containsExactly(Status.FIRING);
+    assertThat(pages).noneMatch(p -> p.rule().equals("TargetDown"));
+  }
+
+  /** The fixture with the target unreachable (not answering) from {@code from} to {@code until}. */
+  private List<SignalSample> unreachable(String name, Instant from, Instant until)
+      throws IOException {
+    Pattern at = Pattern.compile("^\\{\"at\":\"([^\"]+)\"");
+    SignalRecorder recorder = SignalRecorder.to(dir);
+    fixture(name).forEach(sample -> recorder.record("as-recorded", sample));
+    recorder.close();
+    Path file = dir.resolve("outage.signals.jsonl");
+    List<String> out = new ArrayList<>();
+    for (String line : Files.readAllLines(dir.resolve("as-recorded.signals.jsonl"))) {
+      Matcher m = at.matcher(line);
+      Instant when = m.find() ? Instant.parse(m.group(1)) : null;
+      boolean down = when != null && !when.isBefore(from) && when.isBefore(until);
+      out.add(down ? line.replaceFirst("\"up\":true", "\"up\":false") : line);
+    }
+    Files.write(file, out);
+    return SignalRecorder.read(file);
   }
 
   private static Map<String, Object> firstChurnEvidence(String fixture) throws IOException {
