@@ -111,6 +111,60 @@ class ObservabilityCatalogTest {
   }
 
   /**
+   * Each rule's runbook says where its signal is on the dashboards: an "On the dashboards"
+   * paragraph whose quoted titles are Grafana panels (and the start of a Datadog widget's title),
+   * one of them charting a meter RuleSignals names for the rule. A renamed panel fails here instead
+   * of leaving the on-call looking for it.
+   */
+  @Test
+  void everyRunbookNamesPanelsThatChartItsRulesSignal() {
+    List<ObservabilityFiles.Chart> grafana = new ArrayList<>();
+    ObservabilityFiles.grafanaDashboards()
+        .forEach(f -> grafana.addAll(ObservabilityFiles.grafanaCharts(f)));
+    Set<String> datadogTitles =
+        ObservabilityFiles.datadogCharts().stream()
+            .map(ObservabilityFiles.Chart::title)
+            .collect(Collectors.toSet());
+    Map<MeterDefinition, Set<Place>> charted = grafanaMeters();
+    List<String> problems = new ArrayList<>();
+    for (String rule : RuleSignals.BY_RULE.keySet()) {
+      String runbook =
+          ObservabilityFiles.readString(
+              ObservabilityFiles.root().resolve("alerts/runbooks/" + rule + ".md"));
+      int start = runbook.indexOf("On the dashboards");
+      if (start < 0) {
+        problems.add(rule + ".md has no \"On the dashboards\" paragraph");
+        continue;
+      }
+      int end = runbook.indexOf("\n\n", start);
+      String paragraph = runbook.substring(start, end < 0 ? runbook.length() : end);
+      java.util.regex.Matcher quoted =
+          java.util.regex.Pattern.compile("\"([^\"]+)\"")
+              .matcher(paragraph.replaceAll("\\s+", " "));
+      Set<String> titles = new java.util.LinkedHashSet<>();
+      while (quoted.find()) {
+        titles.add(quoted.group(1));
+      }
+      for (String title : titles) {
+        if (grafana.stream().noneMatch(c -> c.title().equals(title))) {
+          problems.add(rule + ".md names \"" + title + "\", no Grafana panel");
+        }
+        if (datadogTitles.stream().noneMatch(t -> t.startsWith(title))) {
+          problems.add(rule + ".md names \"" + title + "\", no Datadog widget");
+        }
+      }
+      boolean showsSignal =
+          RuleSignals.BY_RULE.get(rule).stream()
+              .flatMap(m -> charted.getOrDefault(m, Set.of()).stream())
+              .anyMatch(place -> titles.contains(place.chart()));
+      if (!showsSignal) {
+        problems.add(rule + ".md names no panel charting " + RuleSignals.BY_RULE.get(rule));
+      }
+    }
+    assertThat(problems).isEmpty();
+  }
+
+  /**
    * docs/dashboards.md promises "the rows match": a meter charted in a Grafana row is charted in
    * the Datadog group of the same title, and back, except where only one backend has the data.
    */

@@ -12,7 +12,8 @@ import java.util.Map;
  * What an SRE paged by a detection rule looks at on a dashboard: the exported meters that show the
  * rule's signal (the inputs it judges, as the catalog exports them). Every rule of {@code
  * Rules.all()} must have an entry, so a new rule cannot ship without saying which charts show it;
- * ObservabilityCatalogTest then demands each meter on the Grafana and the Datadog dashboard.
+ * ObservabilityCatalogTest then demands each meter on the Grafana and the Datadog dashboard, and
+ * the rule's runbook to name a panel that charts one of them.
  */
 final class RuleSignals {
   private RuleSignals() {}
@@ -56,5 +57,8 @@ final class RuleSignals {
           // JFR targets: blocked time per lock class; JMX-only targets: BLOCKED thread states.
           entry(
               "LockContention", List.of(Metric.JVM_THREADS_CONTENTION, Metric.JVM_THREADS_STATES)),
-          entry("TargetDown", List.of(SentinelMetric.SENTINEL_TARGET_UP)));
+          entry(
+              "TargetDown",
+              List.of(
+                  SentinelMetric.SENTINEL_TARGET_UP, SentinelMetric.SENTINEL_CONNECTION_FAILURES)));
 }
