@@ -26,6 +26,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import javax.management.ObjectName;
 import javax.management.remote.JMXConnector;
@@ -130,54 +131,24 @@ class DashboardMetricsIT {
         }
       }
 
-      AtomicReference<Set<String>> missing = new AtomicReference<>(Set.of());
-      try {
-        await()
-            .atMost(Duration.ofSeconds(120))
-            .pollInterval(Duration.ofSeconds(2))
-            .untilAsserted(
-                () -> {
-                  Set<String> scraped =
-                      http.scrape().samples().stream()
-                          .map(PrometheusText.Sample::name)
-                          .collect(Collectors.toSet());
-                  Set<String> absent = new TreeSet<>(expected);
-                  absent.removeAll(scraped);
-                  missing.set(absent);
-                  assertThat(absent).isEmpty();
-                });
-      } catch (org.awaitility.core.ConditionTimeoutException e) {
-        Map<String, Set<String>> report = new TreeMap<>();
-        missing.get().forEach(name -> report.put(name, used.get(name)));
-        throw new AssertionError(
-            "named by dashboards or rules but not in the daemon's /metrics after 120 s (name ="
-                + " where used): "
-                + report
-                + "\nNot exported at all by the catalog: "
-                + missing.get().stream().filter(n -> !catalog.containsKey(n)).toList(),
-            e);
-      }
-      AtomicReference<Set<String>> notSent = new AtomicReference<>(Set.of());
-      try {
-        await()
-            .atMost(Duration.ofSeconds(30))
-            .pollInterval(Duration.ofSeconds(1))
-            .untilAsserted(
-                () -> {
-                  Set<String> absent = new TreeSet<>(datadogExpected);
-                  absent.removeAll(sent);
-                  notSent.set(absent);
-                  assertThat(absent).isEmpty();
-                });
-      } catch (org.awaitility.core.ConditionTimeoutException e) {
-        Map<String, Set<String>> report = new TreeMap<>();
-        notSent.get().forEach(name -> report.put(name, datadogUsed.get(name)));
-        throw new AssertionError(
-            "named by the Datadog dashboard or monitors but never sent over DogStatsD (name ="
-                + " where used): "
-                + report,
-            e);
-      }
+      awaitAllSeen(
+          expected,
+          () ->
+              http.scrape().samples().stream()
+                  .map(PrometheusText.Sample::name)
+                  .collect(Collectors.toSet()),
+          Duration.ofSeconds(120),
+          used,
+          catalog.keySet(),
+          "named by dashboards or rules but not in the daemon's /metrics after 120 s");
+      // The same daemon has been sending over DogStatsD all along: a step is 1 s.
+      awaitAllSeen(
+          datadogExpected,
+          () -> sent,
+          Duration.ofSeconds(30),
+          datadogUsed,
+          CatalogNames.datadogMetrics().keySet(),
+          "named by the Datadog dashboard or monitors but never sent over DogStatsD");
       System.out.printf(
           "DashboardMetricsIT: %d Datadog names received over DogStatsD: %s%n",
           datadogExpected.size(), datadogExpected);
@@ -192,6 +163,42 @@ class DashboardMetricsIT {
       scrapeSeries.retainAll(CatalogNames.PROMETHEUS_SCRAPE_SERIES);
       System.out.printf(
           "DashboardMetricsIT: added by Prometheus itself, not the daemon: %s%n", scrapeSeries);
+    }
+  }
+
+  /**
+   * Waits until every expected name has been seen; else fails with the missing names, where the
+   * dashboards, rules or monitors use each, and which of them are no catalog name at all.
+   */
+  private static void awaitAllSeen(
+      Set<String> expected,
+      Supplier<Set<String>> seen,
+      Duration within,
+      Map<String, Set<String>> used,
+      Set<String> catalog,
+      String failure) {
+    AtomicReference<Set<String>> missing = new AtomicReference<>(Set.of());
+    try {
+      await()
+          .atMost(within)
+          .pollInterval(Duration.ofSeconds(2))
+          .untilAsserted(
+              () -> {
+                Set<String> absent = new TreeSet<>(expected);
+                absent.removeAll(seen.get());
+                missing.set(absent);
+                assertThat(absent).isEmpty();
+              });
+    } catch (org.awaitility.core.ConditionTimeoutException e) {
+      Map<String, Set<String>> report = new TreeMap<>();
+      missing.get().forEach(name -> report.put(name, used.get(name)));
+      throw new AssertionError(
+          failure
+              + " (name = where used): "
+              + report
+              + "\nNot exported at all by the catalog: "
+              + missing.get().stream().filter(n -> !catalog.contains(n)).toList(),
+          e);
     }
   }
 

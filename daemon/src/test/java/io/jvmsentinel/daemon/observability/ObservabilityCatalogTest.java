@@ -511,36 +511,37 @@ class ObservabilityCatalogTest {
   /** Where a meter is charted: a row (or group) and a panel (or widget) title. */
   private record Place(String row, String chart) {}
 
-  /** The catalog meters each Grafana panel charts, with the row and panel charting each. */
+  /** The catalog meters the Grafana panels chart, with the row and panel charting each. */
   private static Map<MeterDefinition, Set<Place>> grafanaMeters() {
-    Map<String, MeterDefinition> series = CatalogNames.prometheusSeries();
-    Map<MeterDefinition, Set<Place>> charted = new LinkedHashMap<>();
-    for (Path file : ObservabilityFiles.grafanaDashboards()) {
-      for (ObservabilityFiles.Chart chart : ObservabilityFiles.grafanaCharts(file)) {
-        for (String query : chart.queries()) {
-          for (String name : PromQlMetricNames.of(query)) {
-            if (series.containsKey(name)) {
-              charted
-                  .computeIfAbsent(series.get(name), m -> new java.util.LinkedHashSet<>())
-                  .add(new Place(chart.row(), chart.title()));
-            }
-          }
-        }
-      }
-    }
-    return charted;
+    List<ObservabilityFiles.Chart> charts = new ArrayList<>();
+    ObservabilityFiles.grafanaDashboards()
+        .forEach(f -> charts.addAll(ObservabilityFiles.grafanaCharts(f)));
+    return chartedMeters(charts, PromQlMetricNames::of, CatalogNames.prometheusSeries());
   }
 
-  /** The catalog meters each Datadog widget charts, with the group and widget charting each. */
+  /** The catalog meters the Datadog widgets chart, with the group and widget charting each. */
   private static Map<MeterDefinition, Set<Place>> datadogMeters() {
-    Map<String, MeterDefinition> sent = CatalogNames.datadogMetrics();
+    return chartedMeters(
+        ObservabilityFiles.datadogCharts(),
+        ObservabilityFiles::datadogMetricNames,
+        CatalogNames.datadogMetrics());
+  }
+
+  /**
+   * The catalog meters some chart reads, given how to find metric names in a query and the
+   * catalog's names in that backend; names that are no catalog name are left to the name checks.
+   */
+  private static Map<MeterDefinition, Set<Place>> chartedMeters(
+      List<ObservabilityFiles.Chart> charts,
+      java.util.function.Function<String, Set<String>> namesIn,
+      Map<String, MeterDefinition> catalog) {
     Map<MeterDefinition, Set<Place>> charted = new LinkedHashMap<>();
-    for (ObservabilityFiles.Chart chart : ObservabilityFiles.datadogCharts()) {
+    for (ObservabilityFiles.Chart chart : charts) {
       for (String query : chart.queries()) {
-        for (String name : ObservabilityFiles.datadogMetricNames(query)) {
-          if (sent.containsKey(name)) {
+        for (String name : namesIn.apply(query)) {
+          if (catalog.containsKey(name)) {
             charted
-                .computeIfAbsent(sent.get(name), m -> new java.util.LinkedHashSet<>())
+                .computeIfAbsent(catalog.get(name), m -> new java.util.LinkedHashSet<>())
                 .add(new Place(chart.row(), chart.title()));
           }
         }
