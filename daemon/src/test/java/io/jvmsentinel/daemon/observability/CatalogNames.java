@@ -3,6 +3,7 @@ package io.jvmsentinel.daemon.observability;
 import io.jvmsentinel.collectors.catalog.MeterDefinition;
 import io.jvmsentinel.collectors.catalog.MeterKind;
 import io.jvmsentinel.daemon.catalog.Catalog;
+import io.jvmsentinel.daemon.catalog.SentinelMetric;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.prometheus.PrometheusNamingConvention;
 import java.util.LinkedHashMap;
@@ -25,6 +26,19 @@ public final class CatalogNames {
    * although the daemon does not export them.
    */
   static final Set<String> PROMETHEUS_SCRAPE_SERIES = Set.of("up", "scrape_duration_seconds");
+
+  /**
+   * The daemon's meters of itself rather than of one target: they carry no {@code target} tag, so a
+   * dashboard cannot filter them by target.
+   */
+  static final Set<MeterDefinition> DAEMON_WIDE =
+      Set.of(
+          SentinelMetric.SENTINEL_NOTIFICATIONS,
+          SentinelMetric.SENTINEL_NOTIFICATION_QUEUE,
+          SentinelMetric.SENTINEL_DOGSTATSD_ERRORS,
+          SentinelMetric.SENTINEL_TARGETS,
+          SentinelMetric.SENTINEL_TARGETS_SKIPPED,
+          SentinelMetric.SENTINEL_HTTP_AUTH_FAILURES);
 
   private static final List<String> TIMER_SERIES = List.of("_count", "_sum", "_max");
   private static final List<String> DOGSTATSD_HISTOGRAM =

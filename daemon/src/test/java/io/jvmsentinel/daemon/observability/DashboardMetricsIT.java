@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 import io.jvmsentinel.collectors.catalog.MeterDefinition;
 import io.jvmsentinel.daemon.config.CliOverrides;
 import io.jvmsentinel.daemon.config.ConfigLoader;
+import io.jvmsentinel.daemon.export.datadog.DogStatsdLines;
+import io.jvmsentinel.daemon.export.datadog.FakeAgent;
 import io.jvmsentinel.daemon.lab.LabProcess;
 import io.jvmsentinel.daemon.lab.LabSpec;
 import io.jvmsentinel.daemon.runtime.SentinelDaemon;
@@ -22,7 +24,9 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import javax.management.ObjectName;
 import javax.management.remote.JMXConnector;
@@ -32,8 +36,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every metric a Grafana dashboard or a Prometheus rule names is in a real /metrics scrape of the
- * daemon, watching lab targets that exercise them: a dashboard or rule naming a metric the daemon
- * does not export, or no longer produces, fails the build.
+ * daemon, watching lab targets that exercise them, and every metric the Datadog dashboard or a
+ * Datadog monitor names arrives over DogStatsD from the same daemon: a dashboard, rule or monitor
+ * naming a metric the daemon does not export, or no longer sends, fails the build.
  */
 class DashboardMetricsIT {
 
@@ -44,7 +49,19 @@ class DashboardMetricsIT {
   private static final Map<String, String> CATALOG_ONLY =
       Map.of(
           "jvm_jit_compilation_failures_total",
-          "needs a failed JIT compilation (JFR jdk.CompilationFailure); no lab scenario forces one");
+          "needs a failed JIT compilation (JFR jdk.CompilationFailure); no lab scenario forces one",
+          "jvm_sentinel_tag_values_capped_total",
+          "appears once a series cap turns a value into `other`, which these labs do not do"
+              + " reliably");
+
+  /** The same for the Datadog names (Micrometer dot names, timers as .count, .sum and .max). */
+  private static final Map<String, String> DATADOG_CATALOG_ONLY =
+      Map.of(
+          "jvm.jit.compilation.failures",
+          "needs a failed JIT compilation (JFR jdk.CompilationFailure); no lab scenario forces one",
+          "jvm.sentinel.tag.values.capped",
+          "appears once a series cap turns a value into `other`, which these labs do not do"
+              + " reliably");
 
   @TempDir Path dir;
 
@@ -70,7 +87,14 @@ class DashboardMetricsIT {
             .javaHome(Jdks.jdk17())
             .jvmArgs("-XX:ReservedCodeCacheSize=32m", "-XX:+SegmentedCodeCache", "-Xmx128m")
             .build();
-    try (LabProcess stormLab = storm.startReady(Duration.ofSeconds(30));
+    Map<String, Set<String>> datadogUsed = ObservabilityFiles.datadogMetricNames();
+    assertThat(CatalogNames.datadogMetrics().keySet())
+        .as("Datadog catalog-only names must be catalog names")
+        .containsAll(DATADOG_CATALOG_ONLY.keySet());
+    Set<String> datadogExpected = new TreeSet<>(datadogUsed.keySet());
+    datadogExpected.removeAll(DATADOG_CATALOG_ONLY.keySet());
+    try (FakeAgent agent = FakeAgent.udp();
+        LabProcess stormLab = storm.startReady(Duration.ofSeconds(30));
         LabProcess fullLab = full.startReady(Duration.ofSeconds(30));
         LabProcess healthyLab = healthy.startReady(Duration.ofSeconds(30));
         SentinelDaemon daemon =
@@ -78,7 +102,16 @@ class DashboardMetricsIT {
                 Map.of(
                     "storm", stormLab.jmxHostPort(),
                     "full", fullLab.jmxHostPort(),
-                    "healthy", healthyLab.jmxHostPort()))) {
+                    "healthy", healthyLab.jmxHostPort()),
+                agent)) {
+      Set<String> sent = ConcurrentHashMap.newKeySet();
+      agent.record(
+          line -> {
+            if (line instanceof DogStatsdLines.Metric m) {
+              sent.add(m.name());
+            }
+            return false; // only the names are kept
+          });
       DaemonHttp http = new DaemonHttp(daemon.httpPort());
       await()
           .atMost(Duration.ofSeconds(30))
@@ -96,33 +129,30 @@ class DashboardMetricsIT {
         }
       }
 
-      AtomicReference<Set<String>> missing = new AtomicReference<>(Set.of());
-      try {
-        await()
-            .atMost(Duration.ofSeconds(120))
-            .pollInterval(Duration.ofSeconds(2))
-            .untilAsserted(
-                () -> {
-                  Set<String> scraped =
-                      http.scrape().samples().stream()
-                          .map(PrometheusText.Sample::name)
-                          .collect(Collectors.toSet());
-                  Set<String> absent = new TreeSet<>(expected);
-                  absent.removeAll(scraped);
-                  missing.set(absent);
-                  assertThat(absent).isEmpty();
-                });
-      } catch (org.awaitility.core.ConditionTimeoutException e) {
-        Map<String, Set<String>> report = new TreeMap<>();
-        missing.get().forEach(name -> report.put(name, used.get(name)));
-        throw new AssertionError(
-            "named by dashboards or rules but not in the daemon's /metrics after 120 s (name ="
-                + " where used): "
-                + report
-                + "\nNot exported at all by the catalog: "
-                + missing.get().stream().filter(n -> !catalog.containsKey(n)).toList(),
-            e);
-      }
+      awaitAllSeen(
+          expected,
+          () ->
+              http.scrape().samples().stream()
+                  .map(PrometheusText.Sample::name)
+                  .collect(Collectors.toSet()),
+          Duration.ofSeconds(120),
+          used,
+          catalog.keySet(),
+          "named by dashboards or rules but not in the daemon's /metrics after 120 s");
+      // The same daemon has been sending over DogStatsD all along: a step is 1 s.
+      awaitAllSeen(
+          datadogExpected,
+          () -> sent,
+          Duration.ofSeconds(30),
+          datadogUsed,
+          CatalogNames.datadogMetrics().keySet(),
+          "named by the Datadog dashboard or monitors but never sent over DogStatsD");
+      System.out.printf(
+          "DashboardMetricsIT: %d Datadog names received over DogStatsD: %s%n",
+          datadogExpected.size(), datadogExpected);
+      System.out.printf(
+          "DashboardMetricsIT: Datadog names checked against the catalog only: %s%n",
+          DATADOG_CATALOG_ONLY);
       System.out.printf(
           "DashboardMetricsIT: %d metric names checked against a real scrape: %s%n",
           expected.size(), expected);
@@ -134,10 +164,50 @@ class DashboardMetricsIT {
     }
   }
 
-  private SentinelDaemon start(Map<String, String> targets) throws Exception {
+  /**
+   * Waits until every expected name has been seen; else fails with the missing names, where the
+   * dashboards, rules or monitors use each, and which of them are no catalog name at all.
+   */
+  private static void awaitAllSeen(
+      Set<String> expected,
+      Supplier<Set<String>> seen,
+      Duration within,
+      Map<String, Set<String>> used,
+      Set<String> catalog,
+      String failure) {
+    AtomicReference<Set<String>> missing = new AtomicReference<>(Set.of());
+    try {
+      await()
+          .atMost(within)
+          .pollInterval(Duration.ofSeconds(2))
+          .untilAsserted(
+              () -> {
+                Set<String> absent = new TreeSet<>(expected);
+                absent.removeAll(seen.get());
+                missing.set(absent);
+                assertThat(absent).isEmpty();
+              });
+    } catch (org.awaitility.core.ConditionTimeoutException e) {
+      Map<String, Set<String>> report = new TreeMap<>();
+      missing.get().forEach(name -> report.put(name, used.get(name)));
+      throw new AssertionError(
+          failure
+              + " (name = where used): "
+              + report
+              + "\nNot exported at all by the catalog: "
+              + missing.get().stream().filter(n -> !catalog.contains(n)).toList(),
+          e);
+    }
+  }
+
+  private SentinelDaemon start(Map<String, String> targets, FakeAgent agent) throws Exception {
     StringBuilder yaml =
         new StringBuilder(
             """
+            datadog:
+              enabled: true
+              address: %s
+              step: 1s
             http:
               listen: 127.0.0.1:0
             connection:
@@ -146,7 +216,8 @@ class DashboardMetricsIT {
               reconnectInitialDelay: 300ms
               reconnectMaxDelay: 2s
             targets:
-            """);
+            """
+                .formatted(agent.address()));
     new TreeMap<>(targets)
         .forEach(
             (name, jmx) ->

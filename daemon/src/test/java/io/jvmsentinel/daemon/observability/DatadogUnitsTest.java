@@ -138,7 +138,8 @@ class DatadogUnitsTest {
       boolean jitRule =
           message.contains("runbooks/CompilerCpuHigh.md")
               || message.contains("runbooks/DeoptimizationStorm.md")
-              || message.contains("runbooks/CodeCacheChurn.md");
+              || message.contains("runbooks/CodeCacheChurn.md")
+              || message.contains("runbooks/ClassLoaderChurn.md");
       if (jitRule && monitor.path("type").asText().equals("query alert")) {
         jit++;
         assertThat(monitor.path("query").asText())
@@ -146,7 +147,7 @@ class DatadogUnitsTest {
             .contains("clamp_max(cutoff_min(max:process.uptime{*} by {target}, 180), 1)");
       }
     }
-    assertThat(jit).isEqualTo(3);
+    assertThat(jit).isEqualTo(4);
   }
 
   private static Unit unitOf(String query, List<String> problems, String where) {

@@ -33,6 +33,10 @@ final class ObservabilityFiles {
   /** A Datadog service check query: {@code "jvm_sentinel.alert.ThreadStorm".over(...)}. */
   private static final Pattern SERVICE_CHECK = Pattern.compile("^\"([^\"]+)\"\\.over\\(");
 
+  /** A fenced {@code promql} block of a Markdown file. */
+  private static final Pattern PROMQL_BLOCK =
+      Pattern.compile("^```promql\\n(.*?)^```", Pattern.MULTILINE | Pattern.DOTALL);
+
   private ObservabilityFiles() {}
 
   static Path root() {
@@ -168,6 +172,93 @@ final class ObservabilityFiles {
     return whereUsed;
   }
 
+  /**
+   * One chart of a dashboard: the row (Grafana) or group (Datadog) it sits in, its title and its
+   * queries (PromQL for Grafana, Datadog metric queries for Datadog).
+   */
+  record Chart(String row, String title, List<String> queries) {}
+
+  /** Every panel of a Grafana dashboard with the row it sits under (collapsed or not). */
+  static List<Chart> grafanaCharts(Path dashboard) {
+    List<Chart> charts = new ArrayList<>();
+    String row = "";
+    for (JsonNode panel : read(dashboard).path("panels")) {
+      if (panel.path("type").asText().equals("row")) {
+        row = panel.path("title").asText();
+        for (JsonNode inside : panel.path("panels")) {
+          charts.add(grafanaChart(row, inside));
+        }
+      } else {
+        charts.add(grafanaChart(row, panel));
+      }
+    }
+    return charts;
+  }
+
+  private static Chart grafanaChart(String row, JsonNode panel) {
+    List<String> queries = new ArrayList<>();
+    panel.path("targets").forEach(t -> queries.add(t.path("expr").asText()));
+    return new Chart(row, panel.path("title").asText(), queries);
+  }
+
+  /** Every widget of the Datadog dashboard with the group it sits in. */
+  static List<Chart> datadogCharts() {
+    List<Chart> charts = new ArrayList<>();
+    for (JsonNode group : read(datadogDashboard()).path("widgets")) {
+      String row = group.path("definition").path("title").asText();
+      for (JsonNode widget : group.path("definition").path("widgets")) {
+        Map<String, String> queries = new LinkedHashMap<>();
+        collectQueries("", widget.path("definition"), queries);
+        charts.add(
+            new Chart(
+                row,
+                widget.path("definition").path("title").asText(),
+                List.copyOf(queries.values())));
+      }
+    }
+    return charts;
+  }
+
+  /** The Datadog metric names of one Datadog query. */
+  static Set<String> datadogMetricNames(String query) {
+    Set<String> names = new LinkedHashSet<>();
+    Matcher m = DATADOG_METRIC.matcher(query);
+    while (m.find()) {
+      names.add(m.group(1));
+    }
+    return names;
+  }
+
+  /** The monitors of one family file, e.g. {@code metrics} for monitors-metrics.json. */
+  static JsonNode datadogMonitors(String family) {
+    return read(root().resolve("alerts/datadog/monitors-" + family + ".json"));
+  }
+
+  /**
+   * Every {@code promql} code block of the runbooks and docs, keyed by file and block number: the
+   * queries a reader copies when an alert fires.
+   */
+  static Map<String, String> documentedPromQl() {
+    Map<String, String> blocks = new LinkedHashMap<>();
+    List<Path> files = new ArrayList<>(list(root().resolve("alerts/runbooks"), ".md"));
+    files.addAll(list(root().resolve("docs"), ".md"));
+    for (Path file : files) {
+      Matcher m = PROMQL_BLOCK.matcher(readString(file));
+      for (int n = 1; m.find(); n++) {
+        blocks.put(root().relativize(file) + " promql block " + n, m.group(1));
+      }
+    }
+    return blocks;
+  }
+
+  static String readString(Path file) {
+    try {
+      return Files.readString(file);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + file, e);
+    }
+  }
+
   /** Every Datadog metric query string of the Datadog dashboard and monitors. */
   static Map<String, String> datadogQueries() {
     Map<String, String> queries = new LinkedHashMap<>();
@@ -199,9 +290,8 @@ final class ObservabilityFiles {
     datadogQueries()
         .forEach(
             (where, query) -> {
-              Matcher m = DATADOG_METRIC.matcher(query);
-              while (m.find()) {
-                whereUsed.computeIfAbsent(m.group(1), n -> new LinkedHashSet<>()).add(where);
+              for (String name : datadogMetricNames(query)) {
+                whereUsed.computeIfAbsent(name, n -> new LinkedHashSet<>()).add(where);
               }
             });
     return whereUsed;
