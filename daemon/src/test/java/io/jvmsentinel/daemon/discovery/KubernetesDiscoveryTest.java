@@ -425,7 +425,8 @@ class KubernetesDiscoveryTest {
         POLL,
         credentials,
         Duration.ofSeconds(2),
-        Duration.ofSeconds(5));
+        Duration.ofSeconds(5),
+        KubernetesDiscoveryConfig.DEFAULT_SECRET_REFRESH);
   }
 
   private void create(Pod pod) {
