@@ -229,6 +229,102 @@ class KubernetesCredentialsIT {
     }
   }
 
+  /**
+   * Renewal as cert-manager does it: the namespace's Secret gets a new {@code tls.crt} and {@code
+   * tls.key}, and the JDK 21 agent trusts only the new certificate. With the old one the target is
+   * down and the daemon says why (the agent accepts another issuer); once the Secret is replaced,
+   * the daemon reads it within {@code secretRefresh} (1 s here) and the target comes up with the
+   * new certificate.
+   */
+  @Test
+  void aRotatedClientCertificateIsReadWithinTheRefreshAndOpensTheAgentThatTrustsOnlyIt()
+      throws Exception {
+    TestCertificates pki = new TestCertificates(dir);
+    Identity server = pki.identity("ledger-jmx", LAB_KEY_PW);
+    Identity oldClient = pki.identity("sentinel-2026-10", CLIENT_KEY_PW);
+    Identity newClient = pki.identity("sentinel-2026-11", CLIENT_KEY_PW);
+    Path passwords = dir.resolve("jmxremote.password");
+    Files.writeString(passwords, "monitor " + LAB_PW + "\n");
+    Files.setPosixFilePermissions(passwords, PosixFilePermissions.fromString("rw-------"));
+    Path access = dir.resolve("jmxremote.access");
+    Files.writeString(access, "monitor readwrite\n");
+    Duration refresh = Duration.ofSeconds(1);
+    try (LabProcess lab =
+            needsClientCertificate(
+                Jdks.jdk21(),
+                server,
+                pki.trustStore("ledger-clients", LAB_TRUST_PW, newClient),
+                passwords,
+                access);
+        MockApiServer api = new MockApiServer();
+        SentinelDaemon daemon =
+            Daemons.start(
+                dir,
+                discovery(
+                        api,
+                        "      - namespaces: [ledger]\n" + "        secret: jvm-sentinel-jmx\n")
+                    .replace(
+                        "    pollInterval: 1s\n",
+                        "    pollInterval: 1s\n    secretRefresh: "
+                            + refresh.toSeconds()
+                            + "s\n"))) {
+      tlsSecret(
+          api,
+          "ledger",
+          server,
+          Optional.of(oldClient.certificate()),
+          TestCertificates.privateKeyPem(oldClient));
+      create(api, pod("ledger", "books", lab.jmxPort(), false));
+
+      DaemonHttp http = new DaemonHttp(daemon.httpPort());
+      await()
+          .atMost(UP)
+          .untilAsserted(
+              () ->
+                  assertThat(http.get("/api/v1/targets").body())
+                      .contains(
+                          "the target requires a client certificate issued by CN=sentinel-2026-11"
+                              + " and the daemon sent none: the one from tls.crt and tls.key of"
+                              + " the pod's Secret (CN=sentinel-2026-10, issued by"
+                              + " CN=sentinel-2026-10) is not issued by one it accepts"));
+      assertThat(http.scrape().value("jvm_sentinel_target_up", Map.of("target", "ledger.books")))
+          .contains(0.0);
+
+      // cert-manager renews: the same Secret, a new certificate and key.
+      api.client()
+          .resource(
+              MockApiServer.secret(
+                  "ledger",
+                  "jvm-sentinel-jmx",
+                  Map.of(
+                      "username", "monitor",
+                      "password", LAB_PW,
+                      "ca.crt", Files.readString(server.certificate()),
+                      "tls.crt", Files.readString(newClient.certificate()),
+                      "tls.key", TestCertificates.privateKeyPem(newClient))))
+          .update();
+      long rotated = System.nanoTime();
+
+      // Read again within the refresh; then the target restarts and connects at once (2 s
+      // connect and call timeouts, a first poll): up well before the default 60 s refresh.
+      await()
+          .atMost(refresh.plus(Duration.ofSeconds(15)))
+          .untilAsserted(
+              () -> {
+                PrometheusText scrape = http.scrape();
+                assertThat(scrape.value("jvm_sentinel_target_up", Map.of("target", "ledger.books")))
+                    .contains(1.0);
+                assertThat(
+                        scrape.value("jvm_threads_live_threads", Map.of("target", "ledger.books")))
+                    .hasValueSatisfying(threads -> assertThat(threads).isPositive());
+              });
+      System.out.printf(
+          "KubernetesCredentialsIT: up with the rotated certificate %d ms after the Secret"
+              + " changed%n",
+          Duration.ofNanos(System.nanoTime() - rotated).toMillis());
+    }
+  }
+
   /** A lab JVM whose JDK agent takes TLS with a client certificate of {@code clients} only. */
   private static LabProcess needsClientCertificate(
       Path jdk, Identity server, Path clients, Path passwords, Path access) throws Exception {
