@@ -9,7 +9,6 @@ import io.jvmsentinel.daemon.config.StoreFile;
 import io.jvmsentinel.daemon.config.TargetTlsConfig;
 import io.jvmsentinel.daemon.config.TlsTrust;
 import io.jvmsentinel.daemon.lab.LabProcess;
-import io.jvmsentinel.daemon.lab.LabSpec;
 import io.jvmsentinel.daemon.runtime.SentinelDaemon;
 import io.jvmsentinel.daemon.target.ConnectFailure;
 import io.jvmsentinel.daemon.target.Credentials;
@@ -167,23 +166,8 @@ class ClientCertificateRefusalIT {
         .orElse(0.0);
   }
 
-  /** A lab JVM whose JDK agent takes TLS (registry too) with a client certificate of clients. */
   private static LabProcess needsClientCertificate(Path jdk, Identity server, Path clients)
       throws Exception {
-    return LabSpec.builder("idle")
-        .javaHome(jdk)
-        .jvmArgs(
-            "-Dcom.sun.management.jmxremote.ssl=true",
-            "-Dcom.sun.management.jmxremote.registry.ssl=true",
-            "-Dcom.sun.management.jmxremote.ssl.need.client.auth=true",
-            "-Djavax.net.ssl.keyStore=" + server.keyStore(),
-            "-Djavax.net.ssl.keyStorePassword=" + SERVER_PW,
-            "-Djavax.net.ssl.keyStoreType=PKCS12",
-            "-Djavax.net.ssl.trustStore=" + clients,
-            "-Djavax.net.ssl.trustStorePassword=" + CLIENTS_PW,
-            "-Djavax.net.ssl.trustStoreType=PKCS12",
-            "-Dcom.sun.management.jmxremote.authenticate=false")
-        .build()
-        .startReady(Duration.ofSeconds(60));
+    return ClientCertificateAgents.start(jdk, server, clients, CLIENTS_PW, Optional.empty());
   }
 }

@@ -6,8 +6,8 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.jvmsentinel.daemon.discovery.MockApiServer;
+import io.jvmsentinel.daemon.it.ClientCertificateAgents.Login;
 import io.jvmsentinel.daemon.lab.LabProcess;
-import io.jvmsentinel.daemon.lab.LabSpec;
 import io.jvmsentinel.daemon.lab.LoopbackPorts;
 import io.jvmsentinel.daemon.runtime.SentinelDaemon;
 import io.jvmsentinel.daemon.testing.CapturingJmxServer;
@@ -20,7 +20,6 @@ import io.jvmsentinel.daemon.tls.PemEncodings;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.PrivateKey;
 import java.security.cert.CertificateFactory;
@@ -137,26 +136,21 @@ class KubernetesCredentialsIT {
     Identity server21 = pki.identity("console-jmx", LAB_KEY_PW);
     Identity rsaClient = pki.identity("sentinel-rsa", CLIENT_KEY_PW, "RSA");
     Identity ecClient = pki.identity("sentinel-ec", CLIENT_KEY_PW, "EC");
-    Path passwords = dir.resolve("jmxremote.password");
-    Files.writeString(passwords, "monitor " + LAB_PW + "\n");
-    Files.setPosixFilePermissions(passwords, PosixFilePermissions.fromString("rw-------"));
-    Path access = dir.resolve("jmxremote.access");
-    Files.writeString(
-        access, "monitor readwrite\n"); // as JmxSecurityIT: the pollers invoke operations
+    Optional<Login> login = Optional.of(Login.of(dir, "monitor", LAB_PW));
     try (LabProcess lab11 =
-            needsClientCertificate(
+            ClientCertificateAgents.start(
                 Jdks.jdk11(),
                 server11,
                 pki.trustStore("books-clients", LAB_TRUST_PW, rsaClient),
-                passwords,
-                access);
+                LAB_TRUST_PW,
+                login);
         LabProcess lab21 =
-            needsClientCertificate(
+            ClientCertificateAgents.start(
                 Jdks.jdk21(),
                 server21,
                 pki.trustStore("console-clients", LAB_TRUST_PW, ecClient),
-                passwords,
-                access);
+                LAB_TRUST_PW,
+                login);
         MockApiServer api = new MockApiServer();
         SentinelDaemon daemon =
             Daemons.start(
@@ -243,19 +237,15 @@ class KubernetesCredentialsIT {
     Identity server = pki.identity("ledger-jmx", LAB_KEY_PW);
     Identity oldClient = pki.identity("sentinel-2026-10", CLIENT_KEY_PW);
     Identity newClient = pki.identity("sentinel-2026-11", CLIENT_KEY_PW);
-    Path passwords = dir.resolve("jmxremote.password");
-    Files.writeString(passwords, "monitor " + LAB_PW + "\n");
-    Files.setPosixFilePermissions(passwords, PosixFilePermissions.fromString("rw-------"));
-    Path access = dir.resolve("jmxremote.access");
-    Files.writeString(access, "monitor readwrite\n");
+    Optional<Login> login = Optional.of(Login.of(dir, "monitor", LAB_PW));
     Duration refresh = Duration.ofSeconds(1);
     try (LabProcess lab =
-            needsClientCertificate(
+            ClientCertificateAgents.start(
                 Jdks.jdk21(),
                 server,
                 pki.trustStore("ledger-clients", LAB_TRUST_PW, newClient),
-                passwords,
-                access);
+                LAB_TRUST_PW,
+                login);
         MockApiServer api = new MockApiServer();
         SentinelDaemon daemon =
             Daemons.start(
@@ -323,28 +313,6 @@ class KubernetesCredentialsIT {
               + " changed%n",
           Duration.ofNanos(System.nanoTime() - rotated).toMillis());
     }
-  }
-
-  /** A lab JVM whose JDK agent takes TLS with a client certificate of {@code clients} only. */
-  private static LabProcess needsClientCertificate(
-      Path jdk, Identity server, Path clients, Path passwords, Path access) throws Exception {
-    return LabSpec.builder("idle")
-        .javaHome(jdk)
-        .jvmArgs(
-            "-Dcom.sun.management.jmxremote.ssl=true",
-            "-Dcom.sun.management.jmxremote.registry.ssl=true",
-            "-Dcom.sun.management.jmxremote.ssl.need.client.auth=true",
-            "-Djavax.net.ssl.keyStore=" + server.keyStore(),
-            "-Djavax.net.ssl.keyStorePassword=" + server.password(),
-            "-Djavax.net.ssl.keyStoreType=PKCS12",
-            "-Djavax.net.ssl.trustStore=" + clients,
-            "-Djavax.net.ssl.trustStorePassword=" + LAB_TRUST_PW,
-            "-Djavax.net.ssl.trustStoreType=PKCS12",
-            "-Dcom.sun.management.jmxremote.authenticate=true",
-            "-Dcom.sun.management.jmxremote.password.file=" + passwords,
-            "-Dcom.sun.management.jmxremote.access.file=" + access)
-        .build()
-        .startReady(Duration.ofSeconds(60));
   }
 
   /** The namespace's Secret: the lab's password, its server certificate as ca.crt, and a client. */

@@ -99,6 +99,26 @@ class ClientCertificateRefusedTest {
   }
 
   @Test
+  void theIssuersATargetNamesAreQuotedCleanedAndAtMostThree() {
+    List<X500Principal> named =
+        List.of(
+            new X500Principal("CN=a\u202Egnp.exe"),
+            new X500Principal("CN=b"),
+            new X500Principal("CN=c"),
+            new X500Principal("CN=d"),
+            new X500Principal("CN=e"));
+    Seen seen = new Seen(true, named, Optional.empty(), List.of(sentinel));
+
+    String hint =
+        ConnectFailure.hintFor(
+            ClientCertificateRefused.of(brokenPipe(), seen, SECRET).orElseThrow());
+
+    assertThat(hint)
+        .contains("issued by CN=a_gnp.exe or CN=b or CN=c (or 2 more) and the daemon sent none")
+        .doesNotContain("\u202E", "CN=d");
+  }
+
+  @Test
   void aCertificateSentAndRefusedIsNamed() {
     ClientCertificateRefused refused =
         ClientCertificateRefused.of(
