@@ -30,6 +30,8 @@ import java.util.regex.Pattern;
  *     applies; a pod no entry allows gets none (see {@code AnnotatedPod})
  * @param connectTimeout how long connecting to the API server may take
  * @param requestTimeout how long one API request (a list) may take
+ * @param secretRefresh how often a credentials Secret that was read is read again: a rotated
+ *     password or client certificate reaches the targets within it
  */
 public record KubernetesDiscoveryConfig(
     Optional<String> apiServer,
@@ -42,10 +44,14 @@ public record KubernetesDiscoveryConfig(
     Duration pollInterval,
     List<PodCredentials> credentials,
     Duration connectTimeout,
-    Duration requestTimeout) {
+    Duration requestTimeout,
+    Duration secretRefresh) {
   public static final String DEFAULT_ANNOTATION_PREFIX = "jvm-sentinel.io/";
   public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
   public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(30);
+  public static final Duration DEFAULT_SECRET_REFRESH = Duration.ofSeconds(60);
+  // One get per Secret and interval: more often would only load the API server.
+  public static final Duration MIN_SECRET_REFRESH = Duration.ofSeconds(1);
 
   /** The tags every discovered target carries, before the label tags, in this order. */
   public static final List<String> POD_TAGS = PodIdentity.TAG_KEYS;
@@ -113,6 +119,7 @@ public record KubernetesDiscoveryConfig(
     String passwordFile = s.text("passwordFile");
     Duration connectTimeout = s.duration("connectTimeout", DEFAULT_CONNECT_TIMEOUT);
     Duration requestTimeout = s.duration("requestTimeout", DEFAULT_REQUEST_TIMEOUT);
+    Duration secretRefresh = s.duration("secretRefresh", DEFAULT_SECRET_REFRESH);
     List<Credentials> credentials = s.listOf("credentials", Credentials::read);
     if (!wanted && (!s.present() || !enabled)) {
       return Optional.empty();
@@ -142,9 +149,10 @@ public record KubernetesDiscoveryConfig(
                 : TargetConfig.DEFAULT_POLL_INTERVAL,
             allowList,
             s.positive("connectTimeout", connectTimeout) ? connectTimeout : DEFAULT_CONNECT_TIMEOUT,
-            s.positive("requestTimeout", requestTimeout)
-                ? requestTimeout
-                : DEFAULT_REQUEST_TIMEOUT));
+            s.positive("requestTimeout", requestTimeout) ? requestTimeout : DEFAULT_REQUEST_TIMEOUT,
+            s.atLeastGot("secretRefresh", secretRefresh, MIN_SECRET_REFRESH)
+                ? secretRefresh
+                : DEFAULT_SECRET_REFRESH));
   }
 
   /** One entry of {@code credentials} as read. */

@@ -87,7 +87,8 @@ public final class KubernetesDiscovery implements AutoCloseable {
     this.client = client;
     this.targets = targets;
     this.annotated = new AnnotatedPod(settings);
-    this.secrets = new NamespaceSecrets(client, this::publish, System::nanoTime);
+    this.secrets =
+        new NamespaceSecrets(client, this::publish, System::nanoTime, settings.secretRefresh());
     this.access = new PodAccess(settings, annotated, secrets);
   }
 

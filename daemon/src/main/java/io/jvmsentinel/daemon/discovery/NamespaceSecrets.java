@@ -26,17 +26,17 @@ import org.slf4j.LoggerFactory;
 /**
  * The credentials Secrets of the namespaces on the allow-list, read with one {@code get} each
  * (bounded by the client's request timeout) on their own thread, so a slow API server never holds
- * up the pod informers. A Secret is read when a pod first needs it, then again every {@link
- * #REFRESH} (a rotated password or certificate reaches the target within that), or {@link #RETRY}
- * after a failure; one nobody asked for in {@link #FORGET_AFTER} is dropped. A failed refresh keeps
- * the credentials read last: the password in the cluster is more likely unchanged than gone.
+ * up the pod informers. A Secret is read when a pod first needs it, then again every {@code
+ * discovery.kubernetes.secretRefresh} (a rotated password or certificate reaches the target within
+ * that), or {@link #RETRY} (or the refresh, if shorter) after a failure; one nobody asked for in
+ * {@link #FORGET_AFTER} is dropped. A failed refresh keeps the credentials read last: the password
+ * in the cluster is more likely unchanged than gone.
  *
  * <p>Only {@code get} on a named Secret in a namespace the configuration lists is ever requested:
  * the daemon needs no {@code list} or {@code watch} on Secrets, and RBAC can name the Secret.
  */
 final class NamespaceSecrets implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(NamespaceSecrets.class);
-  static final Duration REFRESH = Duration.ofSeconds(60);
   static final Duration RETRY = Duration.ofSeconds(10);
   static final Duration FORGET_AFTER = Duration.ofMinutes(10);
 
@@ -67,6 +67,8 @@ final class NamespaceSecrets implements AutoCloseable {
   private final KubernetesClient client;
   private final Runnable changed;
   private final LongSupplier nanoTime;
+  private final Duration refresh;
+  private final Duration retry;
   private final ScheduledExecutorService reads =
       Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("discovery-secrets"));
   // Guarded by this.
@@ -75,11 +77,15 @@ final class NamespaceSecrets implements AutoCloseable {
   /**
    * @param client the discovery's API client, with its timeouts
    * @param changed told (on the reading thread) when a Secret's credentials appear or change
+   * @param refresh how long after a read a Secret is read again
    */
-  NamespaceSecrets(KubernetesClient client, Runnable changed, LongSupplier nanoTime) {
+  NamespaceSecrets(
+      KubernetesClient client, Runnable changed, LongSupplier nanoTime, Duration refresh) {
     this.client = client;
     this.changed = changed;
     this.nanoTime = nanoTime;
+    this.refresh = refresh;
+    this.retry = refresh.compareTo(RETRY) < 0 ? refresh : RETRY;
   }
 
   /** The credentials of Secret {@code name} in {@code namespace}, as known now; never blocks. */
@@ -124,15 +130,15 @@ final class NamespaceSecrets implements AutoCloseable {
       if (fetched instanceof Failed failed && before instanceof Found) {
         log.warn(
             "kubernetes discovery: cannot read Secret {} again ({}); keeping the credentials"
-                + " read last, retrying in {} s",
+                + " read last, retrying in {} ms",
             key,
             failed.reason(),
-            RETRY.toSeconds());
+            retry.toMillis());
         now = before;
       }
       entry.lookup = now;
       announce = !now.equals(before);
-      schedule(key, fetched instanceof Failed ? RETRY : REFRESH);
+      schedule(key, fetched instanceof Failed ? retry : refresh);
     }
     if (announce) {
       changed.run();

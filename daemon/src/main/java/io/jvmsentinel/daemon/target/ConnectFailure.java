@@ -54,6 +54,19 @@ public enum ConnectFailure {
     };
   }
 
+  /**
+   * What to check for {@code failure}: the connector's own diagnosis if it made one (a refused
+   * client certificate), else the hint of its reason.
+   */
+  public static String hintFor(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof ClientCertificateRefused refused) {
+        return " (" + refused.getMessage() + ")";
+      }
+    }
+    return classify(failure).hint();
+  }
+
   /** The innermost message, which is what tells a user what went wrong. */
   public static String describe(Throwable failure) {
     Throwable root = failure;

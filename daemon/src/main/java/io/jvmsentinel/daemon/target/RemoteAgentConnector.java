@@ -185,8 +185,9 @@ public final class RemoteAgentConnector implements Connector {
         new TlsJmxConnector(
             "pid " + process.pid(),
             new JMXServiceURL(url),
-            () -> context,
+            requests -> context, // the daemon's own agent: its CA, its certificate
             true,
+            Optional.empty(),
             new Credentials(ROLE, password),
             connectTimeout,
             callTimeout));

@@ -219,7 +219,7 @@ public final class TargetSession implements AutoCloseable {
               + connector.describe()
               + " failed: "
               + ConnectFailure.describe(e)
-              + reason.hint());
+              + ConnectFailure.hintFor(e));
       return;
     }
     int myGeneration = ++generation;

@@ -1,8 +1,10 @@
 package io.jvmsentinel.daemon.target;
 
+import io.jvmsentinel.daemon.config.ClientKey;
 import io.jvmsentinel.daemon.config.KeyStores;
 import io.jvmsentinel.daemon.config.RegistryAddress;
 import io.jvmsentinel.daemon.config.TargetTlsConfig;
+import io.jvmsentinel.daemon.tls.ClientCertificateRequests;
 import io.jvmsentinel.daemon.tls.SslContexts;
 import java.io.IOException;
 import java.rmi.NotBoundException;
@@ -11,6 +13,7 @@ import java.rmi.registry.LocateRegistry;
 import java.rmi.registry.Registry;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import javax.management.remote.JMXConnector;
 import javax.management.remote.JMXServiceURL;
 import javax.management.remote.rmi.RMIConnector;
@@ -29,6 +32,7 @@ public final class TlsJmxConnector implements Connector {
   private final JMXServiceURL url;
   private final RegistryAddress registry;
   private final ContextSource contexts;
+  private final Optional<String> clientKey;
   private final boolean registryTls;
   private final Credentials credentials;
   private final Duration connectTimeout;
@@ -37,7 +41,8 @@ public final class TlsJmxConnector implements Connector {
   /** Where each connection attempt's TLS context comes from. */
   @FunctionalInterface
   interface ContextSource {
-    SSLContext context() throws IOException;
+    /** A context that records its client certificate requests in {@code requests}, or not. */
+    SSLContext context(ClientCertificateRequests requests) throws IOException;
   }
 
   /** With the stores of a {@code targets:} entry, read again at each attempt. */
@@ -51,18 +56,25 @@ public final class TlsJmxConnector implements Connector {
     this(
         target,
         url,
-        () -> {
+        requests -> {
           try {
             // Per attempt: a renewed certificate in the stores is picked up on the next connect.
-            return SslContexts.client(tls.trust(), tls.clientKey());
+            return SslContexts.client(tls.trust(), tls.clientKey(), requests);
           } catch (KeyStores.StoreException e) {
             throw new IOException("TLS stores of target " + target + ": " + e.getMessage());
           }
         },
         tls.registry(),
+        tls.clientKey().map(TlsJmxConnector::describe),
         credentials,
         connectTimeout,
         callTimeout);
+  }
+
+  private static String describe(ClientKey key) {
+    return key instanceof ClientKey.Store store
+        ? "key store " + store.file().path()
+        : "tls.crt and tls.key of the pod's Secret";
   }
 
   TlsJmxConnector(
@@ -70,6 +82,7 @@ public final class TlsJmxConnector implements Connector {
       JMXServiceURL url,
       ContextSource contexts,
       boolean registryTls,
+      Optional<String> clientKey,
       Credentials credentials,
       Duration connectTimeout,
       Duration callTimeout) {
@@ -85,15 +98,33 @@ public final class TlsJmxConnector implements Connector {
                             + url));
     this.contexts = contexts;
     this.registryTls = registryTls;
+    this.clientKey = clientKey;
     this.credentials = credentials;
     this.connectTimeout = connectTimeout;
     this.callTimeout = callTimeout;
     this.connects = new TimeLimitedConnect("jmx-connect-" + target);
   }
 
+  /**
+   * Connects; a failure that looks like the target refusing the client certificate (or its absence)
+   * comes as a {@link ClientCertificateRefused} that says so, with the failure as cause.
+   */
   @Override
   public JMXConnector connect() throws IOException {
-    SSLContext context = contexts.context();
+    ClientCertificateRequests requests = new ClientCertificateRequests();
+    try {
+      return connect(contexts.context(requests));
+    } catch (IOException e) {
+      Optional<ClientCertificateRefused> refused =
+          ClientCertificateRefused.of(e, requests.seen(), clientKey);
+      if (refused.isPresent()) {
+        throw refused.get();
+      }
+      throw e;
+    }
+  }
+
+  private JMXConnector connect(SSLContext context) throws IOException {
     TlsSocketFactory sockets =
         new TlsSocketFactory(
             context, (int) connectTimeout.toMillis(), (int) callTimeout.toMillis());

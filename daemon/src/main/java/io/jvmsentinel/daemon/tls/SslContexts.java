@@ -14,6 +14,7 @@ import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
+import javax.net.ssl.X509KeyManager;
 
 /**
  * Builds an {@link SSLContext} from explicit stores. Never {@code SSLContext.setDefault} and never
@@ -34,14 +35,27 @@ public final class SslContexts {
    */
   public static SSLContext client(TlsTrust trust, Optional<ClientKey> clientKey)
       throws KeyStores.StoreException {
+    return client(trust, clientKey, new ClientCertificateRequests());
+  }
+
+  /**
+   * As {@link #client(TlsTrust, Optional)}, and records in {@code requests} whether a server asks
+   * for a client certificate and which one is sent (none when there is no {@code clientKey}).
+   */
+  public static SSLContext client(
+      TlsTrust trust, Optional<ClientKey> clientKey, ClientCertificateRequests requests)
+      throws KeyStores.StoreException {
     try {
       TrustManager[] trustManagers =
           trust instanceof TlsTrust.Pinned pinned
               ? new TrustManager[] {new PinnedTrustManager(pinned)}
               : storeTrust(((TlsTrust.Store) trust).file());
       SSLContext context = SSLContext.getInstance("TLS");
-      context.init(
-          clientKey.isPresent() ? keyManagers(clientKey.get()) : null, trustManagers, null);
+      Optional<X509KeyManager> keys =
+          clientKey.isPresent()
+              ? Optional.of(x509(keyManagers(clientKey.get())))
+              : Optional.empty();
+      context.init(new KeyManager[] {requests.watching(keys)}, trustManagers, null);
       return context;
     } catch (GeneralSecurityException e) {
       throw new KeyStores.StoreException(
@@ -83,6 +97,15 @@ public final class SslContexts {
       return keyManagers(keys, none);
     }
     return keyManagers(((ClientKey.Store) key).file());
+  }
+
+  private static X509KeyManager x509(KeyManager[] managers) throws GeneralSecurityException {
+    for (KeyManager manager : managers) {
+      if (manager instanceof X509KeyManager x509) {
+        return x509;
+      }
+    }
+    throw new GeneralSecurityException("no X.509 key manager");
   }
 
   private static KeyManager[] keyManagers(StoreFile store)

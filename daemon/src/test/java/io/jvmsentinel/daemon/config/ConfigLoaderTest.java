@@ -1374,6 +1374,7 @@ class ConfigLoaderTest {
                       passwordEnv: JMX_PASSWORD
                   connectTimeout: 3s
                   requestTimeout: 20s
+                  secretRefresh: 15s
               """
                   .formatted("AB:".repeat(31) + "AB"));
       KubernetesDiscoveryConfig k8s = config.kubernetesDiscovery().orElseThrow();
@@ -1404,6 +1405,7 @@ class ConfigLoaderTest {
       assertThat(given.allows("billing-2", Map.of())).isFalse(); // exact names
       assertThat(k8s.connectTimeout()).isEqualTo(Duration.ofSeconds(3));
       assertThat(k8s.requestTimeout()).isEqualTo(Duration.ofSeconds(20));
+      assertThat(k8s.secretRefresh()).isEqualTo(Duration.ofSeconds(15));
       assertThat(k8s.watches("shop", Map.of("app", "orders"))).isTrue();
       assertThat(k8s.watches("shop", Map.of("track", "canary"))).isFalse();
       assertThat(k8s.watches("shop-staging", Map.of())).isFalse(); // whole-value match
@@ -1426,6 +1428,7 @@ class ConfigLoaderTest {
       assertThat(k8s.pollInterval()).isEqualTo(TargetConfig.DEFAULT_POLL_INTERVAL);
       assertThat(k8s.credentials()).isEmpty();
       assertThat(k8s.requestTimeout()).isEqualTo(KubernetesDiscoveryConfig.DEFAULT_REQUEST_TIMEOUT);
+      assertThat(k8s.secretRefresh()).isEqualTo(Duration.ofSeconds(60));
       assertThat(load("discovery:\n  kubernetes: {}\n").kubernetesDiscovery()).isPresent();
       assertThat(problems("discovery:\n  kubernetes:\n    enabled: false\n"))
           .containsExactly(
@@ -1452,6 +1455,7 @@ class ConfigLoaderTest {
                       labelTags: [app.kubernetes.io/name, pod]
                       pollInterval: 10ms
                       requestTimeout: 0s
+                      secretRefresh: 100ms
                       passwordEnv: JMX_PASSWORD
                       credentials:
                         - namespaces: [payments, shop]
@@ -1507,7 +1511,8 @@ class ConfigLoaderTest {
               "'discovery.kubernetes.labelTags': tag key 'pod' is set by discovery itself (from"
                   + " the pod)",
               "'discovery.kubernetes.pollInterval' must be at least 1s, got 10ms",
-              "'discovery.kubernetes.requestTimeout' must be greater than 0s");
+              "'discovery.kubernetes.requestTimeout' must be greater than 0s",
+              "'discovery.kubernetes.secretRefresh' must be at least 1s, got 100ms");
     }
 
     @Test

@@ -111,7 +111,8 @@ class AnnotatedPodTest {
             Duration.ofSeconds(10),
             List.of(),
             Duration.ofSeconds(1),
-            Duration.ofSeconds(1));
+            Duration.ofSeconds(1),
+            KubernetesDiscoveryConfig.DEFAULT_SECRET_REFRESH);
     return new AnnotatedPod(settings).target(pod, problems::add);
   }
 }

@@ -375,6 +375,45 @@ class KubernetesDiscoveryTest {
   }
 
   @Test
+  void aChangedSecretReachesItsTargetWithinSecretRefresh() {
+    Duration refresh = Duration.ofSeconds(1);
+    KubernetesDiscoveryConfig base = withCredentials(fromSecret(List.of("shop"), Map.of()));
+    start(
+        new KubernetesDiscoveryConfig(
+            base.apiServer(),
+            base.namespaces(),
+            base.node(),
+            base.annotationPrefix(),
+            base.include(),
+            base.exclude(),
+            base.labelTags(),
+            base.pollInterval(),
+            base.credentials(),
+            base.connectTimeout(),
+            base.requestTimeout(),
+            refresh));
+    secret("shop", Map.of("username", "monitor", "password", "pw-before"));
+    create(annotatedPod("shop", "orders-0", "10.0.0.1", "node-a", 9010));
+    awaitNames("shop.orders-0");
+    assertThat(named("shop.orders-0").password()).contains(Secret.of("pw-before"));
+
+    api.client()
+        .resource(
+            MockApiServer.secret(
+                "shop", "jvm-sentinel-jmx", Map.of("username", "monitor", "password", "pw-after")))
+        .update();
+
+    // Well inside the default 60 s: the configured refresh is what reads it again.
+    await()
+        .atMost(refresh.plus(Duration.ofSeconds(10)))
+        .untilAsserted(
+            () ->
+                assertThat(handed.latest())
+                    .extracting(TargetConfig::password)
+                    .containsExactly(Optional.of(Secret.of("pw-after"))));
+  }
+
+  @Test
   void aMissingRbacRuleIsExplainedAndTheTargetsComeOnceItIsGranted() {
     create(annotatedPod("shop", "a", "10.0.0.1", "node-a", 9010));
     api.refuse(true);
@@ -425,7 +464,8 @@ class KubernetesDiscoveryTest {
         POLL,
         credentials,
         Duration.ofSeconds(2),
-        Duration.ofSeconds(5));
+        Duration.ofSeconds(5),
+        KubernetesDiscoveryConfig.DEFAULT_SECRET_REFRESH);
   }
 
   private void create(Pod pod) {

@@ -113,7 +113,8 @@ class PodAccessTest {
             Duration.ofSeconds(10),
             credentials,
             Duration.ofSeconds(1),
-            Duration.ofSeconds(1));
+            Duration.ofSeconds(1),
+            KubernetesDiscoveryConfig.DEFAULT_SECRET_REFRESH);
     // Given credentials never need a Secret: no API client behind this one.
     return new PodAccess(settings, new AnnotatedPod(settings), null);
   }

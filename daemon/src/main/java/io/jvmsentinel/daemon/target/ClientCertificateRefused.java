@@ -1,0 +1,146 @@
+package io.jvmsentinel.daemon.target;
+
+import io.jvmsentinel.collectors.text.SafeText;
+import io.jvmsentinel.daemon.tls.ClientCertificateRequests;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.PortUnreachableException;
+import java.net.SocketException;
+import java.rmi.ConnectIOException;
+import java.security.cert.CertificateException;
+import java.security.cert.X509Certificate;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import javax.net.ssl.SSLException;
+import javax.security.auth.x500.X500Principal;
+
+/**
+ * A TLS connect that most likely failed because the target wants another client certificate than
+ * the one sent, or one where none was sent. Its message says which and what to configure; its cause
+ * is the failure as it came.
+ *
+ * <p>Only when the target asked for a client certificate during this attempt ({@link
+ * ClientCertificateRequests}) and the connection then broke while RMI was opening it ({@link
+ * ConnectIOException}: the handshake, or the protocol header written right after it) with a TLS
+ * alert or a cut socket. Under TLS 1.3 the agent's {@code bad_certificate} alert races the client's
+ * first write, so a refusal often surfaces as a "Broken pipe" without it. A plain connection never
+ * gets here (no TLS, nothing asked), nor does a refused or unreachable port (no handshake yet), a
+ * timeout, or the daemon's own refusal of the target's certificate ({@link CertificateException}).
+ */
+final class ClientCertificateRefused extends SSLException {
+  private static final long serialVersionUID = 1L;
+
+  private ClientCertificateRefused(String advice, Throwable failure) {
+    super(advice, failure);
+  }
+
+  /**
+   * The diagnosis of {@code failure}, if it fits what {@code seen} recorded.
+   *
+   * @param clientKey where the configured client key comes from, for the message; empty if none
+   */
+  static Optional<ClientCertificateRefused> of(
+      Throwable failure, ClientCertificateRequests.Seen seen, Optional<String> clientKey) {
+    if (!seen.asked() || !brokeWhileOpening(failure)) {
+      return Optional.empty();
+    }
+    return Optional.of(new ClientCertificateRefused(advice(seen, clientKey, failure), failure));
+  }
+
+  /** Broken with a TLS alert or a cut socket while RMI opened a connection; not refused locally. */
+  private static boolean brokeWhileOpening(Throwable failure) {
+    boolean opening = false;
+    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof CertificateException || t instanceof ClientCertificateRefused) {
+        return false; // the daemon refused the target's certificate, or diagnosed already
+      }
+      opening |= t instanceof ConnectIOException;
+    }
+    Throwable root = rootOf(failure);
+    boolean cut =
+        root instanceof SocketException
+            && !(root instanceof ConnectException
+                || root instanceof NoRouteToHostException
+                || root instanceof PortUnreachableException);
+    return opening && (root instanceof SSLException || cut);
+  }
+
+  private static String advice(
+      ClientCertificateRequests.Seen seen, Optional<String> clientKey, Throwable failure) {
+    String what =
+        seen.sent().isPresent()
+            ? refused(seen.sent().get(), clientKey)
+            : clientKey.isEmpty() ? NONE_CONFIGURED : notAccepted(seen, clientKey.get());
+    return what
+        + (rootOf(failure) instanceof SSLException
+            ? ""
+            : "; under TLS 1.3 the agent's refusal can arrive as a broken connection right after"
+                + " the handshake instead of a bad_certificate alert");
+  }
+
+  private static final String NONE_CONFIGURED =
+      "the target requires a client certificate and the daemon has none to send: give the target"
+          + " tls.keyStore (targets:), or tls.crt and tls.key in its Secret (discovered pods), with"
+          + " a certificate the agent trusts";
+
+  private static final String AGENT_TRUST =
+      "; the agent's trust store (javax.net.ssl.trustStore of the target JVM) must hold it or its"
+          + " CA";
+
+  /** How many of the issuers a target names are quoted: a JDK's cacerts would be 100 names. */
+  private static final int ISSUERS_SHOWN = 3;
+
+  private static String refused(X509Certificate sent, Optional<String> clientKey) {
+    return "the target requires a client certificate and most likely refused the one sent ("
+        + name(sent)
+        + clientKey.map(from -> ", from " + from).orElse("")
+        + ")"
+        + AGENT_TRUST;
+  }
+
+  /** A key was configured but not sent: no certificate of it fits what the target named. */
+  private static String notAccepted(ClientCertificateRequests.Seen seen, String clientKey) {
+    List<X500Principal> issuers = seen.acceptedIssuers();
+    String accepted =
+        issuers.isEmpty()
+            ? ""
+            : " issued by "
+                + issuers.stream()
+                    .limit(ISSUERS_SHOWN)
+                    .map(issuer -> SafeText.name(issuer.toString())) // the target's text
+                    .collect(Collectors.joining(" or "))
+                + (issuers.size() > ISSUERS_SHOWN
+                    ? " (or " + (issuers.size() - ISSUERS_SHOWN) + " more)"
+                    : "");
+    String held =
+        seen.held().isEmpty()
+            ? "the key from " + clientKey + " is not of a type the target accepts"
+            : "the one from "
+                + clientKey
+                + " ("
+                + seen.held().stream()
+                    .map(ClientCertificateRefused::name)
+                    .collect(Collectors.joining("; "))
+                + ") is not issued by one it accepts";
+    return "the target requires a client certificate"
+        + accepted
+        + " and the daemon sent none: "
+        + held
+        + AGENT_TRUST;
+  }
+
+  private static Throwable rootOf(Throwable failure) {
+    Throwable root = failure;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    return root;
+  }
+
+  private static String name(X509Certificate certificate) {
+    return certificate.getSubjectX500Principal()
+        + ", issued by "
+        + certificate.getIssuerX500Principal();
+  }
+}

@@ -1,0 +1,172 @@
+package io.jvmsentinel.daemon.target;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jvmsentinel.daemon.testing.TestCertificates;
+import io.jvmsentinel.daemon.tls.ClientCertificateRequests.Seen;
+import java.io.InputStream;
+import java.net.ConnectException;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.rmi.ConnectIOException;
+import java.rmi.UnmarshalException;
+import java.security.cert.CertificateException;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
+import java.util.List;
+import java.util.Optional;
+import javax.net.ssl.SSLHandshakeException;
+import javax.security.auth.x500.X500Principal;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The failures of connecting to a JDK agent with {@code ssl.need.client.auth=true} as they came
+ * from JDK 11, 17 and 21 targets (ClientCertificateRefusedIT reproduces them), and their
+ * look-alikes that must keep their reason: which get the client-certificate diagnosis.
+ */
+class ClientCertificateRefusedTest {
+  private static final String JRMP =
+      "error during JRMP connection establishment; nested exception is: \n\t";
+  private static final Optional<String> SECRET =
+      Optional.of("tls.crt and tls.key of the pod's Secret");
+
+  @TempDir static Path dir;
+  private static X509Certificate sentinel;
+
+  @BeforeAll
+  static void certificate() throws Exception {
+    Path pem = new TestCertificates(dir).identity("sentinel-old", "pw-123456").certificate();
+    try (InputStream in = Files.newInputStream(pem)) {
+      sentinel = (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(in);
+    }
+  }
+
+  /** TLS 1.3: the agent's refusal raced the daemon's first write (JRMP's header). */
+  private static ConnectIOException brokenPipe() {
+    SocketException pipe = new SocketException("Broken pipe");
+    return new ConnectIOException(JRMP + pipe, pipe);
+  }
+
+  /** The same refusal when its alert arrived first. */
+  private static ConnectIOException badCertificateAlert() {
+    SSLHandshakeException alert =
+        new SSLHandshakeException("Received fatal alert: bad_certificate");
+    return new ConnectIOException(JRMP + alert, alert);
+  }
+
+  private static Seen asked(Optional<X509Certificate> sent, List<X509Certificate> held) {
+    return new Seen(true, List.of(new X500Principal("CN=sentinel-new")), sent, held);
+  }
+
+  private static final Seen NOTHING_ASKED = new Seen(false, List.of(), Optional.empty(), List.of());
+
+  @Test
+  void aBrokenPipeAfterTheRequestWithNoKeyIsATlsFailureThatSaysWhatToConfigure() {
+    ConnectIOException failure = brokenPipe();
+    assertThat(ConnectFailure.classify(failure)).as("today").isEqualTo(ConnectFailure.ERROR);
+
+    ClientCertificateRefused refused =
+        ClientCertificateRefused.of(failure, asked(Optional.empty(), List.of()), Optional.empty())
+            .orElseThrow();
+
+    assertThat(ConnectFailure.classify(refused)).isEqualTo(ConnectFailure.TLS);
+    assertThat(ConnectFailure.describe(refused)).isEqualTo("SocketException: Broken pipe");
+    assertThat(ConnectFailure.hintFor(refused))
+        .startsWith(" (the target requires a client certificate and the daemon has none to send:")
+        .contains("tls.keyStore", "tls.crt and tls.key in its Secret")
+        .endsWith(
+            "under TLS 1.3 the agent's refusal can arrive as a broken connection right after the"
+                + " handshake instead of a bad_certificate alert)");
+  }
+
+  @Test
+  void aKeyOfAnotherIssuerIsNamedWithTheIssuersTheTargetAccepts() {
+    ClientCertificateRefused refused =
+        ClientCertificateRefused.of(
+                brokenPipe(), asked(Optional.empty(), List.of(sentinel)), SECRET)
+            .orElseThrow();
+
+    assertThat(ConnectFailure.hintFor(refused))
+        .contains(
+            "the target requires a client certificate issued by CN=sentinel-new and the daemon"
+                + " sent none: the one from tls.crt and tls.key of the pod's Secret"
+                + " (CN=sentinel-old, issued by CN=sentinel-old) is not issued by one it accepts",
+            "javax.net.ssl.trustStore of the target JVM");
+  }
+
+  @Test
+  void theIssuersATargetNamesAreQuotedCleanedAndAtMostThree() {
+    List<X500Principal> named =
+        List.of(
+            new X500Principal("CN=a\u202Egnp.exe"),
+            new X500Principal("CN=b"),
+            new X500Principal("CN=c"),
+            new X500Principal("CN=d"),
+            new X500Principal("CN=e"));
+    Seen seen = new Seen(true, named, Optional.empty(), List.of(sentinel));
+
+    String hint =
+        ConnectFailure.hintFor(
+            ClientCertificateRefused.of(brokenPipe(), seen, SECRET).orElseThrow());
+
+    assertThat(hint)
+        .contains("issued by CN=a_gnp.exe or CN=b or CN=c (or 2 more) and the daemon sent none")
+        .doesNotContain("\u202E", "CN=d");
+  }
+
+  @Test
+  void aCertificateSentAndRefusedIsNamed() {
+    ClientCertificateRefused refused =
+        ClientCertificateRefused.of(
+                badCertificateAlert(), asked(Optional.of(sentinel), List.of(sentinel)), SECRET)
+            .orElseThrow();
+
+    assertThat(ConnectFailure.classify(refused)).isEqualTo(ConnectFailure.TLS);
+    assertThat(ConnectFailure.describe(refused))
+        .isEqualTo("SSLHandshakeException: Received fatal alert: bad_certificate");
+    assertThat(ConnectFailure.hintFor(refused))
+        .contains(
+            "most likely refused the one sent (CN=sentinel-old, issued by CN=sentinel-old, from"
+                + " tls.crt and tls.key of the pod's Secret)")
+        .as("the alert says it all: no TLS 1.3 remark")
+        .doesNotContain("broken connection");
+  }
+
+  @Test
+  void aBrokenPipeWhereNoCertificateWasAskedIsNotDiagnosed() {
+    // A plain connection, or TLS without client authentication: a network reset stays one.
+    ConnectIOException failure = brokenPipe();
+
+    assertThat(ClientCertificateRefused.of(failure, NOTHING_ASKED, SECRET)).isEmpty();
+    assertThat(ConnectFailure.classify(failure)).isEqualTo(ConnectFailure.ERROR);
+    assertThat(ConnectFailure.hintFor(failure)).isEmpty();
+  }
+
+  @Test
+  void failuresThatAreNotTheTargetsRefusalKeepTheirReason() {
+    Seen seen = asked(Optional.of(sentinel), List.of(sentinel));
+    SSLHandshakeException untrustedTarget = new SSLHandshakeException("PKIX path building failed");
+    untrustedTarget.initCause(new CertificateException("no trusted certificate found"));
+    SocketException reset = new SocketException("Connection reset");
+    List<Throwable> others =
+        List.of(
+            // the daemon refused the target's certificate
+            new ConnectIOException("Exception creating connection to: 127.0.0.1", untrustedTarget),
+            // nothing listens: no handshake at all
+            new ConnectIOException(
+                "Exception creating connection to: 127.0.0.1",
+                new ConnectException("Connection refused")),
+            // a hung target
+            new ConnectIOException(JRMP, new SocketTimeoutException("Read timed out")),
+            // a reset in the middle of a call, long after the handshake
+            new UnmarshalException("error unmarshalling return", reset));
+
+    for (Throwable other : others) {
+      assertThat(ClientCertificateRefused.of(other, seen, SECRET)).as(other.toString()).isEmpty();
+    }
+  }
+}
