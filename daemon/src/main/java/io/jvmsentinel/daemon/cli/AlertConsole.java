@@ -1,6 +1,7 @@
 package io.jvmsentinel.daemon.cli;
 
 import ch.qos.logback.classic.Level;
+import io.jvmsentinel.collectors.text.SafeText;
 import io.jvmsentinel.daemon.alert.AlertNotification;
 import io.jvmsentinel.daemon.alert.notify.JsonLogNotifier;
 import io.jvmsentinel.daemon.detection.AlertTransitionLog;
@@ -18,7 +19,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Prints alerts as they fire, are updated and resolve, with the evidence an on-call engineer reads
  * first: the demo's alert view. It prints what the sinks were told (the latest notification of each
- * alert), each once.
+ * alert), each once. Every line is cleaned ({@link SafeText}) as it is printed: the names in it are
+ * the target's, and an escape sequence or a line break in one would rewrite the terminal.
  */
 final class AlertConsole {
   private static final DateTimeFormatter TIME =
@@ -64,8 +66,7 @@ final class AlertConsole {
                     : "UPDATED",
                 n);
         case RESOLVED ->
-            System.out.println(
-                "  " + clock(n) + " RESOLVED " + n.ruleId() + ": " + resolvedText(n));
+            println("  " + clock(n) + " RESOLVED " + n.ruleId() + ": " + resolvedText(n));
       }
     }
   }
@@ -81,16 +82,16 @@ final class AlertConsole {
   }
 
   private static void print(String label, AlertNotification n) {
-    System.out.println();
-    System.out.println("  " + clock(n) + " " + label + " " + n.ruleId() + ": " + n.summary());
-    System.out.println("    why:  " + n.explanation());
-    System.out.println("    do:   " + n.action());
+    println("");
+    println("  " + clock(n) + " " + label + " " + n.ruleId() + ": " + n.summary());
+    println("    why:  " + n.explanation());
+    println("    do:   " + n.action());
     Map<String, Object> evidence = n.evidence();
     if (evidence.get("topCreatorSites") instanceof List<?> sites && !sites.isEmpty()) {
       Map<?, ?> top = (Map<?, ?>) sites.get(0);
-      System.out.println("    creator: " + top.get("site") + " (" + top.get("threadNames") + ")");
+      println("    creator: " + top.get("site") + " (" + top.get("threadNames") + ")");
       if (top.get("stack") instanceof List<?> stack) {
-        stack.stream().limit(6).forEach(frame -> System.out.println("      at " + frame));
+        stack.stream().limit(6).forEach(frame -> println("      at " + frame));
       }
     }
     for (String key :
@@ -103,10 +104,14 @@ final class AlertConsole {
       Object value = evidence.get(key);
       // An empty list says nothing here (JDK 11 has no deoptimisation events to list).
       if (value != null && !(value instanceof Collection<?> none && none.isEmpty())) {
-        System.out.println("    " + key + ": " + value);
+        println("    " + key + ": " + value);
       }
     }
-    n.snapshot().ifPresent(snapshot -> System.out.println("    JFR evidence: " + snapshot));
-    System.out.println();
+    n.snapshot().ifPresent(snapshot -> println("    JFR evidence: " + snapshot));
+    println("");
+  }
+
+  private static void println(String line) {
+    System.out.println(SafeText.of(line));
   }
 }

@@ -382,6 +382,69 @@ class PayloadsTest {
     }
   }
 
+  /**
+   * Target text reaches the JSON sinks (the log line, the webhook, PagerDuty's summary and details,
+   * Alertmanager's labels and annotations) as data: every text and key without control,
+   * line-separator, bidirectional or zero-width characters, the rest of the name kept.
+   */
+  @Nested
+  class HostileNames {
+    static final String CLEAN = "Evil`*bold*`_it_~st~_[31mred_[0m_forged_zw_exe.txt<!channel>&";
+    final AlertNotification hostile = TestNotifications.firingWithHostileNames();
+
+    @Test
+    void everyJsonSinkCarriesTheNamesCleanedAndWhole() {
+      var bodies =
+          List.of(
+              json(JsonLogNotifier.line(hostile)),
+              WebhookNotifier.body(hostile),
+              PagerDutyNotifier.body(hostile, Secret.of("K")),
+              AlertmanagerNotifier.body(hostile, Instant.parse("2024-05-01T10:30:00Z")));
+      for (var body : bodies) {
+        List<String> texts = new ArrayList<>();
+        collectTexts(body, texts);
+        assertThat(texts)
+            .as(body.toString())
+            .allSatisfy(
+                text -> assertThat(text).doesNotContain("\u001b", "\n", "\r", "\u200B", "\u202E"))
+            .anySatisfy(text -> assertThat(text).contains(CLEAN));
+      }
+      var payload = PagerDutyNotifier.body(hostile, Secret.of("K")).get("payload");
+      assertThat(payload.get("summary").asText())
+          .isEqualTo("Thread storm on orders: 97% from " + CLEAN);
+      assertThat(payload.get("source").asText()).isEqualTo("orders-" + CLEAN);
+      assertThat(payload.get("custom_details").get("topSite").asText()).isEqualTo(CLEAN);
+      assertThat(payload.get("custom_details").has(CLEAN)).isTrue();
+      var alert = AlertmanagerNotifier.body(hostile, Instant.parse("2024-05-01T10:30:00Z")).get(0);
+      assertThat(alert.get("labels").get("key").asText()).isEqualTo(CLEAN + ":443");
+      assertThat(alert.get("labels").get("pod").asText()).isEqualTo(CLEAN);
+      assertThat(alert.get("annotations").get("description").asText())
+          .isEqualTo("The busiest creator is " + CLEAN + ".");
+    }
+
+    @Test
+    void theNotificationItselfIsCleanedWhereItIsMadeSoNoSinkCanForget() {
+      assertThat(hostile.summary()).endsWith(CLEAN);
+      assertThat(hostile.target()).isEqualTo("orders-" + CLEAN);
+      assertThat(hostile.targetTags()).containsEntry("pod", CLEAN);
+      assertThat(hostile.evidence()).containsEntry("topSite", CLEAN).containsKey(CLEAN);
+      assertThat(hostile.evidence().get("sites")).isEqualTo(List.of(CLEAN, "Worker.spawn"));
+      assertThat(hostile.evidence().get("startsPerSecond")).isEqualTo(212);
+      assertThat(hostile.dedupKey())
+          .contains(CLEAN + ":443")
+          .doesNotContain("\u001b", "\n", "\u200B", "\u202E");
+    }
+
+    private static void collectTexts(
+        com.fasterxml.jackson.databind.JsonNode node, List<String> texts) {
+      if (node.isTextual()) {
+        texts.add(node.asText());
+      }
+      node.fieldNames().forEachRemaining(texts::add);
+      node.forEach(child -> collectTexts(child, texts));
+    }
+  }
+
   /** An alert names its snapshot only once checked whole; until then every sink says why not. */
   @Nested
   class SnapshotUnavailable {
