@@ -10,4 +10,22 @@ public interface AlertListener {
    * sinks that forget firing alerts unless reminded (Alertmanager) must learn of it again.
    */
   default void continued(AlertNotification notification) {}
+
+  /** This listener, then {@code next}, for every notification. */
+  default AlertListener andThen(AlertListener next) {
+    AlertListener first = this;
+    return new AlertListener() {
+      @Override
+      public void notify(AlertNotification notification) {
+        first.notify(notification);
+        next.notify(notification);
+      }
+
+      @Override
+      public void continued(AlertNotification notification) {
+        first.continued(notification);
+        next.continued(notification);
+      }
+    };
+  }
 }

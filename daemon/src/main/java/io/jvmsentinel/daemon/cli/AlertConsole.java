@@ -2,39 +2,30 @@ package io.jvmsentinel.daemon.cli;
 
 import ch.qos.logback.classic.Level;
 import io.jvmsentinel.collectors.text.SafeText;
+import io.jvmsentinel.daemon.alert.AlertListener;
 import io.jvmsentinel.daemon.alert.AlertNotification;
 import io.jvmsentinel.daemon.alert.notify.JsonLogNotifier;
 import io.jvmsentinel.daemon.detection.AlertTransitionLog;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Supplier;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import org.slf4j.LoggerFactory;
 
 /**
  * Prints alerts as they fire, are updated and resolve, with the evidence an on-call engineer reads
- * first: the demo's alert view. It prints what the sinks were told (the latest notification of each
- * alert), each once. Every line is cleaned ({@link SafeText}) as it is printed: the names in it are
- * the target's, and an escape sequence or a line break in one would rewrite the terminal.
+ * first: the demo's alert view. It is told every notification the sinks are, and prints each at the
+ * next refresh, in order: a fire and resolve between two refreshes shows as both. Every line is
+ * cleaned ({@link SafeText}) as it is printed: the names in it are the target's, and an escape
+ * sequence or a line break in one would rewrite the terminal.
  */
-final class AlertConsole {
+final class AlertConsole implements AlertListener {
   private static final DateTimeFormatter TIME =
       DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneOffset.UTC);
-  private final Supplier<List<AlertNotification>> recent;
-  // The last notification printed per alert: status and time.
-  private final Map<String, String> printed = new HashMap<>();
-
-  /**
-   * @param recent the latest notification of each recent alert, newest first
-   */
-  AlertConsole(Supplier<List<AlertNotification>> recent) {
-    this.recent = recent;
-  }
+  private final Queue<AlertNotification> unprinted = new ConcurrentLinkedQueue<>();
 
   /**
    * Leaves the terminal's alert lines to this view: the daemon's log line per transition and the
@@ -46,25 +37,17 @@ final class AlertConsole {
     }
   }
 
+  // Called by detection: printing waits for the refresh, so the view's lines stay whole.
+  @Override
+  public void notify(AlertNotification notification) {
+    unprinted.add(notification);
+  }
+
   void printChanges() {
-    List<AlertNotification> oldestFirst = new ArrayList<>(recent.get());
-    Collections.reverse(oldestFirst);
-    for (AlertNotification n : oldestFirst) {
-      String state = n.status() + "@" + n.at();
-      String before = printed.put(n.dedupKey(), state);
-      if (state.equals(before)) {
-        continue;
-      }
+    for (AlertNotification n = unprinted.poll(); n != null; n = unprinted.poll()) {
       switch (n.status()) {
         case FIRING -> print("ALERT " + n.severity(), n);
-        // An update first seen here (the alert fired and was updated between two refreshes, also
-        // after an earlier alert of the same key resolved) is news of the alert: shown as one.
-        case UPDATED ->
-            print(
-                before == null || before.startsWith(AlertNotification.Status.RESOLVED + "@")
-                    ? "ALERT " + n.severity()
-                    : "UPDATED",
-                n);
+        case UPDATED -> print("UPDATED", n);
         case RESOLVED ->
             println("  " + clock(n) + " RESOLVED " + n.ruleId() + ": " + resolvedText(n));
       }
@@ -89,10 +72,15 @@ final class AlertConsole {
     Map<String, Object> evidence = n.evidence();
     if (evidence.get("topCreatorSites") instanceof List<?> sites && !sites.isEmpty()) {
       Map<?, ?> top = (Map<?, ?>) sites.get(0);
-      println("    creator: " + top.get("site") + " (" + top.get("threadNames") + ")");
-      if (top.get("stack") instanceof List<?> stack) {
-        stack.stream().limit(6).forEach(frame -> println("      at " + frame));
-      }
+      printStack("creator: " + top.get("site") + " (" + top.get("threadNames") + ")", top);
+    }
+    // A lock contention's action points to the holder's stack and the blocked sites.
+    if (evidence.get("holder") instanceof Map<?, ?> holder) {
+      printStack("holder: " + holder.get("thread") + " (" + holder.get("state") + ")", holder);
+    }
+    if (evidence.get("blockedSites") instanceof List<?> sites && !sites.isEmpty()) {
+      Map<?, ?> top = (Map<?, ?>) sites.get(0);
+      printStack("blocked: " + top.get("site") + " (" + top.get("blockedSeconds") + " s)", top);
     }
     for (String key :
         List.of(
@@ -109,6 +97,14 @@ final class AlertConsole {
     }
     n.snapshot().ifPresent(snapshot -> println("    JFR evidence: " + snapshot));
     println("");
+  }
+
+  /** A headline and the first frames of the {@code stack} of {@code site}, if it has one. */
+  private static void printStack(String headline, Map<?, ?> site) {
+    println("    " + headline);
+    if (site.get("stack") instanceof List<?> stack) {
+      stack.stream().limit(6).forEach(frame -> println("      at " + frame));
+    }
   }
 
   private static void println(String line) {

@@ -181,9 +181,10 @@ public final class DemoCommand implements Callable<Integer> {
     AlertConsole.muteAlertLogLines();
     System.out.println("Starting the lab JVM (scenario " + scenario + ")...");
     LabProcess lab = spec.build().startReady(Duration.ofSeconds(60));
+    AlertConsole alerts = new AlertConsole();
     SentinelDaemon daemon;
     try {
-      daemon = SentinelDaemon.start(demoConfig(lab, listenAddress));
+      daemon = SentinelDaemon.start(demoConfig(lab, listenAddress), alerts);
     } catch (IOException e) {
       lab.close();
       System.err.println("jvm-sentinel: " + e.getMessage());
@@ -209,7 +210,6 @@ public final class DemoCommand implements Callable<Integer> {
                 },
                 "demo-shutdown"));
     LiveView view = new LiveView(daemon.registry(), daemon.sessions().get(0));
-    AlertConsole alerts = new AlertConsole(daemon::recentAlerts);
     while (!stopped.await(viewIntervalSeconds, java.util.concurrent.TimeUnit.SECONDS)) {
       if (!lab.isAlive()) {
         System.out.println("The lab JVM exited; stopping.");

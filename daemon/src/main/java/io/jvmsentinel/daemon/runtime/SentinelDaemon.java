@@ -2,7 +2,7 @@ package io.jvmsentinel.daemon.runtime;
 
 import io.jvmsentinel.collectors.jfr.JfrHandlers;
 import io.jvmsentinel.collectors.jmx.CompilerThreadCpuPoller;
-import io.jvmsentinel.daemon.alert.AlertNotification;
+import io.jvmsentinel.daemon.alert.AlertListener;
 import io.jvmsentinel.daemon.alert.AlertStateFile;
 import io.jvmsentinel.daemon.alert.RuleCoverage;
 import io.jvmsentinel.daemon.alert.RuleSettings;
@@ -89,7 +89,6 @@ public final class SentinelDaemon implements AutoCloseable {
   private final Notifications notifications;
   private final EvidenceSnapshots snapshots;
   private final DetectionEngine detection;
-  private final RecentAlerts recentAlerts;
   private final HttpEndpoint http;
   private final DatadogExport datadog;
   private final OtlpExport otlp;
@@ -102,7 +101,6 @@ public final class SentinelDaemon implements AutoCloseable {
       Notifications notifications,
       EvidenceSnapshots snapshots,
       DetectionEngine detection,
-      RecentAlerts recentAlerts,
       HttpEndpoint http,
       DatadogExport datadog,
       OtlpExport otlp,
@@ -113,7 +111,6 @@ public final class SentinelDaemon implements AutoCloseable {
     this.notifications = notifications;
     this.snapshots = snapshots;
     this.detection = detection;
-    this.recentAlerts = recentAlerts;
     this.http = http;
     this.datadog = datadog;
     this.otlp = otlp;
@@ -123,6 +120,15 @@ public final class SentinelDaemon implements AutoCloseable {
 
   /** Starts watching every configured target and serving HTTP; returns once the port is bound. */
   public static SentinelDaemon start(SentinelConfig config) throws IOException {
+    return start(config, notification -> {});
+  }
+
+  /**
+   * As {@link #start(SentinelConfig)}; {@code watcher} is also told of every notification, in the
+   * order the sinks are (the demo's terminal). It must not block.
+   */
+  public static SentinelDaemon start(SentinelConfig config, AlertListener watcher)
+      throws IOException {
     ConnectionConfig connection = config.connection();
     RmiTimeouts.install(connection.connectTimeout(), connection.callTimeout());
     TargetReplyFilter.install();
@@ -182,7 +188,7 @@ public final class SentinelDaemon implements AutoCloseable {
         new RuleSettings(
             detectionConfig.rules(), detectionConfig.targets(), detectionConfig.disabled());
     // The status page lists recent alerts; notifications link to it when externalUrl is set.
-    RecentAlerts recentAlerts = new RecentAlerts(notifications);
+    RecentAlerts recentAlerts = new RecentAlerts(notifications.andThen(watcher));
     DetectionEngine detection =
         new DetectionEngine(
             SignalSource.watching(targets::list),
@@ -281,7 +287,6 @@ public final class SentinelDaemon implements AutoCloseable {
         notifications,
         snapshots,
         detection,
-        recentAlerts,
         http,
         datadog,
         otlp,
@@ -412,11 +417,6 @@ public final class SentinelDaemon implements AutoCloseable {
 
   public List<TargetSession> sessions() {
     return targets.list().stream().map(WatchedTarget::session).toList();
-  }
-
-  /** The latest notification of each recent alert, newest first: what the sinks were told. */
-  public List<AlertNotification> recentAlerts() {
-    return recentAlerts.all();
   }
 
   public DetectionEngine detection() {

@@ -54,10 +54,10 @@ class AlertConsoleTest {
     ScriptedDetection.ScriptedRule rule = new ScriptedDetection.ScriptedRule();
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     WatchedTarget target = UnstartedTarget.create("orders", registry, tmp);
-    RecentAlerts recent = new RecentAlerts(n -> {});
+    AlertConsole console = new AlertConsole();
+    RecentAlerts recent = new RecentAlerts(console);
     DetectionEngine engine =
         ScriptedDetection.engine(() -> List.of(target), rule, recent, registry, clock);
-    AlertConsole console = new AlertConsole(recent::all);
     try {
       rule.keys = List.of("disk");
       ticks(engine, clock, 4); // pending for 4 s, then firing
@@ -83,8 +83,8 @@ class AlertConsoleTest {
   void anUpdateIsShownOnceWithItsNewText() {
     ByteArrayOutputStream terminal = new ByteArrayOutputStream();
     System.setOut(new PrintStream(terminal, true, StandardCharsets.UTF_8));
-    RecentAlerts recent = new RecentAlerts(n -> {});
-    AlertConsole console = new AlertConsole(recent::all);
+    AlertConsole console = new AlertConsole();
+    RecentAlerts recent = new RecentAlerts(console);
 
     recent.notify(notification(AlertNotification.Status.FIRING, "212 thread starts/s", 0));
     console.printChanges();
@@ -103,19 +103,18 @@ class AlertConsoleTest {
   }
 
   @Test
-  void aNewAlertUpdatedBeforeTheTerminalSawItFiringIsShownAsAnAlert() {
+  void everyTransitionBetweenTwoRefreshesIsShownInOrder() {
     ByteArrayOutputStream terminal = new ByteArrayOutputStream();
     System.setOut(new PrintStream(terminal, true, StandardCharsets.UTF_8));
-    RecentAlerts recent = new RecentAlerts(n -> {});
-    AlertConsole console = new AlertConsole(recent::all);
+    AlertConsole console = new AlertConsole();
+    RecentAlerts recent = new RecentAlerts(console);
 
+    // A long refresh (demo --view-interval 60): two storms fire and resolve, one is updated.
     recent.notify(notification(AlertNotification.Status.FIRING, "first storm", 0));
-    console.printChanges();
     recent.notify(notification(AlertNotification.Status.RESOLVED, "first storm", 20));
-    console.printChanges();
-    // The next storm fires and its snapshot update follows within one refresh.
     recent.notify(notification(AlertNotification.Status.FIRING, "second storm", 40, 40));
-    recent.notify(notification(AlertNotification.Status.UPDATED, "second storm", 40, 41));
+    recent.notify(notification(AlertNotification.Status.UPDATED, "second storm, named", 40, 41));
+    console.printChanges();
     console.printChanges();
 
     List<String> lines = terminal.toString(StandardCharsets.UTF_8).lines().toList();
@@ -124,15 +123,16 @@ class AlertConsoleTest {
         .containsExactly(
             "  10:00:00 ALERT WARNING ThreadStorm: first storm",
             "  10:00:20 RESOLVED ThreadStorm: first storm",
-            "  10:00:41 ALERT WARNING ThreadStorm: second storm");
+            "  10:00:40 ALERT WARNING ThreadStorm: second storm",
+            "  10:00:41 UPDATED ThreadStorm: second storm, named");
   }
 
   @Test
   void aChurnAlertShowsTheMethodsCompiledAgainThatItsActionPointsTo() {
     ByteArrayOutputStream terminal = new ByteArrayOutputStream();
     System.setOut(new PrintStream(terminal, true, StandardCharsets.UTF_8));
-    RecentAlerts recent = new RecentAlerts(n -> {});
-    AlertConsole console = new AlertConsole(recent::all);
+    AlertConsole console = new AlertConsole();
+    RecentAlerts recent = new RecentAlerts(console);
     Map<String, Object> evidence =
         Map.of(
             "mostRecompiledMethods", List.of("Churn.run (40)"),
@@ -167,6 +167,56 @@ class AlertConsoleTest {
         .noneMatch(line -> line.contains("subWindowsHeld") || line.contains("occupancyHistory"));
   }
 
+  @Test
+  void aLockContentionAlertShowsTheHolderAndWhereThreadsBlockAsItsActionSays() {
+    ByteArrayOutputStream terminal = new ByteArrayOutputStream();
+    System.setOut(new PrintStream(terminal, true, StandardCharsets.UTF_8));
+    AlertConsole console = new AlertConsole();
+    Map<String, Object> evidence =
+        Map.of(
+            "lockClass", "com.example.ConnectionCache",
+            "holder",
+                Map.of(
+                    "thread", "request-7",
+                    "state", "TIMED_WAITING",
+                    "stack", List.of("java.lang.Thread.sleep", "com.example.ConnectionCache.put")),
+            "blockedSites",
+                List.of(
+                    Map.of(
+                        "site",
+                        "com.example.Handler.handle",
+                        "blockedSeconds",
+                        41.5,
+                        "stack",
+                        List.of("com.example.ConnectionCache.get"))));
+
+    console.notify(
+        new AlertNotification(
+            "LockContention",
+            "orders",
+            "",
+            Severity.WARNING,
+            AlertNotification.Status.FIRING,
+            Samples.T0,
+            Samples.T0,
+            "Lock contention on orders",
+            "why",
+            "Look at the holder's stack and the blocked sites",
+            "",
+            evidence,
+            Optional.empty()));
+    console.printChanges();
+
+    List<String> lines = terminal.toString(StandardCharsets.UTF_8).lines().toList();
+    assertThat(lines)
+        .containsSubsequence(
+            "    holder: request-7 (TIMED_WAITING)",
+            "      at java.lang.Thread.sleep",
+            "      at com.example.ConnectionCache.put",
+            "    blocked: com.example.Handler.handle (41.5 s)",
+            "      at com.example.ConnectionCache.get");
+  }
+
   /** A name that would colour, clear or rewrite the terminal, or read backwards. */
   private static final String HOSTILE =
       "Evil\u001b[2J\u001b[31mred\u001b]0;title\u0007\rforged\nline\u200Bzw\u202Eexe";
@@ -183,14 +233,13 @@ class AlertConsoleTest {
   void noEscapeSequenceOrLineBreakFromTheTargetReachesTheTerminal() {
     ByteArrayOutputStream terminal = new ByteArrayOutputStream();
     System.setOut(new PrintStream(terminal, true, StandardCharsets.UTF_8));
-    RecentAlerts recent = new RecentAlerts(n -> {});
-    AlertConsole console = new AlertConsole(recent::all);
+    AlertConsole console = new AlertConsole();
     Map<String, Object> top =
         Map.of(
             "site", new Site(HOSTILE),
             "threadNames", List.of(HOSTILE),
             "stack", List.of(HOSTILE, "java.lang.Thread.start"));
-    recent.notify(
+    console.notify(
         new AlertNotification(
             "ThreadStorm",
             "orders",

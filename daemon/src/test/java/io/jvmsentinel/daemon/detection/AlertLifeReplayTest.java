@@ -4,17 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jvmsentinel.collectors.jfr.threads.SiteStarts;
 import io.jvmsentinel.daemon.alert.AlertNotification.Status;
-import io.jvmsentinel.daemon.alert.SignalRecorder;
 import io.jvmsentinel.daemon.alert.SignalSample;
 import io.jvmsentinel.daemon.alert.WarmUp;
 import io.jvmsentinel.daemon.config.AlertsConfig;
-import io.jvmsentinel.daemon.testing.Jdks;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -26,18 +25,17 @@ import org.junit.jupiter.api.io.TempDir;
  * and a target without JFR at all.
  */
 class AlertLifeReplayTest {
-  private static final Path FIXTURES = Jdks.repoRoot().resolve("daemon/src/test/resources/replay");
   private static final String LOGGER = "from io.jvmsentinel.lab.ThreadPerEventLogger.log";
 
   @TempDir Path dir;
 
   static List<SignalSample> fixture(String name) throws IOException {
-    return SignalRecorder.read(FIXTURES.resolve(name + ".signals.jsonl.gz"));
+    return Replay.fixture(name);
   }
 
   static Instant onset(String fixture, String marker) throws IOException {
     Pattern at = Pattern.compile("at=(\\d+)");
-    for (String line : Files.readAllLines(FIXTURES.resolve(fixture + ".onsets"))) {
+    for (String line : Files.readAllLines(Replay.FIXTURES.resolve(fixture + ".onsets"))) {
       Matcher m = at.matcher(line);
       if (line.contains(marker) && m.find()) {
         return Instant.ofEpochMilli(Long.parseLong(m.group(1)));
@@ -236,5 +234,26 @@ class AlertLifeReplayTest {
         s.classesLoaded(),
         s.classesUnloaded(),
         s.details());
+  }
+
+  /**
+   * JDK 11 records no jdk.Deoptimization: its churn alert leaves the deoptimised methods out
+   * instead of listing none, which would read as "nothing was deoptimised".
+   */
+  @Test
+  void aChurnAlertListsDeoptimisedMethodsOnlyWhereTheJvmRecordsThem() throws IOException {
+    Map<String, Object> jdk11 = firstChurnEvidence("churn-from-boot-8m-jdk11");
+    Map<String, Object> jdk17 = firstChurnEvidence("churn-from-boot-8m-jdk17");
+
+    assertThat(jdk11)
+        .containsKey("mostRecompiledMethods")
+        .doesNotContainKey("mostDeoptimizedMethods");
+    assertThat(jdk17).containsKeys("mostRecompiledMethods", "mostDeoptimizedMethods");
+  }
+
+  private static Map<String, Object> firstChurnEvidence(String fixture) throws IOException {
+    return with(Replay.run(fixture(fixture), WarmUp.DEFAULT), "CodeCacheChurn", Status.FIRING)
+        .get(0)
+        .evidence();
   }
 }

@@ -8,16 +8,22 @@ import io.jvmsentinel.daemon.alert.SignalRecorder;
 import io.jvmsentinel.daemon.alert.SignalSample;
 import io.jvmsentinel.daemon.alert.WarmUp;
 import io.jvmsentinel.daemon.alert.rules.Rules;
+import io.jvmsentinel.daemon.testing.Jdks;
 import io.jvmsentinel.daemon.testing.MutableClock;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.zip.GZIPInputStream;
 
 /**
  * Runs the production rules and alert life cycle over a recorded signal timeline, at the recorded 1
@@ -27,6 +33,7 @@ import java.util.List;
  */
 final class Replay {
   static final String TARGET = "replay";
+  static final Path FIXTURES = Jdks.repoRoot().resolve("daemon/src/test/resources/replay");
 
   private Replay() {}
 
@@ -36,10 +43,34 @@ final class Replay {
       AlertNotification.Status status,
       double atSecond,
       String summary,
-      String explanation) {
+      String explanation,
+      Map<String, Object> evidence) {
     @Override
     public String toString() {
       return String.format("%6.0fs %s %s: %s", atSecond, status, rule, summary);
+    }
+  }
+
+  /**
+   * The lab's recorded timeline {@code name}, as the sampler reports it today. The JDK 11
+   * recordings are older than the sampler's report of deoptimisations as unknown (NaN, not 0) on a
+   * JVM without jdk.Deoptimization, which JDK 11 is: their zeros are read as unknown.
+   */
+  static List<SignalSample> fixture(String name) throws IOException {
+    Path file = FIXTURES.resolve(name + ".signals.jsonl.gz");
+    if (!name.endsWith("-jdk11")) {
+      return SignalRecorder.read(file);
+    }
+    Path sampledNow = Files.createTempFile(name, ".signals.jsonl");
+    try (InputStream in = new GZIPInputStream(Files.newInputStream(file))) {
+      Files.writeString(
+          sampledNow,
+          new String(in.readAllBytes(), StandardCharsets.UTF_8)
+              .replace("\"deoptimizations\":0.0", "\"deoptimizations\":\"NaN\"")
+              .replace("\"madeNotEntrant\":0.0", "\"madeNotEntrant\":\"NaN\""));
+      return SignalRecorder.read(sampledNow);
+    } finally {
+      Files.delete(sampledNow);
     }
   }
 
@@ -144,7 +175,8 @@ final class Replay {
                     n.status(),
                     Duration.between(start, n.at()).toMillis() / 1000.0,
                     n.summary(),
-                    n.explanation()))
+                    n.explanation(),
+                    n.evidence()))
         .toList();
   }
 }

@@ -3,7 +3,6 @@ package io.jvmsentinel.daemon.detection;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jvmsentinel.daemon.alert.AlertNotification;
-import io.jvmsentinel.daemon.alert.SignalRecorder;
 import io.jvmsentinel.daemon.alert.SignalSample;
 import io.jvmsentinel.daemon.alert.WarmUp;
 import io.jvmsentinel.daemon.testing.Jdks;
@@ -37,7 +36,6 @@ import org.junit.jupiter.params.provider.MethodSource;
  * --record-signals DIR}) and {@code <name>.onsets} (the lab's onset lines from the same run).
  */
 class ScenarioReplayTest {
-  private static final Path FIXTURES = Jdks.repoRoot().resolve("daemon/src/test/resources/replay");
   private static final WarmUp DEMO = new WarmUp(Duration.ofMinutes(1), Duration.ofMinutes(2));
   private static final List<String> ROWS = new ArrayList<>();
   private static final Pattern AT = Pattern.compile("at=(\\d+)");
@@ -280,9 +278,9 @@ class ScenarioReplayTest {
   @ParameterizedTest
   @MethodSource("scenarios")
   void pagesExactlyItsIncidentsInTimeNamingTheirCause(Scenario scenario) throws IOException {
-    List<SignalSample> samples =
-        SignalRecorder.read(FIXTURES.resolve(scenario.fixture() + ".signals.jsonl.gz"));
-    List<String> onsets = Files.readAllLines(FIXTURES.resolve(scenario.fixture() + ".onsets"));
+    List<SignalSample> samples = Replay.fixture(scenario.fixture());
+    List<String> onsets =
+        Files.readAllLines(Replay.FIXTURES.resolve(scenario.fixture() + ".onsets"));
     List<Replay.Page> pages = Replay.run(samples, scenario.warmUp());
     Instant start = samples.get(0).at();
     List<Replay.Page> firing =

@@ -162,11 +162,14 @@ public final class CodeCacheChurnRule implements AlertRule {
         Rates.rounded(context.history().rate(window, SignalSample::codeCacheGcs)));
     evidence.put("warmingUp", context.warmingUp());
     evidence.put("mostRecompiledMethods", CodeCacheEvidence.mostRecompiled(samples));
-    evidence.put(
-        "mostDeoptimizedMethods",
-        WindowedEvidence.describe(
-            WindowedEvidence.methods(samples, SignalSample.Details::deoptimizedMethods, 5),
-            "reasons"));
+    // A JVM without jdk.Deoptimization (JDK 11) gets no list: an empty one would read as "none".
+    if (samples.stream().anyMatch(sample -> !Double.isNaN(sample.deoptimizations()))) {
+      evidence.put(
+          "mostDeoptimizedMethods",
+          WindowedEvidence.describe(
+              WindowedEvidence.methods(samples, SignalSample.Details::deoptimizedMethods, 5),
+              "reasons"));
+    }
     return new Finding(
         "",
         "Codecache churn on "
