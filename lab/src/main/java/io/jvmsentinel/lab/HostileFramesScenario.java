@@ -13,7 +13,9 @@ import javax.management.ObjectName;
  * DogStatsD ({@code | # , :}), a Slack mention ({@code <!channel>}), markup, a line break with a
  * forged log line, an escape sequence and 4,000 more characters; the threads' names carry the same.
  * Beside it, {@value #FAKE_POOLS} made-up memory pool MBeans with such names ask the daemon for a
- * series each.
+ * series each, and {@value #SHORT_POOLS} memory pools and {@value #SHORT_BUFFER_POOLS} buffer pools
+ * with short plain names ({@code p0}, {@code b0}: shorter than any the JVM uses) try to crowd out
+ * the real ones.
  */
 final class HostileFramesScenario implements Scenario {
   static final String MARK = "hostile-frames";
@@ -23,6 +25,8 @@ final class HostileFramesScenario implements Scenario {
   static final String CLASS_NAME = MARK + HOSTILE + "A".repeat(4_000);
   static final String THREAD_NAME = MARK + "-thread " + HOSTILE + "T".repeat(4_000);
   static final int FAKE_POOLS = 2_000;
+  static final int SHORT_POOLS = 48;
+  static final int SHORT_BUFFER_POOLS = 12;
   static final int DEFAULT_RATE = 100;
 
   private final int rate;
@@ -43,7 +47,11 @@ final class HostileFramesScenario implements Scenario {
         + ") from a class, and with names, made of separators, mentions, markup and line breaks,"
         + " and registers "
         + FAKE_POOLS
-        + " memory pool MBeans so named";
+        + " memory pool MBeans so named, "
+        + SHORT_POOLS
+        + " memory and "
+        + SHORT_BUFFER_POOLS
+        + " buffer pools with short names";
   }
 
   @Override
@@ -63,6 +71,14 @@ final class HostileFramesScenario implements Scenario {
             new FakePool(name + "P".repeat(4_000)),
             new ObjectName("java.lang:type=MemoryPool,name=" + ObjectName.quote(name)));
       }
+      for (int i = 0; i < SHORT_POOLS; i++) {
+        server.registerMBean(
+            new FakePool("p" + i), new ObjectName("java.lang:type=MemoryPool,name=p" + i));
+      }
+      for (int i = 0; i < SHORT_BUFFER_POOLS; i++) {
+        server.registerMBean(
+            new FakePool("b" + i), new ObjectName("java.nio:type=BufferPool,name=b" + i));
+      }
     } catch (JMException e) {
       throw new IllegalStateException("cannot register the made-up memory pools", e);
     }
@@ -73,7 +89,7 @@ final class HostileFramesScenario implements Scenario {
     return RenamedClass.newInstance(HostileFrameTemplate.class, CLASS_NAME, Consumer.class);
   }
 
-  /** A memory pool that is only a name: every other attribute reads null. */
+  /** A memory or buffer pool that is only a name: every other attribute reads null. */
   private static final class FakePool extends AnsweringMBean {
     private final String name;
 

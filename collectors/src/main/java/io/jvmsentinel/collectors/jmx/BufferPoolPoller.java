@@ -14,8 +14,10 @@ import javax.management.ObjectName;
 /**
  * Direct and mapped buffer pools (and {@code mapped - 'non-volatile memory'} on JDK 14+), under the
  * names Micrometer's JvmMemoryMetrics gives them, so stock JVM dashboards find them. Pools are
- * discovered once per connection; each poll is one read per pool. At most {@value #MAX_POOLS} pools
- * are read ({@link ObjectNames#fewest}) and get series: the target decides how many it has.
+ * discovered once per connection; each poll is one read per pool. The target decides how many it
+ * has: the JVM's own ({@link JvmPoolNames#BUFFER}) are always read, first, and other pools fill
+ * what is left of {@value #MAX_POOLS} ({@link ObjectNames#ownFirst}); at most {@value #MAX_POOLS}
+ * names other than the JVM's get series over the poller's life.
  */
 public final class BufferPoolPoller implements JmxPoller {
   private static final String COUNT = "Count";
@@ -56,13 +58,18 @@ public final class BufferPoolPoller implements JmxPoller {
 
   @Override
   public void connected(MBeanServerConnection mbeans) throws IOException, JMException {
-    pools = ObjectNames.fewest(mbeans, ObjectNames.BUFFER_POOLS, MAX_POOLS, poolIds);
+    pools =
+        ObjectNames.ownFirst(
+            mbeans, ObjectNames.BUFFER_POOLS, JvmPoolNames.BUFFER, MAX_POOLS, poolIds);
   }
 
   @Override
   public void poll(MBeanServerConnection mbeans) throws IOException, JMException {
     for (ObjectName pool : pools) {
-      String id = poolIds.value(pool.getKeyProperty("name"));
+      String id =
+          JvmPoolNames.registeredAs(pool, JvmPoolNames.BUFFER)
+              ? pool.getKeyProperty("name")
+              : poolIds.value(pool.getKeyProperty("name"));
       if (!id.equals(CardinalityCap.OTHER)) {
         readings.get(id).update(Attributes.read(mbeans, pool, COUNT, USED, CAPACITY));
       }

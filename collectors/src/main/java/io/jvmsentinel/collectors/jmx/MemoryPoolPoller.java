@@ -7,7 +7,9 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import javax.management.JMException;
 import javax.management.MBeanServerConnection;
 import javax.management.ObjectName;
@@ -21,9 +23,13 @@ import javax.management.openmbean.CompositeData;
  * connection; each poll is one read per pool.
  *
  * <p>The target decides which pools it has (any code may register an MBean under {@code
- * java.lang:type=MemoryPool}): at most {@value #MAX_POOLS} pools are read per connection ({@link
- * ObjectNames#fewest}) and {@value #MAX_POOLS} pool names get series over the poller's life; the
- * rest are never read, only counted in {@code jvm_sentinel_tag_values_capped_total}.
+ * java.lang:type=MemoryPool}). The pools registered under a name the JVMs use ({@link
+ * JvmPoolNames#MEMORY}, a fixed list) are always read, first; other pools fill what is left of
+ * {@value #MAX_POOLS} per connection ({@link ObjectNames#ownFirst}), and at most {@value
+ * #MAX_POOLS} such names get series over the poller's life. The rest are never read, only counted
+ * in {@code jvm_sentinel_tag_values_capped_total}; a made-up pool whose {@code Name} is one of the
+ * JVM's own names, or another pool's, is refused the same way (it would share the real pool's
+ * series).
  */
 public final class MemoryPoolPoller implements JmxPoller {
   private static final String USAGE = "Usage";
@@ -96,11 +102,26 @@ public final class MemoryPoolPoller implements JmxPoller {
   @Override
   public void connected(MBeanServerConnection mbeans) throws IOException, JMException {
     List<Pool> found = new ArrayList<>();
+    Set<String> ids = new HashSet<>();
     for (ObjectName name :
-        ObjectNames.fewest(mbeans, ObjectNames.MEMORY_POOLS, MAX_POOLS, poolIds)) {
+        ObjectNames.ownFirst(
+            mbeans, ObjectNames.MEMORY_POOLS, JvmPoolNames.MEMORY, MAX_POOLS, poolIds)) {
       Attributes a = Attributes.read(mbeans, name, "Name", "Type");
-      String id = a.string("Name", name.getKeyProperty("name"));
-      if (!poolIds.admit(id)) {
+      String id;
+      if (JvmPoolNames.registeredAs(name, JvmPoolNames.MEMORY)) {
+        // The JVM's own pool: known by the name it is registered under, never capped.
+        id = name.getKeyProperty("name");
+      } else {
+        id = a.string("Name", name.getKeyProperty("name"));
+        if (JvmPoolNames.MEMORY.contains(id) || ids.contains(id)) {
+          poolIds.refuse();
+          continue;
+        }
+        if (!poolIds.admit(id)) {
+          continue;
+        }
+      }
+      if (!ids.add(id)) {
         continue;
       }
       String area = "HEAP".equals(a.string("Type", "")) ? "heap" : "nonheap";

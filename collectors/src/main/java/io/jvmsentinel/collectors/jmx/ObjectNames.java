@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
 import javax.management.MBeanServerConnection;
 import javax.management.MalformedObjectNameException;
 import javax.management.ObjectName;
@@ -28,24 +29,38 @@ public final class ObjectNames {
   private ObjectNames() {}
 
   /**
-   * The MBeans matching {@code pattern}, at most {@code max}, shortest names first; the rest are
-   * counted as refused by {@code cap} and never read. The target decides how many MBeans it
-   * registers under a platform name (any of its code may), and each one read costs a round trip on
-   * every poll and a few series: a JVM has a handful of pools, each named in a few words.
+   * The MBeans matching {@code pattern}, the JVM's own first: every one registered under a name in
+   * {@code own} (a fixed list, which bounds them), then the others, shortest names first, while
+   * fewer than {@code max} in all; the rest are counted as refused by {@code cap} and never read.
+   * The target decides how many MBeans it registers under a platform name (any of its code may),
+   * and each one read costs a round trip on every poll and a few series: a JVM has a handful of
+   * pools, each named in a few words, and made-up ones, however many and however short, take only
+   * what its own leave.
    */
-  public static List<ObjectName> fewest(
-      MBeanServerConnection mbeans, ObjectName pattern, int max, CardinalityCap cap)
+  public static List<ObjectName> ownFirst(
+      MBeanServerConnection mbeans,
+      ObjectName pattern,
+      Set<String> own,
+      int max,
+      CardinalityCap cap)
       throws IOException {
-    List<ObjectName> names = new ArrayList<>(mbeans.queryNames(pattern, null));
-    names.sort(
+    List<ObjectName> jvms = new ArrayList<>();
+    List<ObjectName> others = new ArrayList<>();
+    for (ObjectName name : mbeans.queryNames(pattern, null)) {
+      (own.contains(name.getKeyProperty("name")) ? jvms : others).add(name);
+    }
+    jvms.sort(Comparator.comparing(ObjectName::getCanonicalName));
+    others.sort(
         Comparator.comparing((ObjectName name) -> quoted(name.getKeyProperty("name")))
             .thenComparingInt(name -> name.getCanonicalName().length())
             .thenComparing(ObjectName::getCanonicalName));
-    if (names.size() <= max) {
-      return names;
+    int room = Math.max(0, max - jvms.size());
+    if (others.size() > room) {
+      others.subList(room, others.size()).forEach(refused -> cap.refuse());
+      others = others.subList(0, room);
     }
-    names.subList(max, names.size()).forEach(refused -> cap.refuse());
-    return List.copyOf(names.subList(0, max));
+    jvms.addAll(others);
+    return List.copyOf(jvms);
   }
 
   private static boolean quoted(String value) {

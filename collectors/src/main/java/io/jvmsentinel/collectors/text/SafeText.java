@@ -4,8 +4,9 @@ package io.jvmsentinel.collectors.text;
  * Text from a target (thread names, class and method names) or from a client (request paths) that
  * ends up in labels, reports and log lines. Control characters break lines and formats; Unicode
  * bidirectional controls (U+202E RIGHT-TO-LEFT OVERRIDE and friends) make a name read differently
- * from what it is (CVE-2021-42574, "Trojan Source"); U+2028 and U+2029 end a line in JavaScript and
- * in some log viewers. All are replaced, never interpreted.
+ * from what it is (CVE-2021-42574, "Trojan Source"); zero-width characters (U+200B and friends)
+ * make two different names look the same; U+2028 and U+2029 end a line in JavaScript and in some
+ * log viewers. All are replaced, never interpreted.
  */
 public final class SafeText {
   /**
@@ -17,10 +18,16 @@ public final class SafeText {
 
   private SafeText() {}
 
-  /** True for a C0/C1 control, a Unicode line separator or a bidirectional formatting character. */
+  /**
+   * True for a C0/C1 control, a Unicode line separator, a bidirectional formatting character or a
+   * zero-width one.
+   */
   public static boolean unsafe(char c) {
     return Character.isISOControl(c)
         || c == '\u061c' // ARABIC LETTER MARK
+        || (c >= '\u200b' && c <= '\u200d') // ZERO WIDTH SPACE, NON-JOINER, JOINER
+        || c == '\u2060' // WORD JOINER
+        || c == '\ufeff' // ZERO WIDTH NO-BREAK SPACE (byte order mark)
         || c == '\u200e' // LEFT-TO-RIGHT MARK
         || c == '\u200f' // RIGHT-TO-LEFT MARK
         || c == '\u2028' // LINE SEPARATOR

@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.lang.management.MemoryType;
 import java.lang.management.MemoryUsage;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class MemoryPoolPollerTest {
@@ -161,6 +162,104 @@ class MemoryPoolPollerTest {
                 .functionCounter()
                 .count())
         .isEqualTo(1_002 - MemoryPoolPoller.MAX_POOLS);
+  }
+
+  /** The pools of a JDK 21 target with G1, as the JVM names them. */
+  private FakeTarget g1Target(MemoryUsage real) throws Exception {
+    FakeTarget target = new FakeTarget();
+    for (String heap : List.of("G1 Eden Space", "G1 Survivor Space", "G1 Old Gen")) {
+      target.pool(heap, MemoryType.HEAP, real, real);
+    }
+    for (String nonHeap :
+        List.of(
+            "Metaspace",
+            "Compressed Class Space",
+            "CodeHeap 'non-nmethods'",
+            "CodeHeap 'profiled nmethods'",
+            "CodeHeap 'non-profiled nmethods'")) {
+      target.pool(nonHeap, MemoryType.NON_HEAP, real, real);
+    }
+    return target;
+  }
+
+  @Test
+  void fortyMadeUpPoolsWithShorterNamesTakeOnlyWhatTheJvmsOwnPoolsLeave() throws Exception {
+    MemoryUsage real = usage(2, 20, 21, 118);
+    FakeTarget target = g1Target(real);
+    for (int i = 0; i < 40; i++) {
+      // Unquoted and shorter than every real name: first in the order that used to decide.
+      target.pool("java.lang:type=MemoryPool,name=p" + i, "p" + i, usage(1, 1, 1, 1));
+    }
+    poller.bindTo(registry);
+
+    poller.connected(target.server);
+    poller.poll(target.server);
+
+    assertThat(poller.pools()).hasSize(MemoryPoolPoller.MAX_POOLS);
+    assertThat(poller.pools().subList(0, 8))
+        .extracting(MemoryPoolPoller.Pool::id)
+        .containsExactlyInAnyOrder(
+            "G1 Eden Space",
+            "G1 Survivor Space",
+            "G1 Old Gen",
+            "Metaspace",
+            "Compressed Class Space",
+            "CodeHeap 'non-nmethods'",
+            "CodeHeap 'profiled nmethods'",
+            "CodeHeap 'non-profiled nmethods'");
+    assertThat(value("jvm.memory.used", "heap", "G1 Eden Space")).isEqualTo(20 * MB);
+    assertThat(value("jvm.memory.used", "heap", "G1 Old Gen")).isEqualTo(20 * MB);
+    assertThat(value("jvm.memory.used", "nonheap", "CodeHeap 'non-profiled nmethods'"))
+        .isEqualTo(20 * MB);
+    assertThat(registry.find("jvm.memory.used").gauges()).hasSize(MemoryPoolPoller.MAX_POOLS);
+    assertThat(capped()).isEqualTo(40 - (MemoryPoolPoller.MAX_POOLS - 8));
+  }
+
+  @Test
+  void theJvmsOwnPoolsAreReadAfterAReconnectEvenWhenMadeUpOnesFilledTheCap() throws Exception {
+    MemoryUsage real = usage(2, 20, 21, 118);
+    FakeTarget crowded = new FakeTarget();
+    for (int i = 0; i < 40; i++) {
+      crowded.pool("java.lang:type=MemoryPool,name=p" + i, "p" + i, usage(1, 1, 1, 1));
+    }
+    poller.bindTo(registry);
+    poller.connected(crowded.server);
+    poller.disconnected();
+
+    // The target restarted with its real pools (and another collector): they are never capped.
+    FakeTarget restarted = g1Target(real);
+    poller.connected(restarted.server);
+    poller.poll(restarted.server);
+
+    assertThat(poller.pools()).hasSize(8);
+    assertThat(value("jvm.memory.used", "heap", "G1 Old Gen")).isEqualTo(20 * MB);
+  }
+
+  @Test
+  void aMadeUpPoolCannotTakeTheNameOfARealOneOrOfAnother() throws Exception {
+    MemoryUsage real = usage(2, 20, 21, 118);
+    FakeTarget target = g1Target(real);
+    target.pool("java.lang:type=MemoryPool,name=a", "G1 Old Gen", usage(9, 9, 9, 9));
+    target.pool("java.lang:type=MemoryPool,name=b", "twin", usage(9, 9, 9, 9));
+    target.pool("java.lang:type=MemoryPool,name=c", "twin", usage(9, 9, 9, 9));
+    poller.bindTo(registry);
+
+    poller.connected(target.server);
+    poller.poll(target.server);
+
+    assertThat(poller.pools()).extracting(MemoryPoolPoller.Pool::id).doesNotHaveDuplicates();
+    assertThat(poller.pools()).hasSize(9);
+    assertThat(value("jvm.memory.used", "heap", "G1 Old Gen")).isEqualTo(20 * MB);
+    assertThat(value("jvm.memory.used", "heap", "twin")).isEqualTo(9 * MB);
+    assertThat(capped()).isEqualTo(2);
+  }
+
+  private double capped() {
+    return registry
+        .get("jvm.sentinel.tag.values.capped")
+        .tags("meter", "jvm.memory.used", "tag", "id")
+        .functionCounter()
+        .count();
   }
 
   private double value(String name, String area, String id) {

@@ -13,6 +13,11 @@ class SafeTextTest {
   }
 
   @Test
+  void zeroWidthCharactersBecomeUnderscoresSoTwoNamesCannotLookAlike() {
+    assertThat(SafeText.of("ord\u200Bers\u200C\u200D\u2060\uFEFF")).isEqualTo("ord_ers____");
+  }
+
+  @Test
   void ordinaryTextIsKeptAsIs() {
     String text = "pool-3-thread-17 Ünïcödé 名前 עברית";
     assertThat(SafeText.of(text)).isSameAs(text);

@@ -1,5 +1,6 @@
 package io.jvmsentinel.daemon.alert;
 
+import io.jvmsentinel.collectors.text.SafeText;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
@@ -65,12 +66,21 @@ public record AlertNotification(
     Objects.requireNonNull(status, "status");
     Objects.requireNonNull(startedAt, "startedAt");
     Objects.requireNonNull(at, "at");
+    // Every sink shows these to people and most name the target's code: cleaned once, here, of
+    // control, line-separator, bidirectional and zero-width characters (SafeText), so no sink can
+    // forget it. Each sink still makes the rest of its own syntax inert (Slack's mrkdwn, HTML).
+    target = SafeText.of(target);
+    key = SafeText.of(key);
+    summary = SafeText.of(summary);
+    explanation = SafeText.of(explanation);
+    action = SafeText.of(action);
     // Insertion order is the order people read the evidence in; unknown values stay as nulls.
-    evidence = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(evidence));
+    evidence = CleanEvidence.of(evidence);
     Objects.requireNonNull(snapshot, "snapshot");
     Objects.requireNonNull(snapshotUnavailable, "snapshotUnavailable");
+    snapshotUnavailable = snapshotUnavailable.map(SafeText::of);
     Objects.requireNonNull(page, "page");
-    targetTags = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(targetTags));
+    targetTags = CleanEvidence.tags(targetTags);
   }
 
   /** A notification without a page link (no {@code http.externalUrl}) or target tags. */

@@ -1,6 +1,7 @@
 package io.jvmsentinel.daemon.cli;
 
 import ch.qos.logback.classic.Level;
+import io.jvmsentinel.collectors.text.SafeText;
 import io.jvmsentinel.daemon.alert.AlertListener;
 import io.jvmsentinel.daemon.alert.AlertNotification;
 import io.jvmsentinel.daemon.alert.notify.JsonLogNotifier;
@@ -17,7 +18,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Prints alerts as they fire, are updated and resolve, with the evidence an on-call engineer reads
  * first: the demo's alert view. It is told every notification the sinks are, and prints each at the
- * next refresh, in order: a fire and resolve between two refreshes shows as both.
+ * next refresh, in order: a fire and resolve between two refreshes shows as both. Every line is
+ * cleaned ({@link SafeText}) as it is printed: the names in it are the target's, and an escape
+ * sequence or a line break in one would rewrite the terminal.
  */
 final class AlertConsole implements AlertListener {
   private static final DateTimeFormatter TIME =
@@ -46,8 +49,7 @@ final class AlertConsole implements AlertListener {
         case FIRING -> print("ALERT " + n.severity(), n);
         case UPDATED -> print("UPDATED", n);
         case RESOLVED ->
-            System.out.println(
-                "  " + clock(n) + " RESOLVED " + n.ruleId() + ": " + resolvedText(n));
+            println("  " + clock(n) + " RESOLVED " + n.ruleId() + ": " + resolvedText(n));
       }
     }
   }
@@ -63,10 +65,10 @@ final class AlertConsole implements AlertListener {
   }
 
   private static void print(String label, AlertNotification n) {
-    System.out.println();
-    System.out.println("  " + clock(n) + " " + label + " " + n.ruleId() + ": " + n.summary());
-    System.out.println("    why:  " + n.explanation());
-    System.out.println("    do:   " + n.action());
+    println("");
+    println("  " + clock(n) + " " + label + " " + n.ruleId() + ": " + n.summary());
+    println("    why:  " + n.explanation());
+    println("    do:   " + n.action());
     Map<String, Object> evidence = n.evidence();
     if (evidence.get("topCreatorSites") instanceof List<?> sites && !sites.isEmpty()) {
       Map<?, ?> top = (Map<?, ?>) sites.get(0);
@@ -93,18 +95,22 @@ final class AlertConsole implements AlertListener {
       Object value = evidence.get(key);
       // An empty list says nothing here (JDK 11 has no deoptimisation events to list).
       if (value != null && !(value instanceof Collection<?> none && none.isEmpty())) {
-        System.out.println("    " + key + ": " + value);
+        println("    " + key + ": " + value);
       }
     }
-    n.snapshot().ifPresent(snapshot -> System.out.println("    JFR evidence: " + snapshot));
-    System.out.println();
+    n.snapshot().ifPresent(snapshot -> println("    JFR evidence: " + snapshot));
+    println("");
   }
 
   /** A headline and the first frames of the {@code stack} of {@code site}, if it has one. */
   private static void printStack(String headline, Map<?, ?> site) {
-    System.out.println("    " + headline);
+    println("    " + headline);
     if (site.get("stack") instanceof List<?> stack) {
-      stack.stream().limit(6).forEach(frame -> System.out.println("      at " + frame));
+      stack.stream().limit(6).forEach(frame -> println("      at " + frame));
     }
+  }
+
+  private static void println(String line) {
+    System.out.println(SafeText.of(line));
   }
 }

@@ -1,5 +1,6 @@
 package io.jvmsentinel.daemon.cli;
 
+import io.jvmsentinel.collectors.text.SafeText;
 import io.jvmsentinel.daemon.config.AlertsConfig;
 import io.jvmsentinel.daemon.config.ConnectionConfig;
 import io.jvmsentinel.daemon.config.DatadogConfig;
@@ -171,7 +172,8 @@ public final class DemoCommand implements Callable<Integer> {
     }
     // The scenario's own JVM flags (a small code cache, a small heap); the same on every JDK.
     LabSpec.Builder spec =
-        LabScenarios.builder(scenario).onOutput(line -> System.out.println("  lab | " + line));
+        LabScenarios.builder(scenario)
+            .onOutput(line -> System.out.println("  lab | " + SafeText.of(line)));
     if (labJavaHome != null) {
       spec.javaHome(labJavaHome);
     }
@@ -214,7 +216,8 @@ public final class DemoCommand implements Callable<Integer> {
         daemon.close();
         return ExitCodes.RUNTIME;
       }
-      System.out.println(view.line());
+      // The line may name the target's last error, in the target's words.
+      System.out.println(SafeText.of(view.line()));
       alerts.printChanges();
     }
     return ExitCodes.OK;

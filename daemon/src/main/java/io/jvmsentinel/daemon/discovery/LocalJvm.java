@@ -16,8 +16,8 @@ import java.util.regex.Pattern;
  *
  * <p>The command line is the target's to write (its own argv memory, through {@code
  * /proc/self/mem}) and becomes a tag, a target name, part of file names and log lines: it is
- * cleaned here, once, where it enters (control and bidirectional characters as {@code _}), and the
- * main class is cut to {@value #MAX_MAIN_CLASS} characters.
+ * cleaned here, once, where it enters (control, bidirectional and zero-width characters as {@code
+ * _}), and the main class is cut to {@value #MAX_MAIN_CLASS} characters.
  *
  * @param pid the process id
  * @param commandLine main class, jar path or module/class, then the program arguments (the Attach

@@ -31,12 +31,13 @@ public final class LogSetup extends ContextAwareBase implements Configurator {
    * Text from targets and clients reaches messages (exception text, pod annotations, class and
    * thread names, request paths). Line breaks and other control characters would forge log lines or
    * rewrite the terminal; bidirectional controls (U+202E and friends) make a line read other than
-   * it is: all shown as _, so one message stays one line. Stack traces have their messages cleaned
-   * the same way ({@link CleanThrowableConverter}).
+   * it is, zero-width characters make two names look the same: all shown as _, so one message stays
+   * one line. Stack traces have their messages cleaned the same way ({@link
+   * CleanThrowableConverter}).
    */
   public static final String PATTERN =
       "%d{yyyy-MM-dd'T'HH:mm:ss.SSSXXX} %-5level [%thread] %logger{0}:"
-          + " %replace(%msg){'[\\p{Cntrl}\\u0080-\\u009F\\u2028\\u2029\\u061C\\u200E\\u200F"
+          + " %replace(%msg){'[\\p{Cntrl}\\u0080-\\u009F\\u2028\\u2029\\u061C\\u200B-\\u200F\\u2060\\uFEFF"
           + "\\u202A-\\u202E\\u2066-\\u2069]', '_'}%n%cleanEx";
 
   @Override

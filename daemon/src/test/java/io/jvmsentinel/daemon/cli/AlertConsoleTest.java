@@ -217,6 +217,61 @@ class AlertConsoleTest {
             "      at com.example.ConnectionCache.get");
   }
 
+  /** A name that would colour, clear or rewrite the terminal, or read backwards. */
+  private static final String HOSTILE =
+      "Evil\u001b[2J\u001b[31mred\u001b]0;title\u0007\rforged\nline\u200Bzw\u202Eexe";
+
+  /** An object whose text the console prints as it is: not a string, so not cleaned as one. */
+  private record Site(String name) {
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  @Test
+  void noEscapeSequenceOrLineBreakFromTheTargetReachesTheTerminal() {
+    ByteArrayOutputStream terminal = new ByteArrayOutputStream();
+    System.setOut(new PrintStream(terminal, true, StandardCharsets.UTF_8));
+    AlertConsole console = new AlertConsole();
+    Map<String, Object> top =
+        Map.of(
+            "site", new Site(HOSTILE),
+            "threadNames", List.of(HOSTILE),
+            "stack", List.of(HOSTILE, "java.lang.Thread.start"));
+    console.notify(
+        new AlertNotification(
+            "ThreadStorm",
+            "orders",
+            HOSTILE,
+            Severity.WARNING,
+            AlertNotification.Status.FIRING,
+            Samples.T0,
+            Samples.T0,
+            "storm from " + HOSTILE,
+            "why " + HOSTILE,
+            "do " + HOSTILE,
+            "",
+            Map.of("topCreatorSites", List.of(top), "segments", List.of(new Site(HOSTILE))),
+            Optional.of("/snapshots/" + HOSTILE + ".jfr")));
+    console.printChanges();
+
+    String out = terminal.toString(StandardCharsets.UTF_8);
+    String clean = "Evil_[2J_[31mred_]0;title__forged_line_zw_exe";
+    assertThat(out).doesNotContain("\u001b", "\u0007", "\r", "\u200B", "\u202E");
+    assertThat(out.lines().toList())
+        .contains(
+            "  10:00:00 ALERT WARNING ThreadStorm: storm from " + clean,
+            "    why:  why " + clean,
+            "    do:   do " + clean,
+            "    creator: " + clean + " ([" + clean + "])",
+            "      at " + clean,
+            "      at java.lang.Thread.start",
+            "    segments: [" + clean + "]",
+            "    JFR evidence: /snapshots/" + clean + ".jfr")
+        .noneMatch(line -> line.startsWith("forged") || line.startsWith("line"));
+  }
+
   private static AlertNotification notification(
       AlertNotification.Status status, String summary, int second) {
     return notification(status, summary, 0, second);

@@ -50,8 +50,9 @@ class MetricsDocTest {
         .append(
             " the first values seen keep their own series, later ones are counted under `other`")
         .append(" (code heap segments and pools beyond the cap are skipped) and in")
-        .append(" `jvm_sentinel_tag_values_capped_total{meter, tag}`; every one is cut to 256")
-        .append(" characters, control and bidirectional characters as `_`. See")
+        .append(" `jvm_sentinel_tag_values_capped_total{meter, tag}`; the JVM's own memory and")
+        .append(" buffer pools are always read before made-up ones; every one is cut to 256")
+        .append(" characters, control, bidirectional and zero-width characters as `_`. See")
         .append(" [operations.md](operations.md#capacity-and-overload).\n\n")
         .append(
             "| Prometheus name | Micrometer name | type | unit | tags | description | source |\n")

@@ -173,11 +173,18 @@ class HostileTargetIT {
   /**
    * A thread storm from a class whose name (and whose threads' names) carry DogStatsD separators, a
    * Slack mention, markup, a line break and 4 KB, beside 2,000 made-up memory pools so named: every
-   * output holds them cut, cleaned and inert, and the storm's snapshot is kept.
+   * output holds them cut, cleaned and inert, and the storm's snapshot is kept; 48 more made-up
+   * pools with short plain names do not crowd out the JVM's own.
    */
   @Test
   void namesTheTargetChoseStayCutCleanAndInertInEveryOutput() throws Exception {
-    LabProcess hostile = lab(LabSpec.builder("hostile-frames").javaHome(Jdks.jdk17()).build());
+    // G1 whatever the machine's size, so the real pools the test names are the ones the JVM has.
+    LabProcess hostile =
+        lab(
+            LabSpec.builder("hostile-frames")
+                .javaHome(Jdks.jdk17())
+                .jvmArgs("-XX:+UseG1GC")
+                .build());
     hostile.awaitOnset("hostile-frames", READY);
     int port = LoopbackPorts.freePort();
     Path evidence = dir.resolve("evidence");
@@ -211,12 +218,32 @@ class HostileTargetIT {
                   assertThat(daemon.log()).contains("saved JFR evidence");
                 });
 
-        // Prometheus: 32 pools with their real ones, every label value at most 256 characters.
+        // Prometheus: 32 pools, every real one among them although 48 made-up ones have shorter
+        // names (and 12 buffer pools beside the real three), every label value at most 256
+        // characters.
         String exposition = http.get("/metrics").body();
         assertThat(exposition.length()).isLessThan(500_000);
         PrometheusText scrape = PrometheusText.parse(exposition);
         assertThat(scrape.series("jvm_memory_used_bytes")).hasSize(32);
-        assertThat(scrape.value("jvm_memory_used_bytes", Map.of("id", "Metaspace"))).isPresent();
+        List<String> pools =
+            scrape.series("jvm_memory_used_bytes").stream()
+                .map(sample -> sample.labels().get("id"))
+                .toList();
+        // The JVM's 8 (G1's three, Metaspace, the class space, the three code heaps); the
+        // made-up ones take the other 24.
+        assertThat(pools).filteredOn(id -> !id.matches("p\\d+")).hasSize(8);
+        for (String real :
+            List.of("G1 Eden Space", "G1 Old Gen", "CodeHeap 'non-profiled nmethods'")) {
+          assertThat(scrape.value("jvm_memory_used_bytes", Map.of("id", real)))
+              .as(real)
+              // Read (0 is a real reading: an empty eden after a collection, an old gen before
+              // anything was promoted); a pool not read would have no series at all.
+              .hasValueSatisfying(used -> assertThat(used).isNotNaN().isNotNegative());
+        }
+        assertThat(scrape.series("jvm_buffer_memory_used_bytes"))
+            .hasSize(8)
+            .extracting(sample -> sample.labels().get("id"))
+            .contains("direct", "mapped", "mapped - 'non-volatile memory'");
         assertThat(scrape.samples())
             .allSatisfy(
                 sample ->
@@ -228,20 +255,42 @@ class HostileTargetIT {
             .anySatisfy(site -> assertThat(site).startsWith("hostile-framesEvil<!channel>|#tag"))
             .allSatisfy(site -> assertThat(site).doesNotContain("\n", "\\n", "\u001b", "\u202E"));
 
-        // Slack: the mention and the markup arrive escaped wherever Slack reads mrkdwn (all but
-        // the plain-text header), the fallback text too.
+        // Slack: wherever Slack reads mrkdwn (the fallback text, the evidence, the context) the
+        // mention and the markup arrive escaped and the mrkdwn markers inert (look-alikes, or in
+        // code spans that stay closed); the rest is plain text, which Slack does not parse.
         JsonNode message = slack.received().get(0);
-        StringBuilder mrkdwn = new StringBuilder(message.get("text").asText());
+        StringBuilder mrkdwn = new StringBuilder();
+        List<JsonNode> plain = new ArrayList<>();
         message
             .get("blocks")
             .forEach(
                 block -> {
-                  if (!block.path("type").asText().equals("header")) {
-                    mrkdwn.append(block);
+                  List<JsonNode> objects = new ArrayList<>();
+                  block.path("elements").forEach(objects::add);
+                  if (block.has("text")) {
+                    objects.add(block.get("text"));
+                  }
+                  for (JsonNode object : objects) {
+                    if (object.path("type").asText().equals("mrkdwn")) {
+                      String text = object.get("text").asText();
+                      assertThat(text.chars().filter(c -> c == '`').count() % 2).isZero();
+                      mrkdwn.append(text.replaceAll("`[^`\\n]*`", ""));
+                    } else {
+                      plain.add(object);
+                    }
                   }
                 });
-        assertThat(mrkdwn.toString()).doesNotContain("<!channel>", "<img");
-        assertThat(message.get("text").asText()).contains("hostile-framesEvil&lt;!channel&gt;");
+        assertThat(mrkdwn.toString()).doesNotContain("<!channel>", "<img", "*bold*", "Evil");
+        assertThat(plain)
+            .isNotEmpty()
+            .allSatisfy(
+                object -> {
+                  assertThat(object.get("type").asText()).isEqualTo("plain_text");
+                  assertThat(object.get("emoji").asBoolean(true)).isFalse();
+                });
+        assertThat(message.get("text").asText())
+            .contains("hostile-framesEvil&lt;!channel&gt;|#tag:x,y\"∗bold∗ˋ＿&lt;img")
+            .doesNotContain("<!channel>", "<img", "*bold*", "`");
 
         // DogStatsD: every datagram reads strictly (lengths, fields, one tag field), no tag made
         // up.

@@ -23,7 +23,7 @@ class LogLinesTest {
       LogSetup.apply(context);
       context
           .getLogger("io.jvmsentinel.test")
-          .warn("thread {} started", "worker-\u202Eexe.txt\u2066x\u2069");
+          .warn("thread {} started", "worker-\u202Eexe.txt\u2066x\u2069\u200Bz\uFEFF");
       context
           .getLogger("io.jvmsentinel.test")
           .warn(
@@ -46,8 +46,8 @@ class LogLinesTest {
       System.setErr(stderr);
     }
     String line = captured.toString(StandardCharsets.UTF_8);
-    assertThat(line).contains("thread worker-_exe.txt_x_ started");
-    assertThat(line).doesNotContain("\u202E", "\u2066", "\u2069");
+    assertThat(line).contains("thread worker-_exe.txt_x__z_ started");
+    assertThat(line).doesNotContain("\u202E", "\u2066", "\u2069", "\u200B", "\uFEFF");
     // CR/LF and other controls from target text cannot start a line of their own.
     List<String> lines = line.lines().toList();
     assertThat(lines.subList(0, 3)).allMatch(l -> l.matches("^\\d{4}-\\d{2}-\\d{2}T.*"));

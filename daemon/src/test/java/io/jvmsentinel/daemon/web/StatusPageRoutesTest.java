@@ -71,6 +71,33 @@ class StatusPageRoutesTest {
     assertThatThrownBy(() -> page.get(get("/wp-admin"))).isInstanceOf(HttpEndpoint.NotFound.class);
   }
 
+  /**
+   * The page shows alerts from this JSON, through textContent only (StatusPageIT renders markup in
+   * a real browser): the text arrives as JSON data, markup kept as text, without control,
+   * bidirectional or zero-width characters.
+   */
+  @Test
+  void recentAlertsCarryTargetTextAsCleanJsonDataForAPageThatNeverParsesHtml() throws Exception {
+    RecentAlerts recent = new RecentAlerts(n -> {});
+    String hostile = "<img src=x onerror=alert(1)>\u001b[31m\n\u200B\u202Eexe";
+    recent.notify(notification("orders", hostile));
+
+    HttpEndpoint.Response response = recent.get(get(RecentAlerts.PATH));
+
+    assertThat(response.contentType()).startsWith("application/json");
+    String body = new String(response.body(), StandardCharsets.UTF_8);
+    var alerts = new com.fasterxml.jackson.databind.ObjectMapper().readTree(body);
+    assertThat(alerts.toString()).contains("<img src=x onerror=alert(1)>_[31m___exe");
+    assertThat(body).doesNotContain("\u001b", "\u200B", "\u202E", "\\u001b", "\\n");
+    for (String asset : List.of("page.js", "flame.js")) {
+      try (var in = StatusPage.class.getResourceAsStream(asset)) {
+        assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8))
+            .as(asset)
+            .doesNotContain(".innerHTML", "outerHTML", "insertAdjacentHTML", "document.write");
+      }
+    }
+  }
+
   @Test
   void assetsComeFromAFixedTableInTheJar() {
     PageAssets assets = new PageAssets();

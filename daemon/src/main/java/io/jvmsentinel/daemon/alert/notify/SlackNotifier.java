@@ -18,13 +18,17 @@ import java.util.Map;
  * Posts a readable message to a Slack incoming webhook: {@code text} (the notification fallback and
  * the line phones show) plus blocks with the summary, the explanation, what to do, the top evidence
  * and the runbook. The webhook URL is a credential, so logs show its host only.
+ *
+ * <p>Summaries, explanations, actions, evidence, keys and tags carry text the target chose, so none
+ * of it is read as mrkdwn ({@link SlackText}): the header, the explanation and what to do are
+ * {@code plain_text}; in the evidence and the context line each such value is a code span; the
+ * fallback text has the mrkdwn markers as look-alikes.
  */
 public final class SlackNotifier implements Notifier {
   static final int EVIDENCE_LINES = 5;
   // Slack rejects longer header texts and section texts.
   private static final int HEADER_MAX = 150;
   private static final int SECTION_MAX = 3000;
-  private static final int VALUE_MAX = 200;
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
   private final Secret webhookUrl;
@@ -59,10 +63,11 @@ public final class SlackNotifier implements Notifier {
                 : n.severity() == Severity.CRITICAL ? ":rotating_light:" : ":warning:";
     ObjectNode message = NODES.objectNode();
     // Slack reads the fallback text as mrkdwn too: a summary naming the target's code must not
-    // become a link or an @channel mention (class names may hold '<', '>' and '|').
-    message.put("text", clip(emoji + " [" + label + "] " + escape(n.summary()), SECTION_MAX));
+    // become a link, an @channel mention or formatting (class names may hold '<', '>', '|', '*').
+    message.put(
+        "text", clip(emoji + " [" + label + "] " + SlackText.fallback(n.summary()), SECTION_MAX));
     ArrayNode blocks = message.putArray("blocks");
-    blocks.add(header(clip(label + ": " + n.summary(), HEADER_MAX)));
+    blocks.add(header(clip(label + ": " + SlackText.plain(n.summary()), HEADER_MAX)));
     if (resolved) {
       blocks.add(
           section(
@@ -84,22 +89,23 @@ public final class SlackNotifier implements Notifier {
                     + ". This replaces what was said before."));
       }
       if (!n.explanation().isEmpty()) {
-        blocks.add(section(escape(n.explanation())));
+        blocks.add(plainSection(n.explanation()));
       }
       if (!n.action().isEmpty()) {
-        blocks.add(section("*What to do:* " + escape(n.action())));
+        blocks.add(plainSection("What to do: " + n.action()));
       }
       if (!n.evidence().isEmpty()) {
         blocks.add(section("*Evidence*\n" + String.join("\n", evidenceLines(n.evidence()))));
       }
     }
-    blocks.add(context(clip(facts(n), SECTION_MAX)));
+    blocks.add(context(facts(n)));
     return message;
   }
 
   /**
    * The first {@value #EVIDENCE_LINES} entries in the rule's order (the cause first), as {@code •
-   * `key`: value}.
+   * `key`: value}: numbers as they are, text (and lists or maps, which may hold text) as a code
+   * span.
    */
   static List<String> evidenceLines(Map<String, Object> evidence) {
     List<String> lines = new ArrayList<>();
@@ -109,43 +115,67 @@ public final class SlackNotifier implements Notifier {
         break;
       }
       Object v = e.getValue();
-      String text =
-          v instanceof String s ? s : String.valueOf(NotificationJson.value(v).toString());
-      lines.add("• `" + escape(e.getKey()) + "`: " + escape(clip(text, VALUE_MAX)));
+      String value =
+          v instanceof Number || v instanceof Boolean
+              ? String.valueOf(v)
+              : SlackText.code(v instanceof String s ? s : NotificationJson.value(v).toString());
+      lines.add("• " + SlackText.code(e.getKey()) + ": " + value);
     }
     return lines;
   }
 
+  /**
+   * Target, tags, key, rule, start, links: as many as fit Slack's limit, whole, so no code span is
+   * cut open (the text after an unclosed backtick would be read as mrkdwn again).
+   */
   private static String facts(AlertNotification n) {
-    StringBuilder text = new StringBuilder();
-    text.append("target `").append(escape(n.target())).append('`');
-    n.targetTags().forEach((tag, value) -> text.append(" · ").append(escape(tag + "=" + value)));
+    List<String> parts = new ArrayList<>();
+    parts.add("target " + SlackText.code(n.target()));
+    n.targetTags().forEach((tag, value) -> parts.add(SlackText.code(tag + "=" + value)));
     if (!n.key().isEmpty()) {
-      text.append(" · ").append(escape(n.key()));
+      parts.add(SlackText.code(n.key()));
     }
-    text.append(" · rule `").append(escape(n.ruleId())).append('`');
-    text.append(" · started ").append(n.startedAt());
+    parts.add("rule " + SlackText.code(n.ruleId()));
+    parts.add("started " + n.startedAt());
     if (!n.runbook().isEmpty()) {
-      text.append(" · ");
       // Slack links only absolute URLs; a repository path is shown as code.
       if (n.runbook().startsWith("https://") || n.runbook().startsWith("http://")) {
-        text.append('<').append(n.runbook()).append("|Runbook>");
+        parts.add("<" + n.runbook() + "|Runbook>");
       } else {
-        text.append("runbook `").append(escape(n.runbook())).append('`');
+        parts.add("runbook " + SlackText.code(n.runbook()));
       }
     }
-    n.snapshot().ifPresent(s -> text.append(" · snapshot `").append(escape(s)).append('`'));
-    n.snapshotUnavailable()
-        .ifPresent(why -> text.append(" · no JFR snapshot: ").append(escape(why)));
+    n.snapshot().ifPresent(s -> parts.add("snapshot " + SlackText.code(s)));
+    n.snapshotUnavailable().ifPresent(why -> parts.add("no JFR snapshot: " + SlackText.code(why)));
     // The URL is built by the daemon from http.externalUrl (validated) and percent-encoded names.
-    n.page().ifPresent(url -> text.append(" · <").append(url).append("|Status page>"));
+    n.page().ifPresent(url -> parts.add("<" + url + "|Status page>"));
+    StringBuilder text = new StringBuilder();
+    for (String part : parts) {
+      String separator = text.length() == 0 ? "" : " · ";
+      if (text.length() + separator.length() + part.length() > SECTION_MAX - 2) {
+        text.append(" …");
+        break;
+      }
+      text.append(separator).append(part);
+    }
     return text.toString();
   }
 
   private static ObjectNode header(String text) {
     ObjectNode block = NODES.objectNode().put("type", "header");
-    block.putObject("text").put("type", "plain_text").put("text", text);
+    plainText(block.putObject("text"), text);
     return block;
+  }
+
+  /** A section Slack shows as typed: no mrkdwn, no links, no mentions, no emoji codes. */
+  private static ObjectNode plainSection(String text) {
+    ObjectNode block = NODES.objectNode().put("type", "section");
+    plainText(block.putObject("text"), clip(SlackText.plain(text), SECTION_MAX));
+    return block;
+  }
+
+  private static void plainText(ObjectNode object, String text) {
+    object.put("type", "plain_text").put("text", text).put("emoji", false);
   }
 
   private static ObjectNode section(String mrkdwn) {
@@ -170,11 +200,6 @@ public final class SlackNotifier implements Notifier {
       return s / 60 + "m " + s % 60 + "s";
     }
     return s + "s";
-  }
-
-  // Slack's mrkdwn treats these three as control characters.
-  private static String escape(String text) {
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
   }
 
   private static String clip(String text, int max) {

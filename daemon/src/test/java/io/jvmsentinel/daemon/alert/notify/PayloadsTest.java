@@ -128,14 +128,14 @@ class PayloadsTest {
                   """
                   {"text": ":rotating_light: [CRITICAL] Thread storm on orders: 212 thread starts/s",
                    "blocks": [
-                    {"type": "header", "text": {"type": "plain_text",
+                    {"type": "header", "text": {"type": "plain_text", "emoji": false,
                       "text": "CRITICAL: Thread storm on orders: 212 thread starts/s"}},
-                    {"type": "section", "text": {"type": "mrkdwn",
+                    {"type": "section", "text": {"type": "plain_text", "emoji": false,
                       "text": "The TLS handshake listener starts one thread per handshake (JDK-8246039)."}},
+                    {"type": "section", "text": {"type": "plain_text", "emoji": false,
+                      "text": "What to do: Upgrade the JDK or disable the handshake listener."}},
                     {"type": "section", "text": {"type": "mrkdwn",
-                      "text": "*What to do:* Upgrade the JDK or disable the handshake listener."}},
-                    {"type": "section", "text": {"type": "mrkdwn",
-                      "text": "*Evidence*\\n• `startsPerSecond`: 212\\n• `topSite`: SSLSocketImpl.startHandshake"}},
+                      "text": "*Evidence*\\n• `startsPerSecond`: 212\\n• `topSite`: `SSLSocketImpl.startHandshake`"}},
                     {"type": "context", "elements": [{"type": "mrkdwn",
                       "text": "target `orders` · rule `ThreadStorm` · started 2024-05-01T10:00:00Z · <https://runbooks.example.com/ThreadStorm|Runbook> · snapshot `/var/lib/jvm-sentinel/snapshots/orders-ThreadStorm.jfr`"}]}
                    ]}
@@ -150,12 +150,12 @@ class PayloadsTest {
                   """
                   {"text": ":white_check_mark: [RESOLVED] Code cache segment 98% full on payments",
                    "blocks": [
-                    {"type": "header", "text": {"type": "plain_text",
+                    {"type": "header", "text": {"type": "plain_text", "emoji": false,
                       "text": "RESOLVED: Code cache segment 98% full on payments"}},
                     {"type": "section", "text": {"type": "mrkdwn",
                       "text": "Resolved at 2024-05-01T10:04:12Z after 4m 12s (firing since 2024-05-01T10:00:00Z)."}},
                     {"type": "context", "elements": [{"type": "mrkdwn",
-                      "text": "target `payments` · CodeHeap 'non-profiled nmethods' · rule `CodeCacheFull` · started 2024-05-01T10:00:00Z"}]}
+                      "text": "target `payments` · `CodeHeap 'non-profiled nmethods'` · rule `CodeCacheFull` · started 2024-05-01T10:00:00Z"}]}
                    ]}
                   """));
     }
@@ -174,7 +174,7 @@ class PayloadsTest {
                   texts.add(block.path("text").path("text").asText());
                 }
               });
-      assertThat(texts).hasSize(5);
+      assertThat(texts).hasSize(3);
       assertThat(texts)
           .isNotEmpty()
           .allSatisfy(
@@ -185,6 +185,75 @@ class PayloadsTest {
       assertThat(body.get("text").asText()).contains("Evil&lt;!channel&gt;|#tag");
     }
 
+    /**
+     * Each mrkdwn text (the fallback, the evidence, the context line) shows target text only in
+     * code spans that stay closed; outside them nothing of it is left to format, link or mention.
+     * The header, the explanation and what to do are plain text, cleaned of control, bidirectional
+     * and zero-width characters.
+     */
+    @Test
+    void targetTextFormatsNothingInAnyField() {
+      var body = SlackNotifier.body(TestNotifications.firingWithHostileNames());
+      List<String> mrkdwn = new ArrayList<>();
+      List<com.fasterxml.jackson.databind.JsonNode> plain = new ArrayList<>();
+      body.get("blocks")
+          .forEach(
+              block -> {
+                List<com.fasterxml.jackson.databind.JsonNode> objects = new ArrayList<>();
+                block.path("elements").forEach(objects::add);
+                if (block.has("text")) {
+                  objects.add(block.get("text"));
+                }
+                for (var object : objects) {
+                  if (object.get("type").asText().equals("mrkdwn")) {
+                    mrkdwn.add(object.get("text").asText());
+                  } else {
+                    plain.add(object);
+                  }
+                }
+              });
+      assertThat(mrkdwn).hasSize(2); // the evidence, the context
+      assertThat(plain).hasSize(3); // the header, the explanation, what to do
+
+      for (String text : mrkdwn) {
+        assertThat(text.chars().filter(c -> c == '`').count() % 2).as(text).isZero();
+        String outsideCode = text.replaceAll("`[^`\n]*`", "");
+        assertThat(outsideCode)
+            .as(text)
+            .doesNotContain("Evil", "bold", "_it_", "~st~", "forged", "channel", "&amp;", "`");
+        assertThat(text)
+            .doesNotContain("\u001b", "\u200B", "\u202E", "<!channel>")
+            .contains("Evilˋ*bold*ˋ_it_~st~_[31mred_[0m_forged_zw_exe.txt&lt;!channel&gt;&amp;");
+      }
+      assertThat(mrkdwn.get(0))
+          .contains("• `topSite`: `Evilˋ", "• `startsPerSecond`: 212", "• `sites`: `[\"Evilˋ");
+
+      String fallback = body.get("text").asText();
+      assertThat(fallback)
+          .startsWith(":rotating_light: [CRITICAL] Thread storm on orders: 97% from ")
+          .endsWith("Evilˋ∗bold∗ˋ＿it＿∼st∼＿[31mred＿[0m＿forged＿zw＿exe.txt&lt;!channel&gt;&amp;");
+      assertThat(fallback.substring(":rotating_light:".length()))
+          .doesNotContain("*", "_it", "~", "`", "<!", "\u001b", "\n", "\u200B", "\u202E");
+
+      String clean = "Evil`*bold*`_it_~st~_[31mred_[0m_forged_zw_exe.txt<!channel>&";
+      assertThat(plain)
+          .allSatisfy(
+              object -> {
+                assertThat(object.get("type").asText()).isEqualTo("plain_text");
+                assertThat(object.get("emoji").asBoolean(true)).isFalse();
+                assertThat(object.get("text").asText()).contains(clean);
+              });
+    }
+
+    @Test
+    void aCodeSpanStaysWithinItsLengthAndClosedWhateverTheValue() {
+      String span = SlackText.code("<".repeat(1_000) + "`");
+      assertThat(span).startsWith("`&lt;&lt;").endsWith("…`").hasSizeLessThanOrEqualTo(202);
+      assertThat(span.chars().filter(c -> c == '`').count()).isEqualTo(2);
+      assertThat(SlackText.code(" \n ")).isEqualTo("`_`");
+      assertThat(SlackText.code("")).isEqualTo("(empty)");
+    }
+
     @Test
     void evidenceIsCutToTheTopLinesInTheRulesOrderAndEscaped() {
       java.util.Map<String, Object> evidence = new java.util.LinkedHashMap<>();
@@ -193,11 +262,11 @@ class PayloadsTest {
       }
       assertThat(SlackNotifier.evidenceLines(evidence))
           .containsExactly(
-              "• `k7`: &lt;v7&amp;&gt;",
-              "• `k6`: &lt;v6&amp;&gt;",
-              "• `k5`: &lt;v5&amp;&gt;",
-              "• `k4`: &lt;v4&amp;&gt;",
-              "• `k3`: &lt;v3&amp;&gt;",
+              "• `k7`: `&lt;v7&amp;&gt;`",
+              "• `k6`: `&lt;v6&amp;&gt;`",
+              "• `k5`: `&lt;v5&amp;&gt;`",
+              "• `k4`: `&lt;v4&amp;&gt;`",
+              "• `k3`: `&lt;v3&amp;&gt;`",
               "… and 3 more");
     }
   }
@@ -313,6 +382,69 @@ class PayloadsTest {
     }
   }
 
+  /**
+   * Target text reaches the JSON sinks (the log line, the webhook, PagerDuty's summary and details,
+   * Alertmanager's labels and annotations) as data: every text and key without control,
+   * line-separator, bidirectional or zero-width characters, the rest of the name kept.
+   */
+  @Nested
+  class HostileNames {
+    static final String CLEAN = "Evil`*bold*`_it_~st~_[31mred_[0m_forged_zw_exe.txt<!channel>&";
+    final AlertNotification hostile = TestNotifications.firingWithHostileNames();
+
+    @Test
+    void everyJsonSinkCarriesTheNamesCleanedAndWhole() {
+      var bodies =
+          List.of(
+              json(JsonLogNotifier.line(hostile)),
+              WebhookNotifier.body(hostile),
+              PagerDutyNotifier.body(hostile, Secret.of("K")),
+              AlertmanagerNotifier.body(hostile, Instant.parse("2024-05-01T10:30:00Z")));
+      for (var body : bodies) {
+        List<String> texts = new ArrayList<>();
+        collectTexts(body, texts);
+        assertThat(texts)
+            .as(body.toString())
+            .allSatisfy(
+                text -> assertThat(text).doesNotContain("\u001b", "\n", "\r", "\u200B", "\u202E"))
+            .anySatisfy(text -> assertThat(text).contains(CLEAN));
+      }
+      var payload = PagerDutyNotifier.body(hostile, Secret.of("K")).get("payload");
+      assertThat(payload.get("summary").asText())
+          .isEqualTo("Thread storm on orders: 97% from " + CLEAN);
+      assertThat(payload.get("source").asText()).isEqualTo("orders-" + CLEAN);
+      assertThat(payload.get("custom_details").get("topSite").asText()).isEqualTo(CLEAN);
+      assertThat(payload.get("custom_details").has(CLEAN)).isTrue();
+      var alert = AlertmanagerNotifier.body(hostile, Instant.parse("2024-05-01T10:30:00Z")).get(0);
+      assertThat(alert.get("labels").get("key").asText()).isEqualTo(CLEAN + ":443");
+      assertThat(alert.get("labels").get("pod").asText()).isEqualTo(CLEAN);
+      assertThat(alert.get("annotations").get("description").asText())
+          .isEqualTo("The busiest creator is " + CLEAN + ".");
+    }
+
+    @Test
+    void theNotificationItselfIsCleanedWhereItIsMadeSoNoSinkCanForget() {
+      assertThat(hostile.summary()).endsWith(CLEAN);
+      assertThat(hostile.target()).isEqualTo("orders-" + CLEAN);
+      assertThat(hostile.targetTags()).containsEntry("pod", CLEAN);
+      assertThat(hostile.evidence()).containsEntry("topSite", CLEAN).containsKey(CLEAN);
+      assertThat(hostile.evidence().get("sites")).isEqualTo(List.of(CLEAN, "Worker.spawn"));
+      assertThat(hostile.evidence().get("startsPerSecond")).isEqualTo(212);
+      assertThat(hostile.dedupKey())
+          .contains(CLEAN + ":443")
+          .doesNotContain("\u001b", "\n", "\u200B", "\u202E");
+    }
+
+    private static void collectTexts(
+        com.fasterxml.jackson.databind.JsonNode node, List<String> texts) {
+      if (node.isTextual()) {
+        texts.add(node.asText());
+      }
+      node.fieldNames().forEachRemaining(texts::add);
+      node.forEach(child -> collectTexts(child, texts));
+    }
+  }
+
   /** An alert names its snapshot only once checked whole; until then every sink says why not. */
   @Nested
   class SnapshotUnavailable {
@@ -337,7 +469,7 @@ class PayloadsTest {
                   .get("snapshot_unavailable")
                   .asText())
           .isEqualTo(WHY);
-      assertThat(SlackNotifier.body(pending).toString()).contains("no JFR snapshot: " + WHY);
+      assertThat(SlackNotifier.body(pending).toString()).contains("no JFR snapshot: `" + WHY + "`");
       assertThat(
               PagerDutyNotifier.body(pending, Secret.of("K"))
                   .get("payload")

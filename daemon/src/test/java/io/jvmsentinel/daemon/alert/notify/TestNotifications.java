@@ -53,6 +53,38 @@ final class TestNotifications {
   static final String HOSTILE_SITE =
       "Evil<!channel>|#tag:x,y*bold*<https://phish.example|click>\nforged" + "A".repeat(4_000);
 
+  /**
+   * A name as a target may choose it to fake formatting or hide what it is: mrkdwn markers and a
+   * backtick that would close a code span, an ANSI colour and a line break, a zero-width space, a
+   * right-to-left override, a mention and an ampersand.
+   */
+  static final String HOSTILE_NAME =
+      "Evil`*bold*`_it_~st~\u001b[31mred\u001b[0m\nforged\u200Bzw\u202Eexe.txt<!channel>&";
+
+  /** {@link #HOSTILE_NAME} in every text field a sink shows: target, tags, key, texts, evidence. */
+  static AlertNotification firingWithHostileNames() {
+    Map<String, Object> evidence = new java.util.LinkedHashMap<>();
+    evidence.put("topSite", HOSTILE_NAME);
+    evidence.put("startsPerSecond", 212);
+    evidence.put("sites", List.of(HOSTILE_NAME, "Worker.spawn"));
+    evidence.put(HOSTILE_NAME, "x");
+    return new AlertNotification(
+            "ThreadStorm",
+            "orders-" + HOSTILE_NAME,
+            HOSTILE_NAME + ":443",
+            Severity.CRITICAL,
+            AlertNotification.Status.FIRING,
+            STARTED,
+            STARTED,
+            "Thread storm on orders: 97% from " + HOSTILE_NAME,
+            "The busiest creator is " + HOSTILE_NAME + ".",
+            "Look at " + HOSTILE_NAME + ".",
+            "https://runbooks.example.com/ThreadStorm",
+            evidence,
+            Optional.empty())
+        .withTargetTags(Map.of("pod", HOSTILE_NAME));
+  }
+
   /** A firing alert whose summary, explanation, key and evidence name {@link #HOSTILE_SITE}. */
   static AlertNotification firingFromHostileCode() {
     return new AlertNotification(

@@ -288,6 +288,51 @@ class DatadogNotifierTest {
     assertThat(errors()).isZero();
   }
 
+  /**
+   * Datadog renders an event's text as markdown only between a leading {@code %%% \n} and a
+   * trailing {@code \n %%%}; ours never has them, and target text cannot add them: it reaches the
+   * event on one line per field, without control, bidirectional or zero-width characters.
+   */
+  @Test
+  void targetTextCannotTurnTheEventIntoMarkdownOrHideWhatItSays() throws Exception {
+    Sink sink = sink("udp");
+    String name = "Evil`*b*`_i_~s~\u001b[31mred\u200Bzw\u202Eexe";
+    String markdown = "%%% \n**bold** [click](https://phish.example) @all " + name + "\n %%%";
+    AlertNotification hostile =
+        new AlertNotification(
+            "ThreadStorm",
+            "orders",
+            "",
+            Severity.CRITICAL,
+            AlertNotification.Status.FIRING,
+            STARTED,
+            STARTED,
+            "Thread storm on orders: 100% from " + name + "\nforged",
+            markdown,
+            markdown,
+            "",
+            Map.of("topSite", markdown),
+            Optional.empty());
+
+    Event event = (Event) sink.deliver(hostile).get(0);
+
+    String clean = "Evil`*b*`_i_~s~_[31mred_zw_exe";
+    assertThat(event.title()).isEqualTo("Thread storm on orders: 100% from " + clean + "_forged");
+    assertThat(event.text())
+        .isEqualTo(
+            "%%% _**bold** [click](https://phish.example) @all "
+                + clean
+                + "_ %%%\n\nWhat to do: %%% _**bold** [click](https://phish.example) @all "
+                + clean
+                + "_ %%%\n\nEvidence:\n- topSite: %%% _**bold** [click](https://phish.example)"
+                + " @all "
+                + clean
+                + "_ %%%")
+        .doesNotStartWith("%%% \n")
+        .doesNotEndWith("\n %%%");
+    assertThat(errors()).isZero();
+  }
+
   @Test
   void evidenceIsCutSoTheEventFitsOneUdpPacket() throws Exception {
     Sink sink = sink("udp");
