@@ -222,6 +222,14 @@ class ScenarioReplayTest {
         new Scenario("pool-start-jdk11", WarmUp.DEFAULT, List.of()),
         new Scenario("feature-after-warmup-jdk11", WarmUp.DEFAULT, List.of()),
         new Scenario("gc-at-startup-jdk11", WarmUp.DEFAULT, List.of(), Set.of("GcOverhead")),
+        // Healthy but changing (the independent probes): 80 TLS clients' sessions lost once when
+        // their peer restarts, one full handshake each within seconds among the resumed ones; a
+        // batch job starting 100 short-lived threads within seconds every 30 s. Not the sustained
+        // storms the rules are for: nothing pages, on either JDK.
+        new Scenario("tls-reconnect-wave-jdk17", WarmUp.DEFAULT, List.of()),
+        new Scenario("tls-reconnect-wave-jdk11", WarmUp.DEFAULT, List.of()),
+        new Scenario("batch-thread-bursts-jdk17", WarmUp.DEFAULT, List.of()),
+        new Scenario("batch-thread-bursts-jdk11", WarmUp.DEFAULT, List.of()),
         // No FlightRecorder MBean: the JMX count polled every second, no creator to name.
         new Scenario(
             "thread-per-request-jmx-only-jdk11",
