@@ -222,6 +222,18 @@ class ScenarioReplayTest {
         new Scenario("pool-start-jdk11", WarmUp.DEFAULT, List.of()),
         new Scenario("feature-after-warmup-jdk11", WarmUp.DEFAULT, List.of()),
         new Scenario("gc-at-startup-jdk11", WarmUp.DEFAULT, List.of(), Set.of("GcOverhead")),
+        // Incident 2: a fresh SSLContext per connection, every handshake in full (~40/s). The
+        // storm TlsHandshakeStorm must tell from a one-off reconnect wave (below): it holds in
+        // every sub-window, and pages once it has held in 4 of 6.
+        new Scenario(
+            "tls-full-handshakes-jdk17",
+            WarmUp.DEFAULT,
+            List.of(
+                Expected.of(
+                    "TlsHandshakeStorm",
+                    "phase=full-handshakes",
+                    25,
+                    "handshakes/s with localhost:41345, 100% full"))),
         // Healthy but changing (the independent probes): 80 TLS clients' sessions lost once when
         // their peer restarts, one full handshake each within seconds among the resumed ones; a
         // batch job starting 100 short-lived threads within seconds every 30 s. Not the sustained
