@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
@@ -44,19 +45,37 @@ final class LabHttpsServer implements AutoCloseable {
   }
 
   static LabHttpsServer start() {
+    return start(0);
+  }
+
+  /**
+   * A server on {@code port} (0: a free one) with a new {@code SSLContext}: started again on the
+   * port of a closed one, it is a restarted peer that cannot resume any session the old one issued.
+   */
+  static LabHttpsServer start(int port) {
     ExecutorService handlers =
         Executors.newFixedThreadPool(HANDLER_THREADS, LabThreads.numbered("lab-https-"));
     try {
-      ServerSocket socket =
-          LabTls.serverContext()
-              .getServerSocketFactory()
-              .createServerSocket(0, 64, InetAddress.getLoopbackAddress());
+      ServerSocket socket = bound(port);
       LabHttpsServer server = new LabHttpsServer(socket, handlers);
       server.acceptor.start();
       return server;
     } catch (IOException e) {
       handlers.shutdownNow();
-      throw new IllegalStateException("cannot start the lab HTTPS server", e);
+      throw new IllegalStateException("cannot start the lab HTTPS server on port " + port, e);
+    }
+  }
+
+  /** A listening socket of a new server context; SO_REUSEADDR so a restart gets its port back. */
+  private static ServerSocket bound(int port) throws IOException {
+    ServerSocket socket = LabTls.serverContext().getServerSocketFactory().createServerSocket();
+    try {
+      socket.setReuseAddress(true);
+      socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 64);
+      return socket;
+    } catch (IOException e) {
+      socket.close();
+      throw e;
     }
   }
 

@@ -22,6 +22,7 @@ public final class Scenarios {
     register("tls-listener-storm", TlsListenerStormScenario::new);
     register("tls-full-handshakes", TlsFullHandshakesScenario::new);
     register("tls-resumed", TlsResumedScenario::new);
+    register("tls-reconnect-wave", TlsReconnectWaveScenario::new);
     register("codecache-churn", CodeCacheChurnScenario::new);
     register("codecache-full", CodeCacheFullScenario::new);
     register("deopt-storm", DeoptStormScenario::new);
@@ -33,6 +34,8 @@ public final class Scenarios {
     register("classloader-churn", ClassLoaderChurnScenario::new);
     register("pool-start", PoolStartScenario::new);
     register("gc-at-startup", GcAtStartupScenario::new);
+    register("batch-thread-bursts", BatchThreadBurstsScenario::new);
+    register("batch-gc-burst", BatchGcBurstScenario::new);
     register("hostile-names", HostileNamesScenario::new);
     register("hostile-text", options -> new HostileTextScenario());
     register("hostile-frames", HostileFramesScenario::new);

@@ -20,7 +20,8 @@ import java.util.List;
  *       the size of issue 12's report.
  *   <li>{@code gc-pressure}, {@code gc-at-startup}: {@code -Xmx64m}; gc-pressure keeps 60% of it
  *       live.
- *   <li>{@code mixed}: {@code -Xmx128m}, so its gc-pressure phase has a bounded heap.
+ *   <li>{@code mixed}, {@code batch-gc-burst}: {@code -Xmx128m}, so their gc-pressure phase has a
+ *       bounded heap.
  *   <li>{@code incidents-at-once}: {@code -Xmx256m}: its gc-pressure keeps 60% of it live beside
  *       three other incidents.
  * </ul>
@@ -48,6 +49,7 @@ public final class LabScenarios {
       case "gc-at-startup":
         return List.of("-Xmx64m");
       case "mixed":
+      case "batch-gc-burst":
         return List.of("-Xmx128m");
       case "incidents-at-once":
         return List.of("-Xmx256m");

@@ -40,6 +40,38 @@ class TlsHandshakeStormRuleTest {
             });
   }
 
+  /**
+   * A pool of 300 connections to one peer reconnecting once (the peer restarted: no session to
+   * resume) averages 10 full handshakes/s over the 30 s window, but in one sub-window only: a wave,
+   * not a client that keeps re-handshaking.
+   */
+  @Test
+  void aOneOffReconnectWaveIsNotAStorm() {
+    SignalHistory history =
+        Samples.history(
+            36,
+            (s, t) -> {
+              double wave = t <= 30 ? 0 : Math.min(300, 75.0 * (t - 30));
+              s.tls(Map.of(PEER, peer(wave, wave)));
+            });
+
+    assertThat(rule.evaluate(context(history, Set.of()))).isEmpty();
+  }
+
+  /** The same handshakes coming again and again through most of the window are a storm. */
+  @Test
+  void fullHandshakesThroughMostOfTheWindowAreAStorm() {
+    SignalHistory history =
+        Samples.history(
+            40,
+            (s, t) -> {
+              double storm = t <= 18 ? 0 : 15.0 * (t - 18);
+              s.tls(Map.of(PEER, peer(storm, storm)));
+            });
+
+    assertThat(rule.evaluate(context(history, Set.of()))).hasSize(1);
+  }
+
   @Test
   void resumedHandshakesAreNotAStorm() {
     SignalHistory history =

@@ -222,11 +222,47 @@ class ScenarioReplayTest {
         new Scenario("pool-start-jdk11", WarmUp.DEFAULT, List.of()),
         new Scenario("feature-after-warmup-jdk11", WarmUp.DEFAULT, List.of()),
         new Scenario("gc-at-startup-jdk11", WarmUp.DEFAULT, List.of(), Set.of("GcOverhead")),
+        // Incident 2: a fresh SSLContext per connection, every handshake in full (~40/s). The
+        // storm TlsHandshakeStorm must tell from a one-off reconnect wave (below): it holds in
+        // every sub-window, and pages once it has held in 4 of 6.
+        new Scenario(
+            "tls-full-handshakes-jdk17",
+            WarmUp.DEFAULT,
+            List.of(
+                Expected.of(
+                    "TlsHandshakeStorm",
+                    "phase=full-handshakes",
+                    25,
+                    "handshakes/s with localhost:41345, 100% full"))),
+        // Healthy but changing (the independent probes): 80 TLS clients' sessions lost once when
+        // their peer restarts, one full handshake each within seconds among the resumed ones; a
+        // batch job starting 100 short-lived threads within seconds every 30 s. Not the sustained
+        // storms the rules are for: nothing pages, on either JDK.
+        new Scenario("tls-reconnect-wave-jdk17", WarmUp.DEFAULT, List.of()),
+        new Scenario("tls-reconnect-wave-jdk11", WarmUp.DEFAULT, List.of()),
+        new Scenario("batch-thread-bursts-jdk17", WarmUp.DEFAULT, List.of()),
+        new Scenario("batch-thread-bursts-jdk11", WarmUp.DEFAULT, List.of()),
+        // A one-off 20 s report with gc-pressure's mechanism (-Xmx128m): GC paused the target for
+        // 17.2 s (17) and 16.2 s (11) of it (-Xlog:gc of the same run), 26-28% of a minute, over
+        // GcOverhead's 20% of its 60 s window: a real condition while it lasts, paged during the
+        // report and resolved once it is over, nothing else.
+        new Scenario("batch-gc-burst-jdk17", WarmUp.DEFAULT, gcBurst()),
+        new Scenario("batch-gc-burst-jdk11", WarmUp.DEFAULT, gcBurst()),
         // No FlightRecorder MBean: the JMX count polled every second, no creator to name.
         new Scenario(
             "thread-per-request-jmx-only-jdk11",
             WarmUp.DEFAULT,
             List.of(Expected.of("ThreadStorm", "phase=storm", 10, "thread starts/s"))));
+  }
+
+  /**
+   * GcOverhead within 30 s of the report's onset (its 60 s window at 20% needs 12 s of pauses),
+   * resolved within 30 s of its end.
+   */
+  private static List<Expected> gcBurst() {
+    return List.of(
+        Expected.of("GcOverhead", "phase=report ", 30, "of time in GC pauses")
+            .resolvedWithin(30, "phase=report-done"));
   }
 
   /** ClassLoaderChurn within 60 s of the reload's onset, naming {@code rate} and the mechanism. */

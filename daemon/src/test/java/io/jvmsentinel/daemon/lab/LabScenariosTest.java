@@ -31,6 +31,8 @@ class LabScenariosTest {
       assertThat(LabScenarios.jvmFlags("churn-from-boot", feature))
           .containsExactly("-XX:ReservedCodeCacheSize=8m");
       assertThat(LabScenarios.jvmFlags("gc-at-startup", feature)).containsExactly("-Xmx64m");
+      assertThat(LabScenarios.jvmFlags("batch-gc-burst", feature)).containsExactly("-Xmx128m");
+      assertThat(LabScenarios.jvmFlags("batch-thread-bursts", feature)).isEmpty();
       assertThat(LabScenarios.jvmFlags("feature-after-warmup", feature)).isEmpty();
       assertThat(LabScenarios.jvmFlags("deopt-storm", feature)).isEmpty();
       assertThat(LabScenarios.jvmFlags("healthy", feature)).isEmpty();

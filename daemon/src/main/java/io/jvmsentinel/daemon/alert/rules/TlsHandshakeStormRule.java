@@ -18,13 +18,18 @@ import java.util.Map;
 /**
  * The target re-handshakes with one peer over and over, and mostly in full (a certificate chain
  * validated each time): connections are not kept alive and sessions are not resumed (seed incidents
- * 2 and 3). A firing peer is judged on the latest sixth of the window, at half the thresholds, so
- * the alert resolves once the handshakes stop rather than once they have averaged out of it.
+ * 2 and 3), through most of the window: a pool that reconnects once (its peer restarted, no session
+ * left to resume) fills one or two of its sub-windows with full handshakes and may average over the
+ * threshold, but it is a wave that resumes again, not a client that keeps re-handshaking. A firing
+ * peer is judged on the latest sixth of the window, at half the thresholds, so the alert resolves
+ * once the handshakes stop rather than once they have averaged out of it.
  */
 public final class TlsHandshakeStormRule implements AlertRule {
   static final String RATE = "minRate";
   static final String FULL_SHARE = "minFullShare";
   static final String WINDOW = "windowSeconds";
+  // Most sub-windows (4 of 6, 20 s of the 30) at half the thresholds: sustained, not a wave.
+  private static final double SUSTAINED_SHARE = 0.6;
 
   @Override
   public String id() {
@@ -51,7 +56,9 @@ public final class TlsHandshakeStormRule implements AlertRule {
             WINDOW,
             30,
             "seconds",
-            "Window the rate is measured over; a firing peer is judged on its latest sixth"));
+            "Window the rate is measured over; most of its sixths (4 of 6) must show half the"
+                + " rate and share (a one-off reconnect wave fills one or two), and a firing peer"
+                + " is judged on its latest sixth"));
   }
 
   @Override
@@ -80,13 +87,22 @@ public final class TlsHandshakeStormRule implements AlertRule {
       // Over the window to fire; in the latest sub-window, at half the thresholds, to fire and to
       // stay firing: a storm that stopped neither pages nor stays paged while it averages out.
       boolean now = storming(context, Latest.subWindow(context.history(), window), peer, 0.5);
-      boolean storm = context.firing(peer) || storming(context, rate, full, 1);
+      boolean storm =
+          context.firing(peer)
+              || (storming(context, rate, full, 1) && sustained(context, window, peer));
       if (Double.isNaN(rate) || !storm || !now) {
         continue;
       }
       findings.add(finding(context, peer, rate, full / rate));
     }
     return findings;
+  }
+
+  /** Full handshakes with the peer in most sub-windows of the window, at half the thresholds. */
+  private static boolean sustained(RuleContext context, Duration window, String peer) {
+    return SubWindows.sustained(
+        SubWindows.holding(context.history(), window, slice -> storming(context, slice, peer, 0.5)),
+        SUSTAINED_SHARE);
   }
 
   private static boolean storming(
