@@ -222,6 +222,9 @@ class HelmChartIT {
                 .path("value")
                 .asText())
         .isEqualTo("orders");
+    // In a pod of someone else's, the sidecar covers the API token's path in its own container.
+    assertCoversTheApiToken(pod, "/var/run/secrets/kubernetes.io/serviceaccount");
+    assertThat(pod.path("automountServiceAccountToken").asBoolean(true)).isFalse();
     // The PodMonitor selects this pod.
     JsonNode podLabels = deployment.at("/spec/template/metadata/labels");
     object(output, "PodMonitor")
@@ -962,11 +965,7 @@ class HelmChartIT {
           .isEqualTo("/var/run/secrets/jvm-sentinel-http/token");
       for (JsonNode pod : podsOf(secured)) {
         JsonNode sidecar = sidecarOf(pod);
-        JsonNode mount =
-            DeployFiles.byName(sidecar.path("volumeMounts"), "http-token").orElseThrow();
-        assertThat(mount.path("mountPath").asText())
-            .isEqualTo("/var/run/secrets/jvm-sentinel-http");
-        JsonNode volume = DeployFiles.byName(pod.path("volumes"), "http-token").orElseThrow();
+        JsonNode volume = credentialVolume(pod, "http-token");
         assertThat(volume.at("/secret/secretName").asText()).isEqualTo(secretName);
         if (mode != PID_STANDALONE) { // pid mode's target comes from find-pid.sh's --pid
           SentinelConfig config =
@@ -1161,13 +1160,8 @@ class HelmChartIT {
           .isEqualTo("/var/run/secrets/jvm-sentinel-http/password");
       assertThat(auth.has("bearer")).isFalse();
       for (JsonNode pod : podsOf(rendered)) {
-        // The sidecar's or the fleet daemon's container (both jvm-sentinel) mounts the password.
-        JsonNode daemon = sidecarOf(pod);
-        JsonNode mount =
-            DeployFiles.byName(daemon.path("volumeMounts"), "http-password").orElseThrow();
-        assertThat(mount.path("mountPath").asText())
-            .isEqualTo("/var/run/secrets/jvm-sentinel-http");
-        JsonNode volume = DeployFiles.byName(pod.path("volumes"), "http-password").orElseThrow();
+        // The sidecar's or the fleet daemon's container mounts the password, and only it.
+        JsonNode volume = credentialVolume(pod, "http-password");
         assertThat(volume.at("/secret/secretName").asText()).isEqualTo("release-jvm-sentinel-http");
         assertThat(texts(volume.at("/secret/items"), "key")).containsExactly("password");
       }
@@ -1485,11 +1479,17 @@ class HelmChartIT {
         objects(rendered, "DaemonSet").isEmpty()
             ? object(rendered, "Deployment")
             : object(rendered, "DaemonSet");
-    JsonNode pod = workload.at("/spec/template/spec");
-    JsonNode mount =
-        DeployFiles.byName(pod.at("/containers/0/volumeMounts"), "http-token").orElseThrow();
+    return credentialVolume(workload.at("/spec/template/spec"), "http-token");
+  }
+
+  /**
+   * The pod's volume {@code name}, which the daemon's container (the sidecar or the fleet daemon,
+   * both named jvm-sentinel) mounts where endpointAuth's http.auth reads its file.
+   */
+  private static JsonNode credentialVolume(JsonNode pod, String name) {
+    JsonNode mount = DeployFiles.byName(sidecarOf(pod).path("volumeMounts"), name).orElseThrow();
     assertThat(mount.path("mountPath").asText()).isEqualTo("/var/run/secrets/jvm-sentinel-http");
-    return DeployFiles.byName(pod.path("volumes"), "http-token").orElseThrow();
+    return DeployFiles.byName(pod.path("volumes"), name).orElseThrow();
   }
 
   private static List<String> texts(JsonNode array, String field) {
