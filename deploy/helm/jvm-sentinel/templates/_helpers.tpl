@@ -224,6 +224,12 @@ app.kubernetes.io/instance: {{ .Release.Name }}
     - name: shared-tmp
       mountPath: /tmp
     {{- end }}
+    # No Kubernetes API token for the daemon, whatever the pod's ServiceAccount mounts: a volume
+    # of its own at the token's path keeps the ServiceAccount admission from adding the token to
+    # this container (the app's containers get it as before).
+    - name: jvm-sentinel-no-api-token
+      mountPath: /var/run/secrets/kubernetes.io/serviceaccount
+      readOnly: true
     {{- with include "jvm-sentinel.endpointAuth.volumeMount" . }}{{ . | nindent 4 }}{{ end }}
     {{- with .Values.extraVolumeMounts }}
     {{- toYaml . | nindent 4 }}
@@ -251,6 +257,11 @@ app.kubernetes.io/instance: {{ .Release.Name }}
   emptyDir:
     sizeLimit: {{ .Values.tmpSizeLimit }}
 {{- end }}
+# Empty: covers the API token's path in the sidecar.
+- name: jvm-sentinel-no-api-token
+  emptyDir:
+    medium: Memory
+    sizeLimit: 1Mi
 {{- with include "jvm-sentinel.endpointAuth.volume" . }}
 {{ . }}
 {{- end }}

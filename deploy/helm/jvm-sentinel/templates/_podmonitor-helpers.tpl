@@ -28,9 +28,9 @@
 {{- end -}}
 {{- else if not $wanted -}}
 {{- fail "config.http.auth takes basic or bearer (docs/configuration.md, \"http\")" -}}
-{{- else if and (eq $scheme "bearer") (not $given) (include "jvm-sentinel.endpointAuth.on" .) (eq $tokenFile (include "jvm-sentinel.endpointAuth.tokenFile" .)) -}}
+{{- else if and (eq $scheme "bearer") (not $given) (include "jvm-sentinel.endpointAuth.on" .) $tokenFile (eq $tokenFile (include "jvm-sentinel.endpointAuth.tokenFile" .)) -}}
 {{- /* Your own http.auth, reading endpointAuth's mounted token: that Secret. */ -}}
-{{- include "jvm-sentinel.podMonitor.endpointAuthToken" . -}}
+{{- include "jvm-sentinel.podMonitor.endpointAuthCredentials" . -}}
 {{- else if and $given (ne $given $wanted) -}}
 {{- fail (printf "config.http.auth.%s wants %s, not %s (bearer: authorization, basic: basicAuth)" $scheme $wanted $given) -}}
 {{- else if not $given -}}
@@ -46,21 +46,33 @@ basicAuth:
 {{- end -}}
 {{- else if include "jvm-sentinel.endpointAuth.on" . -}}
 {{- if $given -}}
-{{- fail (printf "%s is for a config.http.auth of your own; with endpointAuth the PodMonitor sends its token already (Secret %s): remove %s" $given (include "jvm-sentinel.endpointAuth.secretName" .) $given) -}}
+{{- fail (printf "%s is for a config.http.auth of your own; with endpointAuth the PodMonitor sends its %s already (Secret %s): remove %s" $given (eq (include "jvm-sentinel.endpointAuth.basic" .) "true" | ternary "username and password" "token") (include "jvm-sentinel.endpointAuth.secretName" .) $given) -}}
 {{- end -}}
 {{- if not (or .Values.endpointAuth.openMetrics $http.openMetrics) -}}
-{{- include "jvm-sentinel.podMonitor.endpointAuthToken" . -}}
+{{- include "jvm-sentinel.podMonitor.endpointAuthCredentials" . -}}
 {{- end -}}
 {{- else if $given -}}
 {{- fail (printf "%s is set, but the daemon asks for no credentials (no config.http.auth, and endpointAuth is off for this release%s): remove %s" $given (ternary "" "; endpointAuth.sidecar turns it on for the sidecar" (or .Values.nodeAgent.enabled .Values.discovery.enabled)) $given) -}}
 {{- end -}}
 {{- end }}
 
-{{- define "jvm-sentinel.podMonitor.endpointAuthToken" -}}
+{{- define "jvm-sentinel.podMonitor.endpointAuthCredentials" -}}
+{{- $secret := include "jvm-sentinel.endpointAuth.secretName" . -}}
+{{- if include "jvm-sentinel.endpointAuth.basic" . -}}
+# The daemon's endpoint wants basic auth (endpointAuth): from the same Secret.
+basicAuth:
+  username:
+    name: {{ $secret }}
+    key: {{ .Values.endpointAuth.basic.usernameKey }}
+  password:
+    name: {{ $secret }}
+    key: {{ .Values.endpointAuth.basic.passwordKey }}
+{{- else -}}
 # The daemon's endpoint wants the bearer token (endpointAuth): the same Secret.
 authorization:
   type: Bearer
   credentials:
-    name: {{ include "jvm-sentinel.endpointAuth.secretName" . }}
+    name: {{ $secret }}
     key: {{ .Values.endpointAuth.tokenKey }}
+{{- end -}}
 {{- end }}

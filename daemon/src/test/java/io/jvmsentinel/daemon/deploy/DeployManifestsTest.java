@@ -133,6 +133,13 @@ class DeployManifestsTest {
   }
 
   @ParameterizedTest
+  @MethodSource("sidecarManifests")
+  void theSidecarPodsMountNoServiceAccountToken(Path file) {
+    // Nothing in them calls the Kubernetes API; a token would only be there to be stolen.
+    assertThat(podSpec(file).path("automountServiceAccountToken").asBoolean(true)).isFalse();
+  }
+
+  @ParameterizedTest
   @MethodSource("workloadManifests")
   void everyContainerIsNonRootWithAReadOnlyRootAndNoCapabilities(Path file) {
     JsonNode pod = podSpec(file);

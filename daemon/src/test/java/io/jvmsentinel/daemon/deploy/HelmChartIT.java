@@ -51,6 +51,10 @@ class HelmChartIT {
   private static final List<String> SNIPPET_ONLY =
       List.of("--set", "jmx.existingSecret=orders-jmx");
 
+  // A chart that includes the sidecar names its own pod's labels for the PodMonitor.
+  private static final List<String> INCLUDED_POD_SELECTOR =
+      List.of("--set", "podMonitor.selector.app\\.kubernetes\\.io/name=orders");
+
   private static final List<String> DISCOVERY_CLUSTER =
       List.of(
           "--set", "discovery.enabled=true",
@@ -218,6 +222,9 @@ class HelmChartIT {
                 .path("value")
                 .asText())
         .isEqualTo("orders");
+    // In a pod of someone else's, the sidecar covers the API token's path in its own container.
+    assertCoversTheApiToken(pod, "/var/run/secrets/kubernetes.io/serviceaccount");
+    assertThat(pod.path("automountServiceAccountToken").asBoolean(true)).isFalse();
     // The PodMonitor selects this pod.
     JsonNode podLabels = deployment.at("/spec/template/metadata/labels");
     object(output, "PodMonitor")
@@ -443,7 +450,13 @@ class HelmChartIT {
             "--set", "config.http.tls.keyStorePasswordFile=/var/run/secrets/http/password",
             "--set", "podMonitor.enabled=true",
             "--set", "podMonitor.tlsConfig.ca.secret.name=jvm-sentinel-ca",
-            "--set", "podMonitor.tlsConfig.ca.secret.key=ca.crt");
+            "--set", "podMonitor.tlsConfig.ca.secret.key=ca.crt",
+            // The key store and its password, from a Secret, in every mode's daemon container.
+            "--set", "extraVolumes[0].name=http-tls",
+            "--set", "extraVolumes[0].secret.secretName=jvm-sentinel-http-tls",
+            "--set", "extraVolumeMounts[0].name=http-tls",
+            "--set", "extraVolumeMounts[0].mountPath=/var/run/secrets/http",
+            "--set", "extraVolumeMounts[0].readOnly=true");
     List<List<String>> modes =
         List.of(
             JMX_STANDALONE,
@@ -467,6 +480,12 @@ class HelmChartIT {
             }
           }
         }
+      }
+      for (JsonNode pod : podsOf(rendered)) {
+        assertThat(DeployFiles.byName(sidecarOf(pod).path("volumeMounts"), "http-tls"))
+            .as("%s", mode)
+            .isPresent();
+        assertThat(DeployFiles.byName(pod.path("volumes"), "http-tls")).as("%s", mode).isPresent();
       }
       assertThat(probes).as("probes, %s", mode).isNotEmpty();
       assertThat(probes)
@@ -547,13 +566,7 @@ class HelmChartIT {
   private String notes(List<String> values) throws IOException {
     Path copy = dir.resolve("notes-chart");
     if (!Files.exists(copy)) {
-      try (var files = Files.walk(CHART)) {
-        for (Path file : files.filter(Files::isRegularFile).toList()) {
-          Path target = copy.resolve(CHART.relativize(file).toString());
-          Files.createDirectories(target.getParent());
-          Files.copy(file, target); // follows links: rules/, dashboards/, alertmanager/
-        }
-      }
+      chartCopy("notes-chart");
       Files.copy(CHART.resolve("templates/NOTES.txt"), copy.resolve("notes-source.txt"));
       Files.writeString(
           copy.resolve("templates/notes.yaml"),
@@ -562,6 +575,21 @@ class HelmChartIT {
     String rendered =
         template(concat(values, List.of("--show-only", "templates/notes.yaml")), copy);
     return DeployFiles.YAML.readTree(rendered).path("notes").asText();
+  }
+
+  /** A copy of the chart under {@code name} (links followed), made once per test. */
+  private Path chartCopy(String name) throws IOException {
+    Path copy = dir.resolve(name);
+    if (!Files.exists(copy)) {
+      try (var files = Files.walk(CHART)) {
+        for (Path file : files.filter(Files::isRegularFile).toList()) {
+          Path target = copy.resolve(CHART.relativize(file).toString());
+          Files.createDirectories(target.getParent());
+          Files.copy(file, target); // follows links: rules/, dashboards/, alertmanager/
+        }
+      }
+    }
+    return copy;
   }
 
   @Test
@@ -911,7 +939,7 @@ class HelmChartIT {
   @Test
   void thePodMonitorCarriesTheCredentialsOfTheDaemonsHttpAuthInEveryMode() throws Exception {
     List<String> monitored = List.of("--set", "podMonitor.enabled=true");
-    List<String> snippet = concat(SNIPPET_ONLY, monitored);
+    List<String> snippet = concat(SNIPPET_ONLY, concat(monitored, INCLUDED_POD_SELECTOR));
     List<List<String>> sidecars =
         List.of(
             JMX_STANDALONE,
@@ -937,11 +965,7 @@ class HelmChartIT {
           .isEqualTo("/var/run/secrets/jvm-sentinel-http/token");
       for (JsonNode pod : podsOf(secured)) {
         JsonNode sidecar = sidecarOf(pod);
-        JsonNode mount =
-            DeployFiles.byName(sidecar.path("volumeMounts"), "http-token").orElseThrow();
-        assertThat(mount.path("mountPath").asText())
-            .isEqualTo("/var/run/secrets/jvm-sentinel-http");
-        JsonNode volume = DeployFiles.byName(pod.path("volumes"), "http-token").orElseThrow();
+        JsonNode volume = credentialVolume(pod, "http-token");
         assertThat(volume.at("/secret/secretName").asText()).isEqualTo(secretName);
         if (mode != PID_STANDALONE) { // pid mode's target comes from find-pid.sh's --pid
           SentinelConfig config =
@@ -1086,6 +1110,316 @@ class HelmChartIT {
         .isZero();
   }
 
+  /**
+   * endpointAuth.scheme basic: the daemon's http.auth.basic (the username in its config, the
+   * password from a mounted Secret file), a Secret the chart generates (username and a random
+   * password) or yours, and a PodMonitor whose basicAuth reads both keys of that Secret. The
+   * password is never in a ConfigMap or the pod spec.
+   */
+  @Test
+  void basicAuthFromAGeneratedOrOwnSecretIsMountedConfiguredAndSentByThePodMonitor()
+      throws Exception {
+    List<String> basic =
+        List.of("--set", "endpointAuth.scheme=basic", "--set", "podMonitor.enabled=true");
+    List<String> sidecarAuth = List.of("--set", "endpointAuth.sidecar=true");
+    List<List<String>> modes =
+        List.of(
+            List.of("--set", "nodeAgent.enabled=true"),
+            DISCOVERY_CLUSTER,
+            DISCOVERY_PER_NODE,
+            concat(JMX_STANDALONE, sidecarAuth),
+            concat(PID_STANDALONE, sidecarAuth),
+            concat(JMX_STANDALONE, concat(sidecarAuth, List.of("--set", "sidecar.native=true"))),
+            concat(SNIPPET_ONLY, concat(sidecarAuth, INCLUDED_POD_SELECTOR)));
+    for (List<String> mode : modes) {
+      String rendered = lintedAndValid(concat(mode, basic));
+      JsonNode secret = object(rendered, "Secret");
+      assertThat(secret.at("/metadata/name").asText()).isEqualTo("release-jvm-sentinel-http");
+      assertThat(decoded(secret, "username")).isEqualTo("prometheus");
+      String password = decoded(secret, "password");
+      assertThat(password).matches("[A-Za-z0-9]{43}");
+      assertThat(secret.path("data").size()).as("%s", secret).isEqualTo(2);
+      // The password only in the Secret, base64 as Kubernetes keeps it.
+      assertThat(rendered).as("%s", mode).doesNotContain(password);
+
+      assertThat(credentials(rendered))
+          .as("%s", mode)
+          .containsExactly(
+              "basicAuth: release-jvm-sentinel-http/username"
+                  + " release-jvm-sentinel-http/password");
+      String yaml =
+          objects(rendered, "ConfigMap").stream()
+              .filter(m -> m.at("/data/sentinel.yaml").isTextual())
+              .findFirst()
+              .orElseThrow()
+              .at("/data/sentinel.yaml")
+              .asText();
+      JsonNode auth = DeployFiles.YAML.readTree(yaml).at("/http/auth");
+      assertThat(auth.at("/basic/username").asText()).isEqualTo("prometheus");
+      assertThat(auth.at("/basic/passwordFile").asText())
+          .isEqualTo("/var/run/secrets/jvm-sentinel-http/password");
+      assertThat(auth.has("bearer")).isFalse();
+      for (JsonNode pod : podsOf(rendered)) {
+        // The sidecar's or the fleet daemon's container mounts the password, and only it.
+        JsonNode volume = credentialVolume(pod, "http-password");
+        assertThat(volume.at("/secret/secretName").asText()).isEqualTo("release-jvm-sentinel-http");
+        assertThat(texts(volume.at("/secret/items"), "key")).containsExactly("password");
+      }
+      if (mode.contains("nodeAgent.enabled=true") || mode.contains("discovery.enabled=true")) {
+        SentinelConfig config = fleetConfig(rendered);
+        assertThat(config.http().auth())
+            .isInstanceOfSatisfying(
+                HttpAuth.Basic.class, b -> assertThat(b.username()).isEqualTo("prometheus"));
+      }
+    }
+
+    // Your own Secret and keys: none generated, yours mounted and sent; another username.
+    String own =
+        lintedAndValid(
+            concat(
+                concat(List.of("--set", "nodeAgent.enabled=true"), basic),
+                List.of(
+                    "--set", "endpointAuth.existingSecret=scrape-basic",
+                    "--set", "endpointAuth.basic.username=vmagent",
+                    "--set", "endpointAuth.basic.usernameKey=user",
+                    "--set", "endpointAuth.basic.passwordKey=pass")));
+    assertThat(objects(own, "Secret")).isEmpty();
+    assertThat(credentials(own)).containsExactly("basicAuth: scrape-basic/user scrape-basic/pass");
+    assertThat(fleetConfig(own).http().auth())
+        .isInstanceOfSatisfying(
+            HttpAuth.Basic.class, b -> assertThat(b.username()).isEqualTo("vmagent"));
+    JsonNode ownVolume =
+        DeployFiles.byName(
+                object(own, "DaemonSet").at("/spec/template/spec/volumes"), "http-password")
+            .orElseThrow();
+    assertThat(ownVolume.at("/secret/secretName").asText()).isEqualTo("scrape-basic");
+    assertThat(texts(ownVolume.at("/secret/items"), "key")).containsExactly("pass");
+
+    // /metrics open by choice: the API still wants basic auth, the PodMonitor sends nothing.
+    String open =
+        template(
+            concat(
+                concat(List.of("--set", "nodeAgent.enabled=true"), basic),
+                List.of("--set", "endpointAuth.openMetrics=true")));
+    assertThat(credentials(open)).isEmpty();
+    assertThat(fleetConfig(open).http().openMetrics()).isTrue();
+
+    // What cannot work stops helm: a username basic auth cannot carry, one key for both, a
+    // podMonitor.basicAuth of one's own on top of endpointAuth's, an unknown scheme.
+    List<String> nodeAgentBasic = concat(List.of("--set", "nodeAgent.enabled=true"), basic);
+    assertThat(
+            templateFails(
+                concat(nodeAgentBasic, List.of("--set", "endpointAuth.basic.username=a:b"))))
+        .contains("at '/endpointAuth/basic/username'");
+    assertThat(
+            templateFails(
+                concat(
+                    nodeAgentBasic, List.of("--set", "endpointAuth.basic.usernameKey=password"))))
+        .contains("endpointAuth.basic.usernameKey and passwordKey are both \"password\"");
+    assertThat(
+            templateFails(
+                concat(
+                    nodeAgentBasic,
+                    List.of(
+                        "--set", "podMonitor.basicAuth.username.name=x",
+                        "--set", "podMonitor.basicAuth.username.key=u",
+                        "--set", "podMonitor.basicAuth.password.name=x",
+                        "--set", "podMonitor.basicAuth.password.key=p"))))
+        .contains(
+            "with endpointAuth the PodMonitor sends its username and password already"
+                + " (Secret release-jvm-sentinel-http): remove podMonitor.basicAuth");
+    assertThat(
+            templateFails(
+                List.of("--set", "nodeAgent.enabled=true", "--set", "endpointAuth.scheme=digest")))
+        .contains("at '/endpointAuth/scheme': value must be one of 'bearer', 'basic'");
+  }
+
+  /**
+   * endpointAuth.existingSecret as helm install and upgrade find it (lookup, which helm template
+   * cannot do): checkSecret, fed the Secret a cluster would return, stops a Secret without the
+   * password or token key, or whose username is not the one the daemon expects.
+   */
+  @Test
+  void anExistingSecretThatCannotWorkStopsTheInstall() throws IOException {
+    List<String> basic =
+        List.of(
+            "--set", "nodeAgent.enabled=true",
+            "--set", "endpointAuth.scheme=basic",
+            "--set", "endpointAuth.existingSecret=scrape-basic");
+    String prometheus = Base64.getEncoder().encodeToString("prometheus".getBytes());
+    String vmagent = Base64.getEncoder().encodeToString("vmagent".getBytes());
+    assertThat(checkSecret(basic, "{username: " + prometheus + ", password: cHc=}")).isZero();
+    assertThat(checkSecretFails(basic, "{username: " + vmagent + ", password: cHc=}"))
+        .contains(
+            "endpointAuth.existingSecret scrape-basic: key username must hold"
+                + " endpointAuth.basic.username (prometheus), which the daemon expects and the"
+                + " PodMonitor sends from that key; it holds another name");
+    assertThat(checkSecretFails(basic, "{password: cHc=}")).contains("; the key is missing");
+    assertThat(checkSecretFails(basic, "{username: " + prometheus + "}"))
+        .contains(
+            "endpointAuth.existingSecret scrape-basic has no key password"
+                + " (endpointAuth.basic.passwordKey): add it, or set that value to the key that"
+                + " holds the password");
+    List<String> bearer =
+        List.of("--set", "nodeAgent.enabled=true", "--set", "endpointAuth.existingSecret=mine");
+    assertThat(checkSecret(bearer, "{token: dA==}")).isZero();
+    assertThat(checkSecretFails(bearer, "{bearer: dA==}"))
+        .contains("endpointAuth.existingSecret mine has no key token (endpointAuth.tokenKey)");
+  }
+
+  private int checkSecret(List<String> values, String data) throws IOException {
+    return checkSecretRun(values, data).exitCode();
+  }
+
+  private String checkSecretFails(List<String> values, String data) throws IOException {
+    Result result = checkSecretRun(values, data);
+    assertThat(result.exitCode()).as(result.output()).isNotZero();
+    return result.output();
+  }
+
+  /** A copy of the chart with a template that runs checkSecret on {@code data} as the Secret's. */
+  private Result checkSecretRun(List<String> values, String data) throws IOException {
+    Path copy = chartCopy("check-secret-chart");
+    Files.writeString(copy.resolve("fake-secret.yaml"), "data: " + data + "\n");
+    Files.writeString(
+        copy.resolve("templates/check-secret.yaml"),
+        "{{- include \"jvm-sentinel.endpointAuth.checkSecret\" (dict \"root\" . \"secret\""
+            + " (.Files.Get \"fake-secret.yaml\" | fromYaml)) }}\nchecked: true\n");
+    return helm(
+        concat(
+            List.of("template", "release", copy.toString()),
+            concat(values, List.of("--show-only", "templates/check-secret.yaml"))));
+  }
+
+  private static String decoded(JsonNode secret, String key) {
+    return new String(
+        Base64.getDecoder().decode(secret.at("/data/" + key).asText()), StandardCharsets.UTF_8);
+  }
+
+  /**
+   * A chart that includes the sidecar renders its own pod: the default PodMonitor selector (the
+   * standalone Deployment's labels) would select nothing, so helm stops and names the value.
+   */
+  @Test
+  void aPodMonitorForAnIncludedSidecarNeedsThePodsSelector() throws IOException {
+    List<String> included = concat(SNIPPET_ONLY, List.of("--set", "podMonitor.enabled=true"));
+    assertThat(templateFails(included))
+        .contains(
+            "podMonitor.selector is empty, and this release renders no pod for the PodMonitor to"
+                + " select: your own pod carries the sidecar (workload.enabled is false). Set"
+                + " podMonitor.selector to that pod's labels");
+    JsonNode selector =
+        object(lintedAndValid(concat(included, INCLUDED_POD_SELECTOR)), "PodMonitor")
+            .at("/spec/selector/matchLabels");
+    assertThat(selector.properties())
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.getKey()).isEqualTo("app.kubernetes.io/name");
+              assertThat(e.getValue().asText()).isEqualTo("orders");
+            });
+    // Where the release renders the pods, the default selects them (checked with kube-prometheus-
+    // stack's values above); the standalone Deployment needs no selector.
+    assertThat(
+            object(template(JMX_STANDALONE), "PodMonitor")
+                .at("/spec/selector/matchLabels/app.kubernetes.io~1instance")
+                .asText())
+        .isEqualTo("release");
+  }
+
+  /**
+   * No Kubernetes API token where none is needed: the standalone pod does not mount one (unless
+   * workload.automountServiceAccountToken), the sidecar covers the token's path with an empty
+   * volume of its own in any pod, the discovery daemon (which asks the API) mounts it.
+   */
+  @Test
+  void onlyThePodsThatAskTheApiMountItsToken() throws Exception {
+    String tokenPath = "/var/run/secrets/kubernetes.io/serviceaccount";
+    List<List<String>> sidecars =
+        List.of(
+            JMX_STANDALONE,
+            PID_STANDALONE,
+            concat(JMX_STANDALONE, List.of("--set", "sidecar.native=true")));
+    for (List<String> mode : sidecars) {
+      String rendered = lintedAndValid(mode);
+      JsonNode pod = object(rendered, "Deployment").at("/spec/template/spec");
+      assertThat(pod.path("automountServiceAccountToken").asBoolean(true)).as("%s", mode).isFalse();
+      assertCoversTheApiToken(pod, tokenPath);
+      // The app's containers are the app's business.
+      JsonNode app = DeployFiles.byName(pod.get("containers"), "app").orElseThrow();
+      assertThat(texts(app.path("volumeMounts"), "mountPath")).doesNotContain(tokenPath);
+    }
+    JsonNode appNeedsIt =
+        object(
+                template(
+                    concat(
+                        JMX_STANDALONE,
+                        List.of("--set", "workload.automountServiceAccountToken=true"))),
+                "Deployment")
+            .at("/spec/template/spec");
+    assertThat(appNeedsIt.path("automountServiceAccountToken").asBoolean(false)).isTrue();
+    assertCoversTheApiToken(appNeedsIt, tokenPath);
+
+    for (List<String> mode : List.of(DISCOVERY_CLUSTER, DISCOVERY_PER_NODE)) {
+      JsonNode pod = podsOf(lintedAndValid(mode)).get(0);
+      assertThat(pod.path("automountServiceAccountToken").asBoolean(false)).as("%s", mode).isTrue();
+      assertThat(texts(pod.at("/containers/0/volumeMounts"), "mountPath"))
+          .doesNotContain(tokenPath);
+    }
+    // The node agent: podIdentityGivesTheNodeAgentATokenAndRbacToListPodsOnlyWhenEnabled.
+  }
+
+  private static void assertCoversTheApiToken(JsonNode pod, String tokenPath) {
+    JsonNode mount =
+        DeployFiles.byName(sidecarOf(pod).path("volumeMounts"), "jvm-sentinel-no-api-token")
+            .orElseThrow();
+    assertThat(mount.path("mountPath").asText()).isEqualTo(tokenPath);
+    assertThat(mount.path("readOnly").asBoolean()).isTrue();
+    JsonNode volume =
+        DeployFiles.byName(pod.path("volumes"), "jvm-sentinel-no-api-token").orElseThrow();
+    assertThat(volume.has("emptyDir")).as("%s", volume).isTrue();
+  }
+
+  /**
+   * A credential over plain HTTP: NOTES.txt warns and says what to set; with config.http.tls, or
+   * without http.auth, it does not.
+   */
+  @Test
+  void theNotesWarnWhenACredentialWouldCrossThePodNetworkInClear() throws IOException {
+    List<String> monitored = List.of("--set", "podMonitor.enabled=true");
+    List<String> tls =
+        List.of(
+            "--set", "config.http.tls.keyStore=/var/run/secrets/http/keystore.p12",
+            "--set", "config.http.tls.keyStorePasswordFile=/var/run/secrets/http/password");
+    String fleet = notes(concat(DISCOVERY_CLUSTER, monitored));
+    assertThat(fleet)
+        .contains(
+            "WARNING: The bearer token of endpointAuth crosses the pod network in clear: the"
+                + " daemon serves plain\nHTTP (no config.http.tls) and the PodMonitor sends it on"
+                + " every scrape. Serve HTTPS:")
+        .contains("extraVolumes and extraVolumeMounts")
+        .contains("set config.http.tls.keyStore and keyStorePasswordFile")
+        .contains("set podMonitor.tlsConfig");
+    assertThat(notes(concat(DISCOVERY_CLUSTER, List.of("--set", "endpointAuth.scheme=basic"))))
+        .contains("WARNING: The basic auth password of endpointAuth crosses the pod network")
+        .contains("wants basic auth as prometheus (endpointAuth)")
+        .contains("-o jsonpath='{.data.password}' | base64 -d")
+        .doesNotContain("set podMonitor.tlsConfig");
+    assertThat(
+            notes(
+                List.of(
+                    "--set", "workload.enabled=true",
+                    "--set", "jmx.existingSecret=orders-jmx",
+                    "--set", "config.http.auth.bearer.tokenEnv=SCRAPE_TOKEN")))
+        .contains("WARNING: The bearer token of config.http.auth crosses the pod network");
+    assertThat(notes(concat(concat(DISCOVERY_CLUSTER, monitored), tls))).doesNotContain("WARNING");
+    assertThat(notes(JMX_STANDALONE)).doesNotContain("WARNING");
+    assertThat(
+            notes(
+                List.of("--set", "nodeAgent.enabled=true", "--set", "endpointAuth.enabled=false")))
+        .doesNotContain("WARNING");
+  }
+
   private String templateFails(List<String> values) {
     Result result = helm(concat(List.of("template", "release", CHART.toString()), values));
     assertThat(result.exitCode()).as(result.output()).isNotZero();
@@ -1145,11 +1479,17 @@ class HelmChartIT {
         objects(rendered, "DaemonSet").isEmpty()
             ? object(rendered, "Deployment")
             : object(rendered, "DaemonSet");
-    JsonNode pod = workload.at("/spec/template/spec");
-    JsonNode mount =
-        DeployFiles.byName(pod.at("/containers/0/volumeMounts"), "http-token").orElseThrow();
+    return credentialVolume(workload.at("/spec/template/spec"), "http-token");
+  }
+
+  /**
+   * The pod's volume {@code name}, which the daemon's container (the sidecar or the fleet daemon,
+   * both named jvm-sentinel) mounts where endpointAuth's http.auth reads its file.
+   */
+  private static JsonNode credentialVolume(JsonNode pod, String name) {
+    JsonNode mount = DeployFiles.byName(sidecarOf(pod).path("volumeMounts"), name).orElseThrow();
     assertThat(mount.path("mountPath").asText()).isEqualTo("/var/run/secrets/jvm-sentinel-http");
-    return DeployFiles.byName(pod.path("volumes"), "http-token").orElseThrow();
+    return DeployFiles.byName(pod.path("volumes"), name).orElseThrow();
   }
 
   private static List<String> texts(JsonNode array, String field) {
