@@ -141,20 +141,7 @@ class AlertConsoleTest {
             "subWindowsHeld", "4 of 6");
 
     recent.notify(
-        new AlertNotification(
-            "CodeCacheChurn",
-            "orders",
-            "",
-            Severity.WARNING,
-            AlertNotification.Status.FIRING,
-            Samples.T0,
-            Samples.T0,
-            "codecache churn",
-            "why",
-            "check the most recompiled methods",
-            "",
-            evidence,
-            Optional.empty()));
+        firing("CodeCacheChurn", "codecache churn", "check the most recompiled methods", evidence));
     console.printChanges();
 
     List<String> lines = terminal.toString(StandardCharsets.UTF_8).lines().toList();
@@ -191,20 +178,11 @@ class AlertConsoleTest {
                         List.of("com.example.ConnectionCache.get"))));
 
     console.notify(
-        new AlertNotification(
+        firing(
             "LockContention",
-            "orders",
-            "",
-            Severity.WARNING,
-            AlertNotification.Status.FIRING,
-            Samples.T0,
-            Samples.T0,
             "Lock contention on orders",
-            "why",
             "Look at the holder's stack and the blocked sites",
-            "",
-            evidence,
-            Optional.empty()));
+            evidence));
     console.printChanges();
 
     List<String> lines = terminal.toString(StandardCharsets.UTF_8).lines().toList();
@@ -270,6 +248,24 @@ class AlertConsoleTest {
             "    segments: [" + clean + "]",
             "    JFR evidence: /snapshots/" + clean + ".jfr")
         .noneMatch(line -> line.startsWith("forged") || line.startsWith("line"));
+  }
+
+  private static AlertNotification firing(
+      String rule, String summary, String action, Map<String, Object> evidence) {
+    return new AlertNotification(
+        rule,
+        "orders",
+        "",
+        Severity.WARNING,
+        AlertNotification.Status.FIRING,
+        Samples.T0,
+        Samples.T0,
+        summary,
+        "why",
+        action,
+        "",
+        evidence,
+        Optional.empty());
   }
 
   private static AlertNotification notification(
