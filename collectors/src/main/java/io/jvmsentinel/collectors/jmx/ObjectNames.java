@@ -47,7 +47,7 @@ public final class ObjectNames {
     List<ObjectName> jvms = new ArrayList<>();
     List<ObjectName> others = new ArrayList<>();
     for (ObjectName name : mbeans.queryNames(pattern, null)) {
-      (own.contains(name.getKeyProperty("name")) ? jvms : others).add(name);
+      (JvmPoolNames.registeredAs(name, own) ? jvms : others).add(name);
     }
     jvms.sort(Comparator.comparing(ObjectName::getCanonicalName));
     others.sort(

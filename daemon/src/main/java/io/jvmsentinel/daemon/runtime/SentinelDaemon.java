@@ -35,6 +35,7 @@ import io.jvmsentinel.daemon.jfr.JfrStreamSession;
 import io.jvmsentinel.daemon.jfr.LocalJfrStorage;
 import io.jvmsentinel.daemon.jfr.RecordingOwner;
 import io.jvmsentinel.daemon.support.Backoff;
+import io.jvmsentinel.daemon.support.Causes;
 import io.jvmsentinel.daemon.target.AttachConnector;
 import io.jvmsentinel.daemon.target.Connector;
 import io.jvmsentinel.daemon.target.Credentials;
@@ -246,8 +247,9 @@ public final class SentinelDaemon implements AutoCloseable {
       datadog.close();
       targets.close();
       // A port in use is the usual cause (a second daemon or demo on 9404): say how to move.
+      // Jetty reports it as an IOException caused by the JDK's BindException.
       String hint =
-          causedByBind(e)
+          Causes.find(e, BindException.class).isPresent()
               ? " (is another process listening there? choose another address with --listen"
                   + " HOST:PORT or http.listen)"
               : "";
@@ -435,16 +437,6 @@ public final class SentinelDaemon implements AutoCloseable {
 
   public PrometheusMeterRegistry registry() {
     return registry;
-  }
-
-  /** Jetty reports a port in use as an IOException caused by the JDK's BindException. */
-  private static boolean causedByBind(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof BindException) {
-        return true;
-      }
-    }
-    return false;
   }
 
   @Override

@@ -1,6 +1,7 @@
 package io.jvmsentinel.daemon.target;
 
 import io.jvmsentinel.collectors.text.SafeText;
+import io.jvmsentinel.daemon.support.Causes;
 import io.jvmsentinel.daemon.tls.ClientCertificateRequests;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
@@ -57,7 +58,7 @@ final class ClientCertificateRefused extends SSLException {
       }
       opening |= t instanceof ConnectIOException;
     }
-    Throwable root = rootOf(failure);
+    Throwable root = Causes.root(failure);
     boolean cut =
         root instanceof SocketException
             && !(root instanceof ConnectException
@@ -73,7 +74,7 @@ final class ClientCertificateRefused extends SSLException {
             ? refused(seen.sent().get(), clientKey)
             : clientKey.isEmpty() ? NONE_CONFIGURED : notAccepted(seen, clientKey.get());
     return what
-        + (rootOf(failure) instanceof SSLException
+        + (Causes.root(failure) instanceof SSLException
             ? ""
             : "; under TLS 1.3 the agent's refusal can arrive as a broken connection right after"
                 + " the handshake instead of a bad_certificate alert");
@@ -128,14 +129,6 @@ final class ClientCertificateRefused extends SSLException {
         + " and the daemon sent none: "
         + held
         + AGENT_TRUST;
-  }
-
-  private static Throwable rootOf(Throwable failure) {
-    Throwable root = failure;
-    while (root.getCause() != null && root.getCause() != root) {
-      root = root.getCause();
-    }
-    return root;
   }
 
   private static String name(X509Certificate certificate) {

@@ -1,5 +1,6 @@
 package io.jvmsentinel.daemon.target;
 
+import io.jvmsentinel.daemon.support.Causes;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
@@ -59,20 +60,14 @@ public enum ConnectFailure {
    * client certificate), else the hint of its reason.
    */
   public static String hintFor(Throwable failure) {
-    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      if (t instanceof ClientCertificateRefused refused) {
-        return " (" + refused.getMessage() + ")";
-      }
-    }
-    return classify(failure).hint();
+    return Causes.find(failure, ClientCertificateRefused.class)
+        .map(refused -> " (" + refused.getMessage() + ")")
+        .orElseGet(() -> classify(failure).hint());
   }
 
   /** The innermost message, which is what tells a user what went wrong. */
   public static String describe(Throwable failure) {
-    Throwable root = failure;
-    while (root.getCause() != null && root.getCause() != root) {
-      root = root.getCause();
-    }
+    Throwable root = Causes.root(failure);
     String message = root.getMessage();
     return root.getClass().getSimpleName() + (message == null ? "" : ": " + message);
   }
