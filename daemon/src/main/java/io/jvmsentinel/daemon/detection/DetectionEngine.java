@@ -26,6 +26,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -87,6 +88,10 @@ public final class DetectionEngine implements AutoCloseable {
   private final Map<String, Boolean> warmingUp = new ConcurrentHashMap<>();
   private final Map<String, Integer> firingCounts = new ConcurrentHashMap<>();
   private volatile List<ActiveAlert> published = List.of();
+  // Why a rule was not judged on a target at its last tick, by counterKey: its alerts hold as they
+  // were, and the status page says so instead of showing them as plainly firing.
+  private final Map<String, String> holds = new HashMap<>();
+  private volatile Map<String, String> publishedHolds = Map.of();
   private final ScheduledExecutorService thread;
 
   /**
@@ -169,6 +174,7 @@ public final class DetectionEngine implements AutoCloseable {
     histories.remove(target);
     warmingUp.remove(target);
     firingCounts.keySet().removeIf(key -> key.endsWith("|" + target));
+    holds.keySet().removeIf(key -> key.endsWith("|" + target));
     targetMeters.getOrDefault(target, List.of()).forEach(registry::remove);
     targetMeters.remove(target);
     trackedInstances.remove(target);
@@ -230,6 +236,14 @@ public final class DetectionEngine implements AutoCloseable {
     return published;
   }
 
+  /**
+   * Why this alert's rule was not judged at the last tick (the target does not answer, or its JFR
+   * stream is paused for a storm): the alert holds as it was, neither resolved nor paged again.
+   */
+  public Optional<String> heldBecause(ActiveAlert alert) {
+    return Optional.ofNullable(publishedHolds.get(counterKey(alert.ruleId(), alert.target())));
+  }
+
   private void tickSafely() {
     try {
       tick();
@@ -266,6 +280,7 @@ public final class DetectionEngine implements AutoCloseable {
     }
     settleSnapshots(now);
     published = lifecycle.alerts();
+    publishedHolds = Map.copyOf(holds);
     if (stateChanged) {
       stateChanged = false;
       stateFile.save(firingRecords());
@@ -327,9 +342,12 @@ public final class DetectionEngine implements AutoCloseable {
   private void evaluate(
       AlertRule rule, String target, SignalWindow history, boolean warming, Instant sampledAt) {
     Map<String, Double> thresholds = settings.thresholds(rule, target);
-    if (heldDuringStormPause(rule, history) || heldWhileUnreachable(rule, history, thresholds)) {
+    Optional<String> held = holdReason(rule, history, thresholds);
+    if (held.isPresent()) {
+      holds.put(counterKey(rule.id(), target), held.get());
       return;
     }
+    holds.remove(counterKey(rule.id(), target));
     RuleContext context =
         new RuleContext(
             target,
@@ -349,6 +367,26 @@ public final class DetectionEngine implements AutoCloseable {
         lifecycle.evaluate(AlertLifecycle.RuleTiming.of(rule), target, findings, sampledAt),
         sampledAt);
     firingCounts.put(counterKey(rule.id(), target), lifecycle.firingCount(rule.id(), target));
+  }
+
+  /** Why the rule is not judged on this history now, as the status page says it; empty: judged. */
+  static Optional<String> holdReason(
+      AlertRule rule, SignalWindow history, Map<String, Double> thresholds) {
+    if (heldWhileUnreachable(rule, history, thresholds)) {
+      SignalSample latest = history.latest().orElseThrow();
+      Instant down = latest.at().minusMillis((long) (latest.downSeconds() * 1000));
+      return Optional.of(
+          "held since "
+              + down.truncatedTo(ChronoUnit.SECONDS)
+              + ": the target does not answer, so this rule is not judged; the alert neither"
+              + " resolves nor pages again until the target's data shows its condition clear");
+    }
+    if (heldDuringStormPause(rule, history)) {
+      return Optional.of(
+          "held: the daemon paused the JFR stream during a heavy thread storm, so this rule is not"
+              + " judged until the stream is back");
+    }
+    return Optional.empty();
   }
 
   /**

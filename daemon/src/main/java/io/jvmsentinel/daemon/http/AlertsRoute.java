@@ -6,7 +6,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** {@code GET /api/v1/alerts}: alerts pending and firing now, with their evidence. */
+/**
+ * {@code GET /api/v1/alerts}: alerts pending and firing now, with their evidence, and {@code held}
+ * when the rule is not being judged (the target does not answer).
+ */
 public final class AlertsRoute implements HttpEndpoint.Route {
   private final DetectionEngine engine;
 
@@ -16,11 +19,11 @@ public final class AlertsRoute implements HttpEndpoint.Route {
 
   @Override
   public HttpEndpoint.Response get(HttpEndpoint.Request request) {
-    List<Map<String, Object>> alerts = engine.active().stream().map(AlertsRoute::render).toList();
+    List<Map<String, Object>> alerts = engine.active().stream().map(this::render).toList();
     return HttpEndpoint.Response.json(200, Map.of("alerts", alerts));
   }
 
-  private static Map<String, Object> render(ActiveAlert alert) {
+  private Map<String, Object> render(ActiveAlert alert) {
     Map<String, Object> map = new LinkedHashMap<>();
     map.put("alert", alert.ruleId());
     map.put("target", alert.target());
@@ -29,6 +32,7 @@ public final class AlertsRoute implements HttpEndpoint.Route {
     map.put("state", alert.state().name().toLowerCase(java.util.Locale.ROOT));
     map.put("since", alert.since());
     map.put("lastSeen", alert.lastSeen());
+    engine.heldBecause(alert).ifPresent(held -> map.put("held", held));
     map.put("summary", alert.finding().summary());
     map.put("explanation", alert.finding().explanation());
     map.put("action", alert.finding().action());

@@ -151,6 +151,9 @@
       const names = el('span');
       for (const a of firing) {
         names.appendChild(badge(a.alert, a.severity));
+        if (a.held) {
+          names.appendChild(el('span', '(held) ', 'held'));
+        }
       }
       if (firing.length === 0) {
         names.appendChild(el('span', 'none', 'muted'));
@@ -182,6 +185,10 @@
     head.appendChild(el('span', ' since ' + new Date(recent ? a.startedAt : a.since).toLocaleString(), 'muted'));
     box.appendChild(head);
     box.appendChild(el('p', a.summary));
+    if (a.held) {
+      // Firing as it was when the target stopped answering: not judged now, so not current.
+      box.appendChild(el('p', a.held, 'held'));
+    }
     if (a.explanation) {
       box.appendChild(el('p', a.explanation));
     }

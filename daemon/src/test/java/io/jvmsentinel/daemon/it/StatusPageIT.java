@@ -218,6 +218,40 @@ class StatusPageIT {
     assertThat(weight).isBetween(10_000L, 200_000L);
   }
 
+  /** A target that stops answering keeps its alert, shown as held rather than as current. */
+  @Test
+  @Order(6)
+  void anAlertOfATargetThatStopsAnsweringIsShownHeld() throws Exception {
+    LabProcess tls = labs.get(0);
+    browser.driver().get(base + "/targets/tls");
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .untilAsserted(
+            () ->
+                assertThat(browser.driver().findElement(By.id("alerts")).getText())
+                    .contains("ThreadStorm")
+                    .doesNotContain("held since"));
+    tls.suspend();
+    try {
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .untilAsserted(
+              () ->
+                  assertThat(browser.driver().findElement(By.id("alerts")).getText())
+                      .contains("ThreadStorm", "held since", "the target does not answer"));
+      screenshot("held-alert");
+      browser.driver().get(base + "/");
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .untilAsserted(
+              () ->
+                  assertThat(browser.driver().findElement(By.id("targets")).getText())
+                      .contains("ThreadStorm", "(held)"));
+    } finally {
+      tls.resume();
+    }
+  }
+
   private Object js(String script) {
     return browser.js(script);
   }
