@@ -1,6 +1,7 @@
 package io.jvmsentinel.daemon.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -9,9 +10,12 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.logging.Level;
+import org.openqa.selenium.By;
 import org.openqa.selenium.NoAlertPresentException;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -125,6 +129,13 @@ final class StatusPageBrowser implements AutoCloseable {
 
   void screenshot(String name) throws IOException {
     Files.write(SCREENSHOTS.resolve(name + ".png"), driver.getScreenshotAs(OutputType.BYTES));
+  }
+
+  /** Waits until the text of the element with this id passes {@code check}. */
+  void awaitText(String id, Duration timeout, Consumer<String> check) {
+    await()
+        .atMost(timeout)
+        .untilAsserted(() -> check.accept(driver.findElement(By.id(id)).getText()));
   }
 
   @Override

@@ -96,13 +96,10 @@ class StatusPageIT {
   @Order(1)
   void overviewListsEveryTargetWithItsState() throws Exception {
     browser.driver().get(base + "/");
-    await()
-        .atMost(Duration.ofSeconds(30))
-        .untilAsserted(
-            () -> {
-              String table = browser.driver().findElement(By.id("targets")).getText();
-              assertThat(table).contains("tls", "codecache", "hostile", "JFR streaming", "17.");
-            });
+    browser.awaitText(
+        "targets",
+        Duration.ofSeconds(30),
+        table -> assertThat(table).contains("tls", "codecache", "hostile", "JFR streaming", "17."));
     screenshot("overview");
   }
 
@@ -224,29 +221,22 @@ class StatusPageIT {
   void anAlertOfATargetThatStopsAnsweringIsShownHeld() throws Exception {
     LabProcess tls = labs.get(0);
     browser.driver().get(base + "/targets/tls");
-    await()
-        .atMost(Duration.ofSeconds(60))
-        .untilAsserted(
-            () ->
-                assertThat(browser.driver().findElement(By.id("alerts")).getText())
-                    .contains("ThreadStorm")
-                    .doesNotContain("held since"));
+    browser.awaitText(
+        "alerts",
+        Duration.ofSeconds(60),
+        text -> assertThat(text).contains("ThreadStorm").doesNotContain("held since"));
     tls.suspend();
     try {
-      await()
-          .atMost(Duration.ofSeconds(60))
-          .untilAsserted(
-              () ->
-                  assertThat(browser.driver().findElement(By.id("alerts")).getText())
-                      .contains("ThreadStorm", "held since", "the target does not answer"));
+      browser.awaitText(
+          "alerts",
+          Duration.ofSeconds(60),
+          text -> assertThat(text).contains("held since", "the target does not answer"));
       screenshot("held-alert");
       browser.driver().get(base + "/");
-      await()
-          .atMost(Duration.ofSeconds(30))
-          .untilAsserted(
-              () ->
-                  assertThat(browser.driver().findElement(By.id("targets")).getText())
-                      .contains("ThreadStorm", "(held)"));
+      browser.awaitText(
+          "targets",
+          Duration.ofSeconds(30),
+          text -> assertThat(text).contains("ThreadStorm", "(held)"));
     } finally {
       tls.resume();
     }

@@ -70,12 +70,8 @@ class StatusPageScenariosIT {
       daemon = Daemons.start(dir, targets.toString());
       String base = "http://127.0.0.1:" + daemon.httpPort();
       browser.driver().get(base + "/");
-      await()
-          .atMost(Duration.ofSeconds(30))
-          .untilAsserted(
-              () ->
-                  assertThat(browser.driver().findElement(By.id("targets")).getText())
-                      .contains(batch));
+      browser.awaitText(
+          "targets", Duration.ofSeconds(30), text -> assertThat(text).contains(batch));
       awaitStreams(browser, batch.size());
       browser.requestedUrls(); // drained: each scenario below judges its own requests
       browser.severeConsoleEntries();
