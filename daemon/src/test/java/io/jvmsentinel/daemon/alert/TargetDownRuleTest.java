@@ -71,6 +71,77 @@ class TargetDownRuleTest {
     assertThat(rule.evaluate(context(history))).isEmpty();
   }
 
+  @Test
+  void aTargetThatWentDarkThrashingInGcSaysSo() {
+    // 60 s seen spending 80% of the time in GC pauses, then 70 s without an answer.
+    SignalHistory history =
+        Samples.history(
+            130,
+            (s, t) -> {
+              s.gcPause(0.8 * Math.min(t, 60));
+              if (t > 60) {
+                s.down(t - 60).target(lost);
+              }
+            });
+
+    assertThat(rule.evaluate(context(history)))
+        .singleElement()
+        .satisfies(
+            f -> {
+              assertThat(f.explanation())
+                  .contains(
+                      "In its last 30 s before it stopped answering it spent 80% of the time in GC"
+                          + " pauses")
+                  .doesNotContain("threads a second");
+              assertThat(f.evidence()).containsEntry("gcPauseShareBeforeDown", 0.8);
+            });
+  }
+
+  @Test
+  void aTargetThatWentDarkInAThreadStormSaysSo() {
+    SignalHistory history =
+        Samples.history(
+            130,
+            (s, t) -> {
+              s.threadStarts(400.0 * Math.min(t, 60));
+              if (t > 60) {
+                s.down(t - 60).target(lost);
+              }
+            });
+
+    assertThat(rule.evaluate(context(history)))
+        .singleElement()
+        .satisfies(
+            f -> {
+              assertThat(f.explanation())
+                  .contains("it started 400 threads a second")
+                  .doesNotContain("GC pauses");
+              assertThat(f.evidence()).containsEntry("threadStartsPerSecondBeforeDown", 400.0);
+            });
+  }
+
+  @Test
+  void aQuietTargetThatWentDarkNamesNoCause() {
+    SignalHistory history =
+        Samples.history(
+            130,
+            (s, t) -> {
+              s.gcPause(0.01 * t).threadStarts(2.0 * t);
+              if (t > 60) {
+                s.down(t - 60).target(lost);
+              }
+            });
+
+    assertThat(rule.evaluate(context(history)))
+        .singleElement()
+        .satisfies(
+            f -> {
+              assertThat(f.explanation()).doesNotContain("In its last");
+              assertThat(f.evidence())
+                  .doesNotContainKeys("gcPauseShareBeforeDown", "threadStartsPerSecondBeforeDown");
+            });
+  }
+
   private RuleContext context(SignalHistory history) {
     return Samples.context(rule, history, Set.of());
   }
