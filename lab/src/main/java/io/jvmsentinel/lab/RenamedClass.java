@@ -30,7 +30,8 @@ public final class RenamedClass {
     }
   }
 
-  private static byte[] classFile(Class<?> template) {
+  /** The class file of {@code template}, as its class loader has it. */
+  static byte[] classFile(Class<?> template) {
     String resource = template.getName().replace('.', '/') + ".class";
     try (InputStream in = RenamedClass.class.getClassLoader().getResourceAsStream(resource)) {
       if (in == null) {
