@@ -1,6 +1,5 @@
 package io.jvmsentinel.lab;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongUnaryOperator;
 
@@ -14,7 +13,7 @@ final class Plugin implements LongUnaryOperator {
 
   static final int CLASSES = 300;
   // Internal form: the name goes into the class file as it is.
-  private static final String PACKAGE = "io/jvmsentinel/lab/plugin/Handler";
+  private static final String PREFIX = "io/jvmsentinel/lab/plugin/Handler";
 
   private volatile List<LongUnaryOperator> handlers = load();
 
@@ -33,30 +32,7 @@ final class Plugin implements LongUnaryOperator {
   }
 
   private static List<LongUnaryOperator> load() {
-    PluginLoader loader = new PluginLoader();
-    byte[] template = RenamedClass.classFile(HotCodeTemplate.class);
-    List<LongUnaryOperator> loaded = new ArrayList<>();
-    for (int i = 0; i < CLASSES; i++) {
-      String name = String.format("%s%03d", PACKAGE, i);
-      loaded.add(
-          loader.define(RenamedClass.renamed(template, HotCodeTemplate.class.getName(), name)));
-    }
-    return List.copyOf(loaded);
-  }
-
-  /** The plugin's own class loader: defines its handler classes, delegates everything else. */
-  private static final class PluginLoader extends ClassLoader {
-    PluginLoader() {
-      super(PluginLoader.class.getClassLoader());
-    }
-
-    LongUnaryOperator define(byte[] bytes) {
-      try {
-        Class<?> handler = defineClass(null, bytes, 0, bytes.length);
-        return (LongUnaryOperator) handler.getDeclaredConstructor().newInstance();
-      } catch (ReflectiveOperationException e) {
-        throw new IllegalStateException("cannot instantiate a plugin handler", e);
-      }
-    }
+    return RenamedClass.newInstances(
+        HotCodeTemplate.class, PREFIX, CLASSES, LongUnaryOperator.class);
   }
 }

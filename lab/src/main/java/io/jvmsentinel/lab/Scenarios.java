@@ -38,6 +38,7 @@ public final class Scenarios {
     register("batch-gc-burst", BatchGcBurstScenario::new);
     register("plugin-reload", PluginReloadScenario::new);
     register("lock-refresh-burst", LockRefreshBurstScenario::new);
+    register("new-message-type", NewMessageTypeScenario::new);
     register("hostile-names", HostileNamesScenario::new);
     register("hostile-text", options -> new HostileTextScenario());
     register("hostile-frames", HostileFramesScenario::new);
