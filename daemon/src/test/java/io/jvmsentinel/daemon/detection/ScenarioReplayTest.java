@@ -248,6 +248,10 @@ class ScenarioReplayTest {
         // report and resolved once it is over, nothing else.
         new Scenario("batch-gc-burst-jdk17", WarmUp.DEFAULT, gcBurst()),
         new Scenario("batch-gc-burst-jdk11", WarmUp.DEFAULT, gcBurst()),
+        // Healthy but changing, second round: a plugin of 300 hot classes reloaded once in a new
+        // class loader (and again 90 s later), the JIT compiling its fresh copy for tens of
+        // seconds; not classloader-churn's continuous reloading: nothing pages.
+        new Scenario("plugin-reload-jdk17", WarmUp.DEFAULT, List.of()),
         // No FlightRecorder MBean: the JMX count polled every second, no creator to name.
         new Scenario(
             "thread-per-request-jmx-only-jdk11",
