@@ -253,9 +253,14 @@ class ScenarioReplayTest {
         // seconds; not classloader-churn's continuous reloading: nothing pages.
         new Scenario("plugin-reload-jdk17", WarmUp.DEFAULT, List.of()),
         new Scenario("plugin-reload-jdk11", WarmUp.DEFAULT, List.of()),
+        new Scenario("plugin-reload-jdk25", WarmUp.DEFAULT, List.of()),
         // Request threads all blocked for 3.5-5.5 s on a cache rebuilt under its lock every 30 s:
         // a stall, not contention through most of LockContention's 12 s.
         new Scenario("lock-refresh-burst-jdk17", WarmUp.DEFAULT, List.of()),
+        new Scenario("lock-refresh-burst-jdk11", WarmUp.DEFAULT, List.of()),
+        // A new message type through 200 compiled stages after warm-up, a second a minute later:
+        // class_check traps in every stage for a few seconds each time, then recompiled.
+        new Scenario("new-message-type-jdk17", WarmUp.DEFAULT, List.of()),
         // No FlightRecorder MBean: the JMX count polled every second, no creator to name.
         new Scenario(
             "thread-per-request-jmx-only-jdk11",
