@@ -261,6 +261,8 @@ class ScenarioReplayTest {
         // A new message type through 200 compiled stages after warm-up, a second a minute later:
         // class_check traps in every stage for a few seconds each time, then recompiled.
         new Scenario("new-message-type-jdk17", WarmUp.DEFAULT, List.of()),
+        new Scenario("new-message-type-jdk25", WarmUp.DEFAULT, List.of()),
+        new Scenario("new-message-type-jdk11", WarmUp.DEFAULT, List.of()),
         // No FlightRecorder MBean: the JMX count polled every second, no creator to name.
         new Scenario(
             "thread-per-request-jmx-only-jdk11",
