@@ -258,6 +258,8 @@ class ScenarioReplayTest {
         // a stall, not contention through most of LockContention's 12 s.
         new Scenario("lock-refresh-burst-jdk17", WarmUp.DEFAULT, List.of()),
         new Scenario("lock-refresh-burst-jdk11", WarmUp.DEFAULT, List.of()),
+        // No FlightRecorder MBean: judged on BLOCKED readings; it paged refreshes 2 and 4 live.
+        new Scenario("lock-refresh-burst-jmx-only-jdk11", WarmUp.DEFAULT, List.of()),
         // A new message type through 200 compiled stages after warm-up, a second a minute later:
         // class_check traps in every stage for a few seconds each time, then recompiled.
         new Scenario("new-message-type-jdk17", WarmUp.DEFAULT, List.of()),
