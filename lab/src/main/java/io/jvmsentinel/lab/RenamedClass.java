@@ -6,6 +6,8 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * A copy of a template class under a name of the caller's choosing, which may hold anything the JVM
@@ -28,6 +30,28 @@ public final class RenamedClass {
     } catch (ReflectiveOperationException e) {
       throw new IllegalStateException("cannot define " + template.getName() + " renamed", e);
     }
+  }
+
+  /**
+   * {@code count} instances of {@code template}, each a class of its own named {@code prefix} and a
+   * three-digit number (internal form: {@code a/b/Name}), all defined by one new class loader, as
+   * the classes of one jar a host loads. Same constraints as {@link #newInstance}.
+   */
+  public static <T> List<T> newInstances(
+      Class<?> template, String prefix, int count, Class<T> type) {
+    byte[] bytes = classFile(template);
+    Definer loader = new Definer();
+    List<T> instances = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      String name = String.format("%s%03d", prefix, i);
+      try {
+        Class<?> copy = loader.define(renamed(bytes, template.getName(), name));
+        instances.add(type.cast(copy.getDeclaredConstructor().newInstance()));
+      } catch (ReflectiveOperationException e) {
+        throw new IllegalStateException("cannot define " + template.getName() + " renamed", e);
+      }
+    }
+    return List.copyOf(instances);
   }
 
   private static byte[] classFile(Class<?> template) {

@@ -36,6 +36,9 @@ public final class Scenarios {
     register("gc-at-startup", GcAtStartupScenario::new);
     register("batch-thread-bursts", BatchThreadBurstsScenario::new);
     register("batch-gc-burst", BatchGcBurstScenario::new);
+    register("plugin-reload", PluginReloadScenario::new);
+    register("lock-refresh-burst", LockRefreshBurstScenario::new);
+    register("new-message-type", NewMessageTypeScenario::new);
     register("hostile-names", HostileNamesScenario::new);
     register("hostile-text", options -> new HostileTextScenario());
     register("hostile-frames", HostileFramesScenario::new);

@@ -145,6 +145,43 @@ class LockContentionRuleTest {
   }
 
   @Test
+  void withoutJfrOneStallOfEveryRequestThreadIsNotSustained() {
+    // The lock-refresh-burst probe: a cache rebuilt under its lock, all 16 request threads BLOCKED
+    // for 5 s (read every second, as the detection poll does), nobody before or after. The stall
+    // touches 3 of the 6 sub-windows of 12 s, one only at its edge (1 of its 2 readings): on
+    // average 8 blocked there, and the rule paged. It held 5 s of the 12.
+    SignalHistory history = new SignalHistory(java.time.Duration.ofMinutes(15));
+    for (int t = 0; t <= 30; t++) {
+      boolean stalled = t >= 22 && t <= 26;
+      history.add(
+          new Samples()
+              .at(Samples.T0.plusSeconds(t))
+              .jmxOnly()
+              .contention(
+                  45, stalled ? 16 : 0, LockContention.EMPTY, stalled ? holder(CACHE) : null)
+              .build());
+      assertThat(rule.evaluate(context(history, Set.of()))).as("at %d s", t).isEmpty();
+    }
+  }
+
+  @Test
+  void withoutJfrContentionThroughHalfTheWindowIsSustained() {
+    SignalHistory history = new SignalHistory(java.time.Duration.ofMinutes(15));
+    for (int t = 0; t <= 30; t++) {
+      boolean blocked = t >= 20;
+      history.add(
+          new Samples()
+              .at(Samples.T0.plusSeconds(t))
+              .jmxOnly()
+              .contention(
+                  45, blocked ? 16 : 0, LockContention.EMPTY, blocked ? holder(CACHE) : null)
+              .build());
+    }
+
+    assertThat(rule.evaluate(context(history, Set.of()))).hasSize(1);
+  }
+
+  @Test
   void aYoungJmxOnlyHistoryStillGivesTheBlockedThreadCount() {
     // 5 s of history, less than half the 12 s window: the alert may fire (the contention shows in
     // every sub-window there is), and its numbers come from the same samples.

@@ -248,6 +248,23 @@ class ScenarioReplayTest {
         // report and resolved once it is over, nothing else.
         new Scenario("batch-gc-burst-jdk17", WarmUp.DEFAULT, gcBurst()),
         new Scenario("batch-gc-burst-jdk11", WarmUp.DEFAULT, gcBurst()),
+        // Healthy but changing, second round: a plugin of 300 hot classes reloaded once in a new
+        // class loader (and again 90 s later), the JIT compiling its fresh copy for tens of
+        // seconds; not classloader-churn's continuous reloading: nothing pages.
+        new Scenario("plugin-reload-jdk17", WarmUp.DEFAULT, List.of()),
+        new Scenario("plugin-reload-jdk11", WarmUp.DEFAULT, List.of()),
+        new Scenario("plugin-reload-jdk25", WarmUp.DEFAULT, List.of()),
+        // Request threads all blocked for 3.5-5.5 s on a cache rebuilt under its lock every 30 s:
+        // a stall, not contention through most of LockContention's 12 s.
+        new Scenario("lock-refresh-burst-jdk17", WarmUp.DEFAULT, List.of()),
+        new Scenario("lock-refresh-burst-jdk11", WarmUp.DEFAULT, List.of()),
+        // No FlightRecorder MBean: judged on BLOCKED readings; it paged refreshes 2 and 4 live.
+        new Scenario("lock-refresh-burst-jmx-only-jdk11", WarmUp.DEFAULT, List.of()),
+        // A new message type through 200 compiled stages after warm-up, a second a minute later:
+        // class_check traps in every stage for a few seconds each time, then recompiled.
+        new Scenario("new-message-type-jdk17", WarmUp.DEFAULT, List.of()),
+        new Scenario("new-message-type-jdk25", WarmUp.DEFAULT, List.of()),
+        new Scenario("new-message-type-jdk11", WarmUp.DEFAULT, List.of()),
         // No FlightRecorder MBean: the JMX count polled every second, no creator to name.
         new Scenario(
             "thread-per-request-jmx-only-jdk11",
