@@ -1,6 +1,7 @@
 package io.jvmsentinel.daemon.target;
 
 import io.jvmsentinel.collectors.text.SafeText;
+import io.jvmsentinel.daemon.config.ClientCertificateCheck;
 import io.jvmsentinel.daemon.support.Causes;
 import io.jvmsentinel.daemon.tls.ClientCertificateRequests;
 import java.net.ConnectException;
@@ -10,6 +11,7 @@ import java.net.SocketException;
 import java.rmi.ConnectIOException;
 import java.security.cert.CertificateException;
 import java.security.cert.X509Certificate;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Collectors;
@@ -40,13 +42,18 @@ final class ClientCertificateRefused extends SSLException {
    * The diagnosis of {@code failure}, if it fits what {@code seen} recorded.
    *
    * @param clientKey where the configured client key comes from, for the message; empty if none
+   * @param now when it failed: a certificate sent is checked for its validity at that time
    */
   static Optional<ClientCertificateRefused> of(
-      Throwable failure, ClientCertificateRequests.Seen seen, Optional<String> clientKey) {
+      Throwable failure,
+      ClientCertificateRequests.Seen seen,
+      Optional<String> clientKey,
+      Instant now) {
     if (!seen.asked() || !brokeWhileOpening(failure)) {
       return Optional.empty();
     }
-    return Optional.of(new ClientCertificateRefused(advice(seen, clientKey, failure), failure));
+    return Optional.of(
+        new ClientCertificateRefused(advice(seen, clientKey, failure, now), failure));
   }
 
   /** Broken with a TLS alert or a cut socket while RMI opened a connection; not refused locally. */
@@ -68,10 +75,13 @@ final class ClientCertificateRefused extends SSLException {
   }
 
   private static String advice(
-      ClientCertificateRequests.Seen seen, Optional<String> clientKey, Throwable failure) {
+      ClientCertificateRequests.Seen seen,
+      Optional<String> clientKey,
+      Throwable failure,
+      Instant now) {
     String what =
         seen.sent().isPresent()
-            ? refused(seen.sent().get(), clientKey)
+            ? refused(seen.sent().get(), clientKey, now)
             : clientKey.isEmpty() ? NONE_CONFIGURED : notAccepted(seen, clientKey.get());
     return what
         + (Causes.root(failure) instanceof SSLException
@@ -92,12 +102,27 @@ final class ClientCertificateRefused extends SSLException {
   /** How many of the issuers a target names are quoted: a JDK's cacerts would be 100 names. */
   private static final int ISSUERS_SHOWN = 3;
 
-  private static String refused(X509Certificate sent, Optional<String> clientKey) {
-    return "the target requires a client certificate and most likely refused the one sent ("
-        + name(sent)
-        + clientKey.map(from -> ", from " + from).orElse("")
-        + ")"
-        + AGENT_TRUST;
+  /**
+   * A certificate was sent: what is wrong with it if the daemon can see it (its dates, its key
+   * usages; {@link ClientCertificateCheck}), else that the agent does not trust it.
+   */
+  private static String refused(X509Certificate sent, Optional<String> clientKey, Instant now) {
+    String which =
+        " the one sent (" + name(sent) + clientKey.map(from -> ", from " + from).orElse("") + ")";
+    return ClientCertificateCheck.problem(sent, now)
+        .map(
+            problem ->
+                "the target requires a client certificate and refused"
+                    + which
+                    + ": "
+                    + problem
+                    + "; give the daemon a valid one"
+                    + clientKey.map(from -> " in " + from).orElse(""))
+        .orElseGet(
+            () ->
+                "the target requires a client certificate and most likely refused"
+                    + which
+                    + AGENT_TRUST);
   }
 
   /** A key was configured but not sent: no certificate of it fits what the target named. */

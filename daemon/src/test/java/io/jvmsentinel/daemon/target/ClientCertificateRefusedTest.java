@@ -15,6 +15,8 @@ import java.rmi.UnmarshalException;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import javax.net.ssl.SSLHandshakeException;
@@ -36,12 +38,28 @@ class ClientCertificateRefusedTest {
 
   @TempDir static Path dir;
   private static X509Certificate sentinel;
+  private static X509Certificate expired;
+  private static X509Certificate serverOnly;
+
+  /** An hour into the validity of {@code sentinel}. */
+  private static Instant now;
 
   @BeforeAll
   static void certificate() throws Exception {
-    Path pem = new TestCertificates(dir).identity("sentinel-old", "pw-123456").certificate();
+    TestCertificates pki = new TestCertificates(dir);
+    sentinel = read(pki.identity("sentinel-old", "pw-123456").certificate());
+    now = sentinel.getNotBefore().toInstant().plus(Duration.ofHours(1));
+    TestCertificates.Identity ca = pki.authority("agent-ca", "ca-pw-1234");
+    expired = read(pki.issued(ca, "sentinel-expired", "pw-123456", "-3d", 1).certificate());
+    serverOnly =
+        read(
+            pki.issued(ca, "sentinel-server", "pw-123456", "-1d", 2, "EKU=serverAuth")
+                .certificate());
+  }
+
+  private static X509Certificate read(Path pem) throws Exception {
     try (InputStream in = Files.newInputStream(pem)) {
-      sentinel = (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(in);
+      return (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(in);
     }
   }
 
@@ -70,7 +88,8 @@ class ClientCertificateRefusedTest {
     assertThat(ConnectFailure.classify(failure)).as("today").isEqualTo(ConnectFailure.ERROR);
 
     ClientCertificateRefused refused =
-        ClientCertificateRefused.of(failure, asked(Optional.empty(), List.of()), Optional.empty())
+        ClientCertificateRefused.of(
+                failure, asked(Optional.empty(), List.of()), Optional.empty(), now)
             .orElseThrow();
 
     assertThat(ConnectFailure.classify(refused)).isEqualTo(ConnectFailure.TLS);
@@ -87,7 +106,7 @@ class ClientCertificateRefusedTest {
   void aKeyOfAnotherIssuerIsNamedWithTheIssuersTheTargetAccepts() {
     ClientCertificateRefused refused =
         ClientCertificateRefused.of(
-                brokenPipe(), asked(Optional.empty(), List.of(sentinel)), SECRET)
+                brokenPipe(), asked(Optional.empty(), List.of(sentinel)), SECRET, now)
             .orElseThrow();
 
     assertThat(ConnectFailure.hintFor(refused))
@@ -111,7 +130,7 @@ class ClientCertificateRefusedTest {
 
     String hint =
         ConnectFailure.hintFor(
-            ClientCertificateRefused.of(brokenPipe(), seen, SECRET).orElseThrow());
+            ClientCertificateRefused.of(brokenPipe(), seen, SECRET, now).orElseThrow());
 
     assertThat(hint)
         .contains("issued by CN=a_gnp.exe or CN=b or CN=c (or 2 more) and the daemon sent none")
@@ -122,7 +141,7 @@ class ClientCertificateRefusedTest {
   void aCertificateSentAndRefusedIsNamed() {
     ClientCertificateRefused refused =
         ClientCertificateRefused.of(
-                badCertificateAlert(), asked(Optional.of(sentinel), List.of(sentinel)), SECRET)
+                badCertificateAlert(), asked(Optional.of(sentinel), List.of(sentinel)), SECRET, now)
             .orElseThrow();
 
     assertThat(ConnectFailure.classify(refused)).isEqualTo(ConnectFailure.TLS);
@@ -137,11 +156,66 @@ class ClientCertificateRefusedTest {
   }
 
   @Test
+  void anExpiredCertificateSentIsNamedWithItsNotAfterEvenAsABrokenPipe() {
+    ClientCertificateRefused refused =
+        ClientCertificateRefused.of(
+                brokenPipe(), asked(Optional.of(expired), List.of(expired)), SECRET, now)
+            .orElseThrow();
+
+    assertThat(ConnectFailure.classify(refused)).isEqualTo(ConnectFailure.TLS);
+    assertThat(ConnectFailure.hintFor(refused))
+        .contains(
+            "the target requires a client certificate and refused the one sent"
+                + " (CN=sentinel-expired, issued by CN=agent-ca, from tls.crt and tls.key of the"
+                + " pod's Secret): it expired at "
+                + expired.getNotAfter().toInstant()
+                + " (notAfter); give the daemon a valid one in tls.crt and tls.key of the pod's"
+                + " Secret")
+        .doesNotContain("most likely", "trust store");
+  }
+
+  @Test
+  void aCertificateNotYetValidIsNamedWithItsNotBefore() {
+    Instant beforeIt = sentinel.getNotBefore().toInstant().minus(Duration.ofMinutes(5));
+
+    String hint =
+        ConnectFailure.hintFor(
+            ClientCertificateRefused.of(
+                    badCertificateAlert(),
+                    asked(Optional.of(sentinel), List.of(sentinel)),
+                    SECRET,
+                    beforeIt)
+                .orElseThrow());
+
+    assertThat(hint)
+        .contains(
+            "(CN=sentinel-old, issued by CN=sentinel-old, from tls.crt and tls.key of the pod's"
+                + " Secret): it is not valid before "
+                + sentinel.getNotBefore().toInstant()
+                + " (notBefore)");
+  }
+
+  @Test
+  void aCertificateForServersOnlyIsNamedWithItsExtendedKeyUsage() {
+    String hint =
+        ConnectFailure.hintFor(
+            ClientCertificateRefused.of(
+                    brokenPipe(), asked(Optional.of(serverOnly), List.of(serverOnly)), SECRET, now)
+                .orElseThrow());
+
+    assertThat(hint)
+        .contains(
+            "refused the one sent (CN=sentinel-server, issued by CN=agent-ca, from tls.crt and"
+                + " tls.key of the pod's Secret): its extended key usage (serverAuth) does not"
+                + " allow TLS client authentication (clientAuth)");
+  }
+
+  @Test
   void aBrokenPipeWhereNoCertificateWasAskedIsNotDiagnosed() {
     // A plain connection, or TLS without client authentication: a network reset stays one.
     ConnectIOException failure = brokenPipe();
 
-    assertThat(ClientCertificateRefused.of(failure, NOTHING_ASKED, SECRET)).isEmpty();
+    assertThat(ClientCertificateRefused.of(failure, NOTHING_ASKED, SECRET, now)).isEmpty();
     assertThat(ConnectFailure.classify(failure)).isEqualTo(ConnectFailure.ERROR);
     assertThat(ConnectFailure.hintFor(failure)).isEmpty();
   }
@@ -166,7 +240,9 @@ class ClientCertificateRefusedTest {
             new UnmarshalException("error unmarshalling return", reset));
 
     for (Throwable other : others) {
-      assertThat(ClientCertificateRefused.of(other, seen, SECRET)).as(other.toString()).isEmpty();
+      assertThat(ClientCertificateRefused.of(other, seen, SECRET, now))
+          .as(other.toString())
+          .isEmpty();
     }
   }
 }

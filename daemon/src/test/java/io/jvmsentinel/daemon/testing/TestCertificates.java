@@ -36,6 +36,83 @@ public final class TestCertificates {
 
   /** As {@link #identity(String, String)} with an {@code EC} (P-256) or {@code RSA} (2048) key. */
   public Identity identity(String name, String password, String keyAlgorithm) throws IOException {
+    return selfSigned(name, password, keyAlgorithm, "san=ip:127.0.0.1,dns:localhost");
+  }
+
+  /**
+   * A CA: a self-signed EC identity whose certificate may sign others (basic constraints {@code
+   * CA:true}), for {@link #issued}.
+   */
+  public Identity authority(String name, String password) throws IOException {
+    return selfSigned(name, password, "EC", "bc:c");
+  }
+
+  /**
+   * A key store with an EC key whose certificate {@code ca} signed, its chain holding the CA's
+   * certificate, and that certificate as PEM. It is valid from {@code start} (keytool's {@code
+   * -startdate}: {@code -3d} three days ago, {@code +1d} tomorrow) for {@code days} days and
+   * carries the keytool {@code -ext} values given ({@code EKU=serverAuth}, {@code
+   * KU=keyEncipherment}).
+   */
+  public Identity issued(
+      Identity ca, String name, String password, String start, int days, String... extensions)
+      throws IOException {
+    Identity own = selfSigned(name, password, "EC", "san=ip:127.0.0.1,dns:localhost");
+    Path request = dir.resolve(name + ".csr");
+    Path chain = dir.resolve(name + "-chain.crt");
+    keytool(
+        "-certreq",
+        "-alias",
+        name,
+        "-keystore",
+        own.keyStore().toString(),
+        "-storepass",
+        password,
+        "-file",
+        request.toString());
+    List<String> gencert =
+        new ArrayList<>(
+            List.of(
+                "-gencert",
+                "-rfc",
+                "-alias",
+                alias(ca),
+                "-keystore",
+                ca.keyStore().toString(),
+                "-storepass",
+                ca.password(),
+                "-infile",
+                request.toString(),
+                "-outfile",
+                own.certificate().toString(),
+                "-startdate",
+                start,
+                "-validity",
+                Integer.toString(days)));
+    for (String extension : extensions) {
+      gencert.add("-ext");
+      gencert.add(extension);
+    }
+    keytool(gencert.toArray(String[]::new));
+    // The reply with its CA: keytool installs a chain it can complete, whatever its dates.
+    Files.writeString(
+        chain, Files.readString(own.certificate()) + Files.readString(ca.certificate()));
+    keytool(
+        "-importcert",
+        "-noprompt",
+        "-alias",
+        name,
+        "-file",
+        chain.toString(),
+        "-keystore",
+        own.keyStore().toString(),
+        "-storepass",
+        password);
+    return own;
+  }
+
+  private Identity selfSigned(String name, String password, String keyAlgorithm, String extension)
+      throws IOException {
     Path keyStore = dir.resolve(name + "-keys.p12");
     Path certificate = dir.resolve(name + ".crt");
     keytool(
@@ -49,7 +126,7 @@ public final class TestCertificates {
         "-dname",
         "CN=" + name,
         "-ext",
-        "san=ip:127.0.0.1,dns:localhost",
+        extension,
         "-validity",
         "2",
         "-keystore",
@@ -70,6 +147,16 @@ public final class TestCertificates {
         "-file",
         certificate.toString());
     return new Identity(keyStore, password, certificate);
+  }
+
+  private static String alias(Identity identity) throws IOException {
+    try (InputStream in = Files.newInputStream(identity.keyStore())) {
+      KeyStore keys = KeyStore.getInstance("PKCS12");
+      keys.load(in, identity.password().toCharArray());
+      return keys.aliases().nextElement();
+    } catch (GeneralSecurityException e) {
+      throw new IOException("cannot read " + identity.keyStore() + ": " + e, e);
+    }
   }
 
   /** The private key of {@code identity}, read from its key store. */
