@@ -19,12 +19,19 @@ import io.jvmsentinel.daemon.testing.PrometheusText;
 import io.jvmsentinel.daemon.testing.TestCertificates;
 import io.jvmsentinel.daemon.testing.TestCertificates.Identity;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
+import javax.management.remote.JMXConnector;
 import javax.management.remote.JMXServiceURL;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,6 +49,7 @@ class ClientCertificateRefusalIT {
   private static final String CLIENTS_PW = "clients-pw-8sk1";
   private static final String TRUST_PW = "daemon-trust-pw-3mf7";
   private static final String STRANGER_PW = "stranger-pw-6qa9";
+  private static final String CLIENT_PW = "client-pw-4vb7";
   private static final int MAX_ATTEMPTS = 80;
 
   @TempDir Path dir;
@@ -64,7 +72,7 @@ class ClientCertificateRefusalIT {
         JMXServiceURL url =
             new JMXServiceURL(
                 "service:jmx:rmi:///jndi/rmi://127.0.0.1:" + lab.jmxPort() + "/jmxrmi");
-        assertRefusalsDiagnosed(jdk, url, trust, Optional.empty(), "has none to send");
+        assertRefusalsDiagnosed(jdk, url, trust, Optional.empty(), "has none to send", BAD);
         assertRefusalsDiagnosed(
             jdk,
             url,
@@ -72,31 +80,37 @@ class ClientCertificateRefusalIT {
             strangerKey,
             "issued by CN=sentinel-trusted and the daemon sent none: the one from key store "
                 + stranger.keyStore()
-                + " (CN=stranger, issued by CN=stranger) is not issued by one it accepts");
+                + " (CN=stranger, issued by CN=stranger) is not issued by one it accepts",
+            BAD);
       }
     }
   }
 
+  private static final String BROKEN_PIPE = "SocketException: Broken pipe";
+  private static final String BAD = "SSLHandshakeException: Received fatal alert: bad_certificate";
+  private static final String CERTIFICATE_UNKNOWN =
+      "SSLHandshakeException: Received fatal alert: certificate_unknown";
+
+  private static final String ALERT = "SSLHandshakeException: Received fatal alert: ";
+
   /**
-   * Connects until both faces of the refusal were seen (the alert and the broken pipe), at most
-   * {@link #MAX_ATTEMPTS} times; every one must be diagnosed the same way.
+   * Connects until both faces of the refusal were seen (an alert and the broken pipe), at most
+   * {@link #MAX_ATTEMPTS} times; every one must be diagnosed the same way, and every alert must be
+   * {@code alert}. Prints how the attempts failed.
    */
   private static void assertRefusalsDiagnosed(
-      Path jdk, JMXServiceURL url, TlsTrust trust, Optional<ClientKey> key, String diagnosis) {
+      Path jdk,
+      JMXServiceURL url,
+      TlsTrust trust,
+      Optional<ClientKey> key,
+      String diagnosis,
+      String alert) {
     List<String> roots = new ArrayList<>();
     for (int attempt = 0;
         attempt < MAX_ATTEMPTS
-            && !(roots.contains("SocketException: Broken pipe")
-                && roots.contains("SSLHandshakeException: Received fatal alert: bad_certificate"));
+            && !(roots.contains(BROKEN_PIPE) && roots.stream().anyMatch(r -> r.startsWith(ALERT)));
         attempt++) {
-      TlsJmxConnector connector =
-          new TlsJmxConnector(
-              "refusing",
-              url,
-              new TargetTlsConfig(trust, key, true),
-              Credentials.NONE,
-              Duration.ofSeconds(5),
-              Duration.ofSeconds(5));
+      TlsJmxConnector connector = connector(url, trust, key);
       IOException failure =
           org.junit.jupiter.api.Assertions.assertThrows(IOException.class, connector::connect);
       String root = ConnectFailure.describe(failure);
@@ -109,11 +123,84 @@ class ClientCertificateRefusalIT {
           .startsWith(" (the target requires a client certificate")
           .contains(diagnosis);
     }
+    Map<String, Long> faces =
+        roots.stream()
+            .collect(Collectors.groupingBy(r -> r, LinkedHashMap::new, Collectors.counting()));
+    System.out.printf(
+        "ClientCertificateRefusalIT: %s, %s: %d attempts, every one tls: %s%n",
+        jdk.getParent().getFileName(), diagnosis, roots.size(), faces);
     assertThat(roots)
         .as(jdk + ", " + roots.size() + " attempts: both the alert and the broken pipe")
-        .contains(
-            "SocketException: Broken pipe",
-            "SSLHandshakeException: Received fatal alert: bad_certificate");
+        .contains(BROKEN_PIPE, alert)
+        .allMatch(root -> root.equals(BROKEN_PIPE) || root.equals(alert));
+  }
+
+  /**
+   * Certificates the agent's CA issued that the agent refuses for what they are: expired, not yet
+   * valid, for servers only (extended key usage {@code serverAuth}), without {@code
+   * digitalSignature} in their key usage. The daemon sends each (the JDK's key manager checks
+   * neither dates nor usages), the agent refuses it after the handshake, and every attempt, alert
+   * or broken pipe, counts as {@code tls} and names what is wrong with the certificate, not "not
+   * trusted". A valid certificate of the same CA opens both agents: they refuse these for what they
+   * are.
+   */
+  @Test
+  void aCertificateSentAndRefusedOnJdk11And21TargetsIsNamedWithWhatIsWrongWithIt()
+      throws Exception {
+    TestCertificates pki = new TestCertificates(dir);
+    Identity server = pki.identity("agent", SERVER_PW);
+    Identity ca = pki.authority("sentinel-ca", "ca-pw-8r2m");
+    Path clients = pki.trustStore("agent-clients", CLIENTS_PW, ca);
+    TlsTrust trust =
+        new TlsTrust.Store(
+            new StoreFile(pki.trustStore("daemon", TRUST_PW, server), Secret.of(TRUST_PW)));
+    Identity valid = pki.issued(ca, "sentinel", CLIENT_PW, "-1d", 3, "EKU=clientAuth");
+    Identity expired = pki.issued(ca, "sentinel-expired", CLIENT_PW, "-3d", 1);
+    Identity early = pki.issued(ca, "sentinel-early", CLIENT_PW, "+1d", 2);
+    Identity serverOnly = pki.issued(ca, "sentinel-server", CLIENT_PW, "-1d", 3, "EKU=serverAuth");
+    Identity noSignature = pki.issued(ca, "sentinel-nosig", CLIENT_PW, "-1d", 3, "KU=keyAgreement");
+    Map<Identity, String> problems = new LinkedHashMap<>();
+    problems.put(expired, "it expired at " + certificate(expired).getNotAfter().toInstant());
+    problems.put(early, "it is not valid before " + certificate(early).getNotBefore().toInstant());
+    problems.put(serverOnly, "its extended key usage (serverAuth) does not allow TLS client");
+    problems.put(noSignature, "its key usage (keyAgreement) lacks digitalSignature");
+    for (Path jdk : List.of(Jdks.jdk11(), Jdks.jdk21())) {
+      try (LabProcess lab = needsClientCertificate(jdk, server, clients)) {
+        JMXServiceURL url =
+            new JMXServiceURL(
+                "service:jmx:rmi:///jndi/rmi://127.0.0.1:" + lab.jmxPort() + "/jmxrmi");
+        try (JMXConnector connected = connector(url, trust, Optional.of(key(valid))).connect()) {
+          assertThat(connected.getMBeanServerConnection().getMBeanCount())
+              .as(jdk + ": a valid certificate of the same CA gets in")
+              .isPositive();
+        }
+        for (Map.Entry<Identity, String> refused : problems.entrySet()) {
+          Identity client = refused.getKey();
+          assertRefusalsDiagnosed(
+              jdk,
+              url,
+              trust,
+              Optional.of(key(client)),
+              "refused the one sent ("
+                  + certificate(client).getSubjectX500Principal()
+                  + ", issued by CN=sentinel-ca, from key store "
+                  + client.keyStore()
+                  + "): "
+                  + refused.getValue(),
+              CERTIFICATE_UNKNOWN);
+        }
+      }
+    }
+  }
+
+  private static ClientKey key(Identity client) {
+    return new ClientKey.Store(new StoreFile(client.keyStore(), Secret.of(CLIENT_PW)));
+  }
+
+  private static X509Certificate certificate(Identity identity) throws Exception {
+    try (InputStream in = Files.newInputStream(identity.certificate())) {
+      return (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(in);
+    }
   }
 
   /**
@@ -156,6 +243,17 @@ class ClientCertificateRefusalIT {
       assertThat(http.get("/api/v1/targets").body())
           .contains("(the target requires a client certificate and the daemon has none to send");
     }
+  }
+
+  private static TlsJmxConnector connector(
+      JMXServiceURL url, TlsTrust trust, Optional<ClientKey> key) {
+    return new TlsJmxConnector(
+        "refusing",
+        url,
+        new TargetTlsConfig(trust, key, true),
+        Credentials.NONE,
+        Duration.ofSeconds(5),
+        Duration.ofSeconds(5));
   }
 
   private static double failures(PrometheusText scrape, String reason) {
