@@ -275,6 +275,7 @@ public final class SentinelDaemon implements AutoCloseable {
                     KubernetesDiscovery.create(
                         settings, found -> targets.want(KUBERNETES_DISCOVERY, found)));
     kubernetes.ifPresent(KubernetesDiscovery::start);
+    ClientCertificateWarnings.log(config.targets());
     log.info(
         "jvm-sentinel serving {}://{}:{}/metrics ({}) for {} target(s): {}",
         config.http().tls().isPresent() ? "https" : "http",

@@ -22,6 +22,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
@@ -193,6 +194,105 @@ class ClientCertificateRefusalIT {
     }
   }
 
+  /**
+   * A daemon whose key store files hold an expired certificate of the agents' CA, against a JDK 11
+   * and a JDK 21 agent: every refusal counts as {@code tls} (none as {@code error}) and the
+   * target's last error names the expiry; once each file is replaced by a renewed certificate (no
+   * reload, no signal: the key store is read again at each attempt) the targets come up within the
+   * backoff's cap.
+   */
+  @Test
+  void anExpiredKeyStoreCertificateIsNamedAndARenewedFileOpensTheTargets() throws Exception {
+    TestCertificates pki = new TestCertificates(dir);
+    Identity server = pki.identity("agent", SERVER_PW);
+    Identity ca = pki.authority("sentinel-ca", "ca-pw-8r2m");
+    Path clients = pki.trustStore("agent-clients", CLIENTS_PW, ca);
+    Path daemonTrust = pki.trustStore("daemon", TRUST_PW, server);
+    Identity expired = pki.issued(ca, "sentinel-2025", CLIENT_PW, "-3d", 1);
+    Identity renewed = pki.issued(ca, "sentinel-2026", CLIENT_PW, "-1d", 3, "EKU=clientAuth");
+    Map<String, Path> keyStores = new LinkedHashMap<>();
+    for (String target : List.of("jdk11", "jdk21")) {
+      keyStores.put(target, Files.copy(expired.keyStore(), dir.resolve(target + "-client.p12")));
+    }
+    try (LabProcess lab11 = needsClientCertificate(Jdks.jdk11(), server, clients);
+        LabProcess lab21 = needsClientCertificate(Jdks.jdk21(), server, clients);
+        SentinelDaemon daemon =
+            Daemons.start(
+                dir,
+                "jfr:\n  enabled: false\ntargets:\n"
+                    + target("jdk11", lab11.jmxPort(), daemonTrust, keyStores.get("jdk11"))
+                    + target("jdk21", lab21.jmxPort(), daemonTrust, keyStores.get("jdk21")),
+                Map.of("TRUST_PW", TRUST_PW, "CLIENT_PW", CLIENT_PW))) {
+      DaemonHttp http = new DaemonHttp(daemon.httpPort());
+      String expiry =
+          "refused the one sent (CN=sentinel-2025, issued by CN=sentinel-ca, from key store "
+              + dir.resolve("jdk")
+              + "%s-client.p12): it expired at "
+              + certificate(expired).getNotAfter().toInstant()
+              + " (notAfter); give the daemon a valid one in key store";
+      await()
+          .atMost(Duration.ofSeconds(90))
+          .untilAsserted(
+              () -> {
+                PrometheusText scrape = http.scrape();
+                for (String target : keyStores.keySet()) {
+                  assertThat(failures(scrape, target, "tls")).as(target).isGreaterThanOrEqualTo(8);
+                  assertThat(failures(scrape, target, "error")).as(target).isZero();
+                }
+                String targets = http.get("/api/v1/targets").body();
+                assertThat(targets).contains(expiry.formatted("11"), expiry.formatted("21"));
+              });
+      PrometheusText before = http.scrape();
+
+      for (Path keyStore : keyStores.values()) {
+        Path next = Files.copy(renewed.keyStore(), keyStore.resolveSibling("next.p12"));
+        Files.move(next, keyStore, StandardCopyOption.ATOMIC_MOVE);
+      }
+      long renewedAt = System.nanoTime();
+      Map<String, Long> upAfterMillis = new LinkedHashMap<>();
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .pollInterval(Duration.ofMillis(100))
+          .untilAsserted(
+              () -> {
+                PrometheusText scrape = http.scrape();
+                for (String target : keyStores.keySet()) {
+                  if (scrape.value("jvm_sentinel_target_up", Map.of("target", target)).orElse(0.0)
+                      == 1.0) {
+                    upAfterMillis.putIfAbsent(
+                        target, Duration.ofNanos(System.nanoTime() - renewedAt).toMillis());
+                  }
+                }
+                assertThat(upAfterMillis).containsOnlyKeys(keyStores.keySet());
+              });
+      PrometheusText after = http.scrape();
+      for (String target : keyStores.keySet()) {
+        assertThat(failures(after, target, "error")).as(target).isZero();
+        System.out.printf(
+            "ClientCertificateRefusalIT: %s with an expired certificate: %.0f attempts failed, all"
+                + " tls (%.0f before the renewal); up %d ms after the key store file was"
+                + " replaced%n",
+            target,
+            failures(after, target, "tls"),
+            failures(before, target, "tls"),
+            upAfterMillis.get(target));
+      }
+    }
+  }
+
+  private static String target(String name, int port, Path trust, Path keyStore) {
+    return """
+          - name: %s
+            jmx: 127.0.0.1:%d
+            tls:
+              trustStore: %s
+              trustStorePasswordEnv: TRUST_PW
+              keyStore: %s
+              keyStorePasswordEnv: CLIENT_PW
+        """
+        .formatted(name, port, trust, keyStore);
+  }
+
   private static ClientKey key(Identity client) {
     return new ClientKey.Store(new StoreFile(client.keyStore(), Secret.of(CLIENT_PW)));
   }
@@ -257,10 +357,12 @@ class ClientCertificateRefusalIT {
   }
 
   private static double failures(PrometheusText scrape, String reason) {
+    return failures(scrape, "refusing", reason);
+  }
+
+  private static double failures(PrometheusText scrape, String target, String reason) {
     return scrape
-        .value(
-            "jvm_sentinel_connection_failures_total",
-            Map.of("target", "refusing", "reason", reason))
+        .value("jvm_sentinel_connection_failures_total", Map.of("target", target, "reason", reason))
         .orElse(0.0);
   }
 

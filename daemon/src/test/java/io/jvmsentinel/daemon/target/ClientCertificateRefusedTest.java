@@ -39,7 +39,6 @@ class ClientCertificateRefusedTest {
   @TempDir static Path dir;
   private static X509Certificate sentinel;
   private static X509Certificate expired;
-  private static X509Certificate serverOnly;
 
   /** An hour into the validity of {@code sentinel}. */
   private static Instant now;
@@ -51,10 +50,6 @@ class ClientCertificateRefusedTest {
     now = sentinel.getNotBefore().toInstant().plus(Duration.ofHours(1));
     TestCertificates.Identity ca = pki.authority("agent-ca", "ca-pw-1234");
     expired = read(pki.issued(ca, "sentinel-expired", "pw-123456", "-3d", 1).certificate());
-    serverOnly =
-        read(
-            pki.issued(ca, "sentinel-server", "pw-123456", "-1d", 2, "EKU=serverAuth")
-                .certificate());
   }
 
   private static X509Certificate read(Path pem) throws Exception {
@@ -193,21 +188,6 @@ class ClientCertificateRefusedTest {
                 + " Secret): it is not valid before "
                 + sentinel.getNotBefore().toInstant()
                 + " (notBefore)");
-  }
-
-  @Test
-  void aCertificateForServersOnlyIsNamedWithItsExtendedKeyUsage() {
-    String hint =
-        ConnectFailure.hintFor(
-            ClientCertificateRefused.of(
-                    brokenPipe(), asked(Optional.of(serverOnly), List.of(serverOnly)), SECRET, now)
-                .orElseThrow());
-
-    assertThat(hint)
-        .contains(
-            "refused the one sent (CN=sentinel-server, issued by CN=agent-ca, from tls.crt and"
-                + " tls.key of the pod's Secret): its extended key usage (serverAuth) does not"
-                + " allow TLS client authentication (clientAuth)");
   }
 
   @Test

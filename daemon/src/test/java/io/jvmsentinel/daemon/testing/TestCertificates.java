@@ -36,7 +36,7 @@ public final class TestCertificates {
 
   /** As {@link #identity(String, String)} with an {@code EC} (P-256) or {@code RSA} (2048) key. */
   public Identity identity(String name, String password, String keyAlgorithm) throws IOException {
-    return selfSigned(name, password, keyAlgorithm, "san=ip:127.0.0.1,dns:localhost");
+    return selfSigned(name, password, keyAlgorithm, "san=ip:127.0.0.1,dns:localhost", true);
   }
 
   /**
@@ -44,7 +44,7 @@ public final class TestCertificates {
    * CA:true}), for {@link #issued}.
    */
   public Identity authority(String name, String password) throws IOException {
-    return selfSigned(name, password, "EC", "bc:c");
+    return selfSigned(name, password, "EC", "bc:c", true);
   }
 
   /**
@@ -57,7 +57,7 @@ public final class TestCertificates {
   public Identity issued(
       Identity ca, String name, String password, String start, int days, String... extensions)
       throws IOException {
-    Identity own = selfSigned(name, password, "EC", "san=ip:127.0.0.1,dns:localhost");
+    Identity own = selfSigned(name, password, "EC", "san=ip:127.0.0.1,dns:localhost", false);
     Path request = dir.resolve(name + ".csr");
     Path chain = dir.resolve(name + "-chain.crt");
     keytool(
@@ -111,7 +111,9 @@ public final class TestCertificates {
     return own;
   }
 
-  private Identity selfSigned(String name, String password, String keyAlgorithm, String extension)
+  /** With its certificate exported as PEM if {@code export} (else the caller writes that file). */
+  private Identity selfSigned(
+      String name, String password, String keyAlgorithm, String extension, boolean export)
       throws IOException {
     Path keyStore = dir.resolve(name + "-keys.p12");
     Path certificate = dir.resolve(name + ".crt");
@@ -135,17 +137,19 @@ public final class TestCertificates {
         "PKCS12",
         "-storepass",
         password);
-    keytool(
-        "-exportcert",
-        "-rfc", // PEM: what Prometheus' tls_config.ca_file and curl --cacert read
-        "-alias",
-        name,
-        "-keystore",
-        keyStore.toString(),
-        "-storepass",
-        password,
-        "-file",
-        certificate.toString());
+    if (export) {
+      keytool(
+          "-exportcert",
+          "-rfc", // PEM: what Prometheus' tls_config.ca_file and curl --cacert read
+          "-alias",
+          name,
+          "-keystore",
+          keyStore.toString(),
+          "-storepass",
+          password,
+          "-file",
+          certificate.toString());
+    }
     return new Identity(keyStore, password, certificate);
   }
 
