@@ -315,6 +315,112 @@ class KubernetesCredentialsIT {
     }
   }
 
+  /**
+   * A Secret whose client certificate the agent's CA issued but which has expired, against a JDK 11
+   * agent: the target is down with reason {@code tls} only, and its error names the expiry and the
+   * Secret; once cert-manager's renewal replaces it the target comes up within the refresh.
+   */
+  @Test
+  void anExpiredSecretCertificateIsNamedAndItsRenewalOpensTheAgent() throws Exception {
+    TestCertificates pki = new TestCertificates(dir);
+    Identity server = pki.identity("books-jmx", LAB_KEY_PW);
+    Identity ca = pki.authority("sentinel-ca", "ca-pw-3kd8");
+    Identity expired = pki.issued(ca, "sentinel-2025", CLIENT_KEY_PW, "-3d", 1);
+    Identity renewed = pki.issued(ca, "sentinel-2026", CLIENT_KEY_PW, "-1d", 3, "EKU=clientAuth");
+    Optional<Login> login = Optional.of(Login.of(dir, "monitor", LAB_PW));
+    Duration refresh = Duration.ofSeconds(1);
+    try (LabProcess lab =
+            ClientCertificateAgents.start(
+                Jdks.jdk11(),
+                server,
+                pki.trustStore("books-clients", LAB_TRUST_PW, ca),
+                LAB_TRUST_PW,
+                login);
+        MockApiServer api = new MockApiServer();
+        SentinelDaemon daemon =
+            Daemons.start(
+                dir,
+                discovery(
+                        api,
+                        "      - namespaces: [ledger]\n" + "        secret: jvm-sentinel-jmx\n")
+                    .replace(
+                        "    pollInterval: 1s\n",
+                        "    pollInterval: 1s\n    secretRefresh: "
+                            + refresh.toSeconds()
+                            + "s\n"))) {
+      tlsSecret(
+          api,
+          "ledger",
+          server,
+          Optional.of(expired.certificate()),
+          TestCertificates.privateKeyPem(expired));
+      create(api, pod("ledger", "books", lab.jmxPort(), false));
+
+      DaemonHttp http = new DaemonHttp(daemon.httpPort());
+      String notAfter;
+      try (InputStream in = Files.newInputStream(expired.certificate())) {
+        notAfter =
+            ((java.security.cert.X509Certificate)
+                    CertificateFactory.getInstance("X.509").generateCertificate(in))
+                .getNotAfter()
+                .toInstant()
+                .toString();
+      }
+      await()
+          .atMost(UP)
+          .untilAsserted(
+              () -> {
+                assertThat(failures(http.scrape(), "tls")).isGreaterThanOrEqualTo(6.0);
+                assertThat(http.get("/api/v1/targets").body())
+                    .contains(
+                        "the target requires a client certificate and refused the one sent"
+                            + " (CN=sentinel-2025, issued by CN=sentinel-ca, from tls.crt and"
+                            + " tls.key of the pod's Secret): it expired at "
+                            + notAfter
+                            + " (notAfter); give the daemon a valid one in tls.crt and tls.key"
+                            + " of the pod's Secret");
+              });
+      double refusals = failures(http.scrape(), "tls");
+
+      api.client()
+          .resource(
+              MockApiServer.secret(
+                  "ledger",
+                  "jvm-sentinel-jmx",
+                  Map.of(
+                      "username", "monitor",
+                      "password", LAB_PW,
+                      "ca.crt", Files.readString(server.certificate()),
+                      "tls.crt", Files.readString(renewed.certificate()),
+                      "tls.key", TestCertificates.privateKeyPem(renewed))))
+          .update();
+      long rotated = System.nanoTime();
+      await()
+          .atMost(refresh.plus(Duration.ofSeconds(20)))
+          .pollInterval(Duration.ofMillis(100))
+          .untilAsserted(
+              () ->
+                  assertThat(
+                          http.scrape()
+                              .value("jvm_sentinel_target_up", Map.of("target", "ledger.books")))
+                      .contains(1.0));
+      long upAfter = Duration.ofNanos(System.nanoTime() - rotated).toMillis();
+      assertThat(failures(http.scrape(), "error")).isZero();
+      System.out.printf(
+          "KubernetesCredentialsIT: jdk11, an expired Secret certificate: %.0f refusals, all tls;"
+              + " up %d ms after the Secret was renewed%n",
+          refusals, upAfter);
+    }
+  }
+
+  private static double failures(PrometheusText scrape, String reason) {
+    return scrape
+        .value(
+            "jvm_sentinel_connection_failures_total",
+            Map.of("target", "ledger.books", "reason", reason))
+        .orElse(0.0);
+  }
+
   /** The namespace's Secret: the lab's password, its server certificate as ca.crt, and a client. */
   private static void tlsSecret(
       MockApiServer api, String namespace, Identity server, Optional<Path> client, String key)
