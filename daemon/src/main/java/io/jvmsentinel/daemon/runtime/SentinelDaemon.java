@@ -130,6 +130,7 @@ public final class SentinelDaemon implements AutoCloseable {
    */
   public static SentinelDaemon start(SentinelConfig config, AlertListener watcher)
       throws IOException {
+    ClientCertificateWarnings.log(config.targets()); // before any target's first refusal
     ConnectionConfig connection = config.connection();
     RmiTimeouts.install(connection.connectTimeout(), connection.callTimeout());
     TargetReplyFilter.install();
@@ -275,7 +276,6 @@ public final class SentinelDaemon implements AutoCloseable {
                     KubernetesDiscovery.create(
                         settings, found -> targets.want(KUBERNETES_DISCOVERY, found)));
     kubernetes.ifPresent(KubernetesDiscovery::start);
-    ClientCertificateWarnings.log(config.targets());
     log.info(
         "jvm-sentinel serving {}://{}:{}/metrics ({}) for {} target(s): {}",
         config.http().tls().isPresent() ? "https" : "http",

@@ -34,8 +34,19 @@ import javax.security.auth.x500.X500Principal;
 final class ClientCertificateRefused extends SSLException {
   private static final long serialVersionUID = 1L;
 
-  private ClientCertificateRefused(String advice, Throwable failure) {
+  private final String diagnosis;
+
+  private ClientCertificateRefused(String diagnosis, String advice, Throwable failure) {
     super(advice, failure);
+    this.diagnosis = diagnosis;
+  }
+
+  /**
+   * What was refused and what to do, without the remark on how TLS 1.3 delivered it: the same
+   * whether the agent's alert arrived or the connection broke first.
+   */
+  String diagnosis() {
+    return diagnosis;
   }
 
   /**
@@ -52,8 +63,9 @@ final class ClientCertificateRefused extends SSLException {
     if (!seen.asked() || !brokeWhileOpening(failure)) {
       return Optional.empty();
     }
+    String diagnosis = diagnosis(seen, clientKey, now);
     return Optional.of(
-        new ClientCertificateRefused(advice(seen, clientKey, failure, now), failure));
+        new ClientCertificateRefused(diagnosis, diagnosis + remark(failure), failure));
   }
 
   /** Broken with a TLS alert or a cut socket while RMI opened a connection; not refused locally. */
@@ -74,20 +86,19 @@ final class ClientCertificateRefused extends SSLException {
     return opening && (root instanceof SSLException || cut);
   }
 
-  private static String advice(
-      ClientCertificateRequests.Seen seen,
-      Optional<String> clientKey,
-      Throwable failure,
-      Instant now) {
-    String what =
-        seen.sent().isPresent()
-            ? refused(seen.sent().get(), clientKey, now)
-            : clientKey.isEmpty() ? NONE_CONFIGURED : notAccepted(seen, clientKey.get());
-    return what
-        + (Causes.root(failure) instanceof SSLException
-            ? ""
-            : "; under TLS 1.3 the agent's refusal can arrive as a broken connection right after"
-                + " the handshake instead of a bad_certificate alert");
+  private static String diagnosis(
+      ClientCertificateRequests.Seen seen, Optional<String> clientKey, Instant now) {
+    return seen.sent().isPresent()
+        ? refused(seen.sent().get(), clientKey, now)
+        : clientKey.isEmpty() ? NONE_CONFIGURED : notAccepted(seen, clientKey.get());
+  }
+
+  /** Why there was no alert to read, if there was none. */
+  private static String remark(Throwable failure) {
+    return Causes.root(failure) instanceof SSLException
+        ? ""
+        : "; under TLS 1.3 the agent's refusal can arrive as a broken connection right after"
+            + " the handshake instead of its alert (bad_certificate, certificate_unknown)";
   }
 
   private static final String NONE_CONFIGURED =

@@ -72,7 +72,7 @@ public enum ConnectFailure {
    */
   public static String sameness(Throwable failure, String message) {
     return Causes.find(failure, ClientCertificateRefused.class)
-        .map(Throwable::getMessage)
+        .map(ClientCertificateRefused::diagnosis)
         .orElse(message);
   }
 

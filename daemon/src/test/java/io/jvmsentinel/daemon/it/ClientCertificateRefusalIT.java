@@ -3,6 +3,9 @@ package io.jvmsentinel.daemon.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.jvmsentinel.daemon.config.ClientKey;
 import io.jvmsentinel.daemon.config.Secret;
 import io.jvmsentinel.daemon.config.StoreFile;
@@ -36,6 +39,7 @@ import javax.management.remote.JMXConnector;
 import javax.management.remote.JMXServiceURL;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 /**
  * A JDK agent on TLS 1.3 that needs a client certificate and gets none, or one it does not trust,
@@ -214,6 +218,14 @@ class ClientCertificateRefusalIT {
     for (String target : List.of("jdk11", "jdk21")) {
       keyStores.put(target, Files.copy(expired.keyStore(), dir.resolve(target + "-client.p12")));
     }
+    ListAppender<ILoggingEvent> logged = new ListAppender<>();
+    logged.start();
+    List<Logger> loggers =
+        List.of(
+            (Logger) LoggerFactory.getLogger("io.jvmsentinel.daemon.target.TargetSession"),
+            (Logger)
+                LoggerFactory.getLogger("io.jvmsentinel.daemon.runtime.ClientCertificateWarnings"));
+    loggers.forEach(logger -> logger.addAppender(logged));
     try (LabProcess lab11 = needsClientCertificate(Jdks.jdk11(), server, clients);
         LabProcess lab21 = needsClientCertificate(Jdks.jdk21(), server, clients);
         SentinelDaemon daemon =
@@ -243,6 +255,27 @@ class ClientCertificateRefusalIT {
                 assertThat(targets).contains(expiry.formatted("11"), expiry.formatted("21"));
               });
       PrometheusText before = http.scrape();
+      for (String target : keyStores.keySet()) {
+        List<String> lines =
+            logged.list.stream()
+                .map(ILoggingEvent::getFormattedMessage)
+                .filter(line -> line.startsWith("target " + target + ": "))
+                .toList();
+        assertThat(lines)
+            .as("warned of at start-up")
+            .anyMatch(line -> line.contains("will be refused by its agent: it expired at"));
+        long refusals =
+            lines.stream().filter(line -> line.contains("refused the one sent")).count();
+        long others =
+            lines.stream().filter(line -> line.contains("retrying in")).count() - refusals;
+        assertThat(refusals)
+            .as(
+                target
+                    + ": one refusal is logged once, alert or broken pipe, unless another failure"
+                    + " came between: "
+                    + lines)
+            .isLessThanOrEqualTo(1 + others);
+      }
 
       for (Path keyStore : keyStores.values()) {
         Path next = Files.copy(renewed.keyStore(), keyStore.resolveSibling("next.p12"));
@@ -277,6 +310,8 @@ class ClientCertificateRefusalIT {
             failures(before, target, "tls"),
             upAfterMillis.get(target));
       }
+    } finally {
+      loggers.forEach(logger -> logger.detachAppender(logged));
     }
   }
 

@@ -94,7 +94,7 @@ class ClientCertificateRefusedTest {
         .contains("tls.keyStore", "tls.crt and tls.key in its Secret")
         .endsWith(
             "under TLS 1.3 the agent's refusal can arrive as a broken connection right after the"
-                + " handshake instead of a bad_certificate alert)");
+                + " handshake instead of its alert (bad_certificate, certificate_unknown))");
   }
 
   @Test
@@ -167,6 +167,21 @@ class ClientCertificateRefusedTest {
                 + " (notAfter); give the daemon a valid one in tls.crt and tls.key of the pod's"
                 + " Secret")
         .doesNotContain("most likely", "trust store");
+  }
+
+  @Test
+  void theAlertAndTheBrokenPipeOfOneRefusalAreTheSameFailureForTheLog() {
+    Seen seen = asked(Optional.of(expired), List.of(expired));
+    ClientCertificateRefused pipe =
+        ClientCertificateRefused.of(brokenPipe(), seen, SECRET, now).orElseThrow();
+    ClientCertificateRefused alert =
+        ClientCertificateRefused.of(badCertificateAlert(), seen, SECRET, now).orElseThrow();
+
+    assertThat(ConnectFailure.hintFor(pipe)).isNotEqualTo(ConnectFailure.hintFor(alert));
+    assertThat(ConnectFailure.sameness(pipe, "a"))
+        .isEqualTo(ConnectFailure.sameness(alert, "b"))
+        .startsWith("the target requires a client certificate and refused the one sent");
+    assertThat(ConnectFailure.sameness(new SocketException("Broken pipe"), "a")).isEqualTo("a");
   }
 
   @Test
