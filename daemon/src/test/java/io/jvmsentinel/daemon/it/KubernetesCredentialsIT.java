@@ -247,17 +247,7 @@ class KubernetesCredentialsIT {
                 LAB_TRUST_PW,
                 login);
         MockApiServer api = new MockApiServer();
-        SentinelDaemon daemon =
-            Daemons.start(
-                dir,
-                discovery(
-                        api,
-                        "      - namespaces: [ledger]\n" + "        secret: jvm-sentinel-jmx\n")
-                    .replace(
-                        "    pollInterval: 1s\n",
-                        "    pollInterval: 1s\n    secretRefresh: "
-                            + refresh.toSeconds()
-                            + "s\n"))) {
+        SentinelDaemon daemon = Daemons.start(dir, ledgerDiscovery(api, refresh))) {
       tlsSecret(
           api,
           "ledger",
@@ -281,18 +271,7 @@ class KubernetesCredentialsIT {
           .contains(0.0);
 
       // cert-manager renews: the same Secret, a new certificate and key.
-      api.client()
-          .resource(
-              MockApiServer.secret(
-                  "ledger",
-                  "jvm-sentinel-jmx",
-                  Map.of(
-                      "username", "monitor",
-                      "password", LAB_PW,
-                      "ca.crt", Files.readString(server.certificate()),
-                      "tls.crt", Files.readString(newClient.certificate()),
-                      "tls.key", TestCertificates.privateKeyPem(newClient))))
-          .update();
+      renew(api, server, newClient);
       long rotated = System.nanoTime();
 
       // Read again within the refresh; then the target restarts and connects at once (2 s
@@ -337,17 +316,7 @@ class KubernetesCredentialsIT {
                 LAB_TRUST_PW,
                 login);
         MockApiServer api = new MockApiServer();
-        SentinelDaemon daemon =
-            Daemons.start(
-                dir,
-                discovery(
-                        api,
-                        "      - namespaces: [ledger]\n" + "        secret: jvm-sentinel-jmx\n")
-                    .replace(
-                        "    pollInterval: 1s\n",
-                        "    pollInterval: 1s\n    secretRefresh: "
-                            + refresh.toSeconds()
-                            + "s\n"))) {
+        SentinelDaemon daemon = Daemons.start(dir, ledgerDiscovery(api, refresh))) {
       tlsSecret(
           api,
           "ledger",
@@ -382,18 +351,7 @@ class KubernetesCredentialsIT {
               });
       double refusals = failures(http.scrape(), "tls");
 
-      api.client()
-          .resource(
-              MockApiServer.secret(
-                  "ledger",
-                  "jvm-sentinel-jmx",
-                  Map.of(
-                      "username", "monitor",
-                      "password", LAB_PW,
-                      "ca.crt", Files.readString(server.certificate()),
-                      "tls.crt", Files.readString(renewed.certificate()),
-                      "tls.key", TestCertificates.privateKeyPem(renewed))))
-          .update();
+      renew(api, server, renewed);
       long rotated = System.nanoTime();
       await()
           .atMost(refresh.plus(Duration.ofSeconds(20)))
@@ -419,6 +377,32 @@ class KubernetesCredentialsIT {
             "jvm_sentinel_connection_failures_total",
             Map.of("target", "ledger.books", "reason", reason))
         .orElse(0.0);
+  }
+
+  /** Discovery of namespace {@code ledger} with its Secret, read again every {@code refresh}. */
+  private static String ledgerDiscovery(MockApiServer api, Duration refresh) {
+    return discovery(api, "      - namespaces: [ledger]\n" + "        secret: jvm-sentinel-jmx\n")
+        .replace(
+            "    pollInterval: 1s\n",
+            "    pollInterval: 1s\n    secretRefresh: " + refresh.toSeconds() + "s\n");
+  }
+
+  /**
+   * Renewal as cert-manager does it: the same Secret of {@code ledger}, a new certificate and key.
+   */
+  private static void renew(MockApiServer api, Identity server, Identity client) throws Exception {
+    api.client()
+        .resource(
+            MockApiServer.secret(
+                "ledger",
+                "jvm-sentinel-jmx",
+                Map.of(
+                    "username", "monitor",
+                    "password", LAB_PW,
+                    "ca.crt", Files.readString(server.certificate()),
+                    "tls.crt", Files.readString(client.certificate()),
+                    "tls.key", TestCertificates.privateKeyPem(client))))
+        .update();
   }
 
   /** The namespace's Secret: the lab's password, its server certificate as ca.crt, and a client. */
