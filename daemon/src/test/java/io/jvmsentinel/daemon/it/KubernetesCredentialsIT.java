@@ -3,6 +3,9 @@ package io.jvmsentinel.daemon.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.jvmsentinel.daemon.discovery.MockApiServer;
@@ -30,6 +33,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 /**
  * The attack of issue 25, with the daemon wired as in production: pods of fabric8's mock API server
@@ -308,6 +312,11 @@ class KubernetesCredentialsIT {
     Identity renewed = pki.issued(ca, "sentinel-2026", CLIENT_KEY_PW, "-1d", 3, "EKU=clientAuth");
     Optional<Login> login = Optional.of(Login.of(dir, "monitor", LAB_PW));
     Duration refresh = Duration.ofSeconds(1);
+    ListAppender<ILoggingEvent> logged = new ListAppender<>();
+    logged.start();
+    Logger secrets =
+        (Logger) LoggerFactory.getLogger("io.jvmsentinel.daemon.discovery.NamespaceSecrets");
+    secrets.addAppender(logged);
     try (LabProcess lab =
             ClientCertificateAgents.start(
                 Jdks.jdk11(),
@@ -350,6 +359,15 @@ class KubernetesCredentialsIT {
                             + " of the pod's Secret");
               });
       double refusals = failures(http.scrape(), "tls");
+      assertThat(logged.list)
+          .map(ILoggingEvent::getFormattedMessage)
+          .as("said once, when the Secret was read")
+          .containsOnlyOnce(
+              "kubernetes discovery: the client certificate in 'tls.crt' of Secret"
+                  + " ledger/jvm-sentinel-jmx (CN=sentinel-2025, issued by CN=sentinel-ca) will be"
+                  + " refused by the agents: it expired at "
+                  + notAfter
+                  + " (notAfter)");
 
       renew(api, server, renewed);
       long rotated = System.nanoTime();
@@ -368,6 +386,8 @@ class KubernetesCredentialsIT {
           "KubernetesCredentialsIT: jdk11, an expired Secret certificate: %.0f refusals, all tls;"
               + " up %d ms after the Secret was renewed%n",
           refusals, upAfter);
+    } finally {
+      secrets.detachAppender(logged);
     }
   }
 
