@@ -29,7 +29,7 @@ class ClientCertificateCheckTest {
   static Identity valid;
 
   static Identity expired;
-  static Identity notYetValid;
+  static Path notYetValid;
 
   @BeforeAll
   static void certificates() throws Exception {
@@ -37,11 +37,15 @@ class ClientCertificateCheckTest {
     ca = pki.authority("agent-ca", "ca-pw-2231");
     valid = pki.issued(ca, "valid", PW, "-1d", 3, "EKU=anyExtendedKeyUsage");
     expired = pki.issued(ca, "expired", PW, "-3d", 1);
-    notYetValid = pki.issued(ca, "tomorrow", PW, "+1d", 2);
+    notYetValid = pki.reissued(ca, valid, "tomorrow", "+1d", 2);
   }
 
   private static X509Certificate read(Identity identity) throws Exception {
-    try (InputStream in = Files.newInputStream(identity.certificate())) {
+    return read(identity.certificate());
+  }
+
+  private static X509Certificate read(Path pem) throws Exception {
+    try (InputStream in = Files.newInputStream(pem)) {
       return (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(in);
     }
   }
@@ -67,9 +71,9 @@ class ClientCertificateCheckTest {
   void keyUsagesThatForbidClientAuthenticationAreNamed() throws Exception {
     TestCertificates pki = new TestCertificates(dir);
     X509Certificate serverOnly =
-        read(pki.issued(ca, "server-only", PW, "-1d", 3, "EKU=serverAuth,codeSigning"));
+        read(pki.reissued(ca, valid, "server-only", "-1d", 3, "EKU=serverAuth,codeSigning"));
     X509Certificate encipherOnly =
-        read(pki.issued(ca, "encipher", PW, "-1d", 3, "KU=keyAgreement"));
+        read(pki.reissued(ca, valid, "encipher", "-1d", 3, "KU=keyAgreement"));
 
     assertThat(ClientCertificateCheck.problem(serverOnly, Instant.now()))
         .contains(
