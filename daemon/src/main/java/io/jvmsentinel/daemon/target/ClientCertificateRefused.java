@@ -20,8 +20,9 @@ import javax.security.auth.x500.X500Principal;
 
 /**
  * A TLS connect that most likely failed because the target wants another client certificate than
- * the one sent, or one where none was sent. Its message says which and what to configure; its cause
- * is the failure as it came.
+ * the one sent, or one where none was sent. Its message says which and what to configure, and what
+ * is wrong with a certificate sent when the daemon can see it ({@link ClientCertificateCheck}: the
+ * agent's alert, {@code certificate_unknown}, does not say); its cause is the failure as it came.
  *
  * <p>Only when the target asked for a client certificate during this attempt ({@link
  * ClientCertificateRequests}) and the connection then broke while RMI was opening it ({@link
