@@ -252,13 +252,7 @@ class KubernetesCredentialsIT {
                 login);
         MockApiServer api = new MockApiServer();
         SentinelDaemon daemon = Daemons.start(dir, ledgerDiscovery(api, refresh))) {
-      tlsSecret(
-          api,
-          "ledger",
-          server,
-          Optional.of(oldClient.certificate()),
-          TestCertificates.privateKeyPem(oldClient));
-      create(api, pod("ledger", "books", lab.jmxPort(), false));
+      ledgerBooks(api, server, oldClient, lab.jmxPort());
 
       DaemonHttp http = new DaemonHttp(daemon.httpPort());
       await()
@@ -326,13 +320,7 @@ class KubernetesCredentialsIT {
                 login);
         MockApiServer api = new MockApiServer();
         SentinelDaemon daemon = Daemons.start(dir, ledgerDiscovery(api, refresh))) {
-      tlsSecret(
-          api,
-          "ledger",
-          server,
-          Optional.of(expired.certificate()),
-          TestCertificates.privateKeyPem(expired));
-      create(api, pod("ledger", "books", lab.jmxPort(), false));
+      ledgerBooks(api, server, expired, lab.jmxPort());
 
       DaemonHttp http = new DaemonHttp(daemon.httpPort());
       String notAfter;
@@ -405,6 +393,18 @@ class KubernetesCredentialsIT {
         .replace(
             "    pollInterval: 1s\n",
             "    pollInterval: 1s\n    secretRefresh: " + refresh.toSeconds() + "s\n");
+  }
+
+  /** Pod {@code ledger.books} on {@code port}, its namespace's Secret with {@code client}. */
+  private static void ledgerBooks(MockApiServer api, Identity server, Identity client, int port)
+      throws Exception {
+    tlsSecret(
+        api,
+        "ledger",
+        server,
+        Optional.of(client.certificate()),
+        TestCertificates.privateKeyPem(client));
+    create(api, pod("ledger", "books", port, false));
   }
 
   /**
