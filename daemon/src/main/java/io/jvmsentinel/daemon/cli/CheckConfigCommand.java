@@ -1,15 +1,20 @@
 package io.jvmsentinel.daemon.cli;
 
 import io.jvmsentinel.daemon.config.CliOverrides;
+import io.jvmsentinel.daemon.config.ClientCertificateCheck;
 import io.jvmsentinel.daemon.config.ConfigException;
 import io.jvmsentinel.daemon.config.ConfigLoader;
 import io.jvmsentinel.daemon.config.SentinelConfig;
+import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /** {@code check-config FILE}: validate a configuration without connecting to anything. */
 @Command(
@@ -22,13 +27,16 @@ public final class CheckConfigCommand implements Callable<Integer> {
   @Parameters(paramLabel = "FILE", description = "The YAML configuration file to check.")
   Path file;
 
+  @Spec CommandSpec spec;
+
   @Override
   public Integer call() {
     try {
       SentinelConfig config =
           new ConfigLoader()
               .load(Optional.of(file), new CliOverrides(List.of(), List.of(), Optional.empty()));
-      System.out.println(
+      PrintWriter out = spec.commandLine().getOut();
+      out.println(
           file
               + ": OK, "
               + config.targets().size()
@@ -45,6 +53,9 @@ public final class CheckConfigCommand implements Callable<Integer> {
                   .map(t -> t.name())
                   .toList()
               + discovery(config));
+      // Valid, but a client certificate the agent will refuse: said now, not at the first connect.
+      ClientCertificateCheck.ofKeyStores(config.targets(), Instant.now())
+          .forEach(warning -> out.println("warning: " + warning));
       return ExitCodes.OK;
     } catch (ConfigException e) {
       ExitCodes.printProblems(e);

@@ -3,6 +3,7 @@ package io.jvmsentinel.daemon.discovery;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.jvmsentinel.daemon.config.ClientCertificateCheck;
 import io.jvmsentinel.daemon.config.ClientKey;
 import io.jvmsentinel.daemon.config.PodCredentials;
 import io.jvmsentinel.daemon.support.DaemonThreads;
@@ -10,6 +11,7 @@ import io.jvmsentinel.daemon.tls.PemKeys;
 import java.nio.charset.StandardCharsets;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
@@ -141,7 +143,32 @@ final class NamespaceSecrets implements AutoCloseable {
       schedule(key, fetched instanceof Failed ? retry : refresh);
     }
     if (announce) {
+      warnOfClientCertificate(key, fetched);
       changed.run();
+    }
+  }
+
+  /**
+   * A Secret's client certificate its agents will refuse, said when it is read, not per connect.
+   */
+  private static void warnOfClientCertificate(Key key, Lookup fetched) {
+    if (fetched instanceof Found found) {
+      found
+          .credentials()
+          .clientKey()
+          .map(k -> k.chain().get(0))
+          .ifPresent(
+              certificate ->
+                  ClientCertificateCheck.problem(certificate, Instant.now())
+                      .ifPresent(
+                          problem ->
+                              log.warn(
+                                  "kubernetes discovery: the client certificate in 'tls.crt' of Secret"
+                                      + " {} ({}, issued by {}) will be refused by the agents: {}",
+                                  key,
+                                  certificate.getSubjectX500Principal(),
+                                  certificate.getIssuerX500Principal(),
+                                  problem)));
     }
   }
 

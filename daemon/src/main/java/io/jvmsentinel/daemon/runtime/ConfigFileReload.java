@@ -132,6 +132,7 @@ public final class ConfigFileReload implements AutoCloseable {
           file,
           later);
     }
+    ClientCertificateWarnings.log(config.targets());
     targets.accept(config.targets());
   }
 

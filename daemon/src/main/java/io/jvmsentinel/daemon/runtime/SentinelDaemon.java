@@ -130,6 +130,7 @@ public final class SentinelDaemon implements AutoCloseable {
    */
   public static SentinelDaemon start(SentinelConfig config, AlertListener watcher)
       throws IOException {
+    ClientCertificateWarnings.log(config.targets()); // before any target's first refusal
     ConnectionConfig connection = config.connection();
     RmiTimeouts.install(connection.connectTimeout(), connection.callTimeout());
     TargetReplyFilter.install();

@@ -1,6 +1,7 @@
 package io.jvmsentinel.daemon.target;
 
 import io.jvmsentinel.collectors.text.SafeText;
+import io.jvmsentinel.daemon.config.ClientCertificateCheck;
 import io.jvmsentinel.daemon.support.Causes;
 import io.jvmsentinel.daemon.tls.ClientCertificateRequests;
 import java.net.ConnectException;
@@ -10,6 +11,7 @@ import java.net.SocketException;
 import java.rmi.ConnectIOException;
 import java.security.cert.CertificateException;
 import java.security.cert.X509Certificate;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Collectors;
@@ -18,8 +20,9 @@ import javax.security.auth.x500.X500Principal;
 
 /**
  * A TLS connect that most likely failed because the target wants another client certificate than
- * the one sent, or one where none was sent. Its message says which and what to configure; its cause
- * is the failure as it came.
+ * the one sent, or one where none was sent. Its message says which and what to configure, and what
+ * is wrong with a certificate sent when the daemon can see it ({@link ClientCertificateCheck}: the
+ * agent's alert, {@code certificate_unknown}, does not say); its cause is the failure as it came.
  *
  * <p>Only when the target asked for a client certificate during this attempt ({@link
  * ClientCertificateRequests}) and the connection then broke while RMI was opening it ({@link
@@ -32,21 +35,38 @@ import javax.security.auth.x500.X500Principal;
 final class ClientCertificateRefused extends SSLException {
   private static final long serialVersionUID = 1L;
 
-  private ClientCertificateRefused(String advice, Throwable failure) {
+  private final String diagnosis;
+
+  private ClientCertificateRefused(String diagnosis, String advice, Throwable failure) {
     super(advice, failure);
+    this.diagnosis = diagnosis;
+  }
+
+  /**
+   * What was refused and what to do, without the remark on how TLS 1.3 delivered it: the same
+   * whether the agent's alert arrived or the connection broke first.
+   */
+  String diagnosis() {
+    return diagnosis;
   }
 
   /**
    * The diagnosis of {@code failure}, if it fits what {@code seen} recorded.
    *
    * @param clientKey where the configured client key comes from, for the message; empty if none
+   * @param now when it failed: a certificate sent is checked for its validity at that time
    */
   static Optional<ClientCertificateRefused> of(
-      Throwable failure, ClientCertificateRequests.Seen seen, Optional<String> clientKey) {
+      Throwable failure,
+      ClientCertificateRequests.Seen seen,
+      Optional<String> clientKey,
+      Instant now) {
     if (!seen.asked() || !brokeWhileOpening(failure)) {
       return Optional.empty();
     }
-    return Optional.of(new ClientCertificateRefused(advice(seen, clientKey, failure), failure));
+    String diagnosis = diagnosis(seen, clientKey, now);
+    return Optional.of(
+        new ClientCertificateRefused(diagnosis, diagnosis + remark(failure), failure));
   }
 
   /** Broken with a TLS alert or a cut socket while RMI opened a connection; not refused locally. */
@@ -67,17 +87,19 @@ final class ClientCertificateRefused extends SSLException {
     return opening && (root instanceof SSLException || cut);
   }
 
-  private static String advice(
-      ClientCertificateRequests.Seen seen, Optional<String> clientKey, Throwable failure) {
-    String what =
-        seen.sent().isPresent()
-            ? refused(seen.sent().get(), clientKey)
-            : clientKey.isEmpty() ? NONE_CONFIGURED : notAccepted(seen, clientKey.get());
-    return what
-        + (Causes.root(failure) instanceof SSLException
-            ? ""
-            : "; under TLS 1.3 the agent's refusal can arrive as a broken connection right after"
-                + " the handshake instead of a bad_certificate alert");
+  private static String diagnosis(
+      ClientCertificateRequests.Seen seen, Optional<String> clientKey, Instant now) {
+    return seen.sent().isPresent()
+        ? refused(seen.sent().get(), clientKey, now)
+        : clientKey.isEmpty() ? NONE_CONFIGURED : notAccepted(seen, clientKey.get());
+  }
+
+  /** Why there was no alert to read, if there was none. */
+  private static String remark(Throwable failure) {
+    return Causes.root(failure) instanceof SSLException
+        ? ""
+        : "; under TLS 1.3 the agent's refusal can arrive as a broken connection right after"
+            + " the handshake instead of its alert (bad_certificate, certificate_unknown)";
   }
 
   private static final String NONE_CONFIGURED =
@@ -92,12 +114,27 @@ final class ClientCertificateRefused extends SSLException {
   /** How many of the issuers a target names are quoted: a JDK's cacerts would be 100 names. */
   private static final int ISSUERS_SHOWN = 3;
 
-  private static String refused(X509Certificate sent, Optional<String> clientKey) {
-    return "the target requires a client certificate and most likely refused the one sent ("
-        + name(sent)
-        + clientKey.map(from -> ", from " + from).orElse("")
-        + ")"
-        + AGENT_TRUST;
+  /**
+   * A certificate was sent: what is wrong with it if the daemon can see it (its dates, its key
+   * usages; {@link ClientCertificateCheck}), else that the agent does not trust it.
+   */
+  private static String refused(X509Certificate sent, Optional<String> clientKey, Instant now) {
+    String which =
+        " the one sent (" + name(sent) + clientKey.map(from -> ", from " + from).orElse("") + ")";
+    return ClientCertificateCheck.problem(sent, now)
+        .map(
+            problem ->
+                "the target requires a client certificate and refused"
+                    + which
+                    + ": "
+                    + problem
+                    + "; give the daemon a valid one"
+                    + clientKey.map(from -> " in " + from).orElse(""))
+        .orElseGet(
+            () ->
+                "the target requires a client certificate and most likely refused"
+                    + which
+                    + AGENT_TRUST);
   }
 
   /** A key was configured but not sent: no certificate of it fits what the target named. */

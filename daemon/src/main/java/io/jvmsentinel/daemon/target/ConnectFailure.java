@@ -65,6 +65,17 @@ public enum ConnectFailure {
         .orElseGet(() -> classify(failure).hint());
   }
 
+  /**
+   * What makes a failure of a connect "the same" as the one before, for logging it once: the
+   * diagnosis of a refused client certificate, whose root alternates between the agent's alert and
+   * a broken pipe from one attempt to the next under TLS 1.3; else the whole {@code message}.
+   */
+  public static String sameness(Throwable failure, String message) {
+    return Causes.find(failure, ClientCertificateRefused.class)
+        .map(ClientCertificateRefused::diagnosis)
+        .orElse(message);
+  }
+
   /** The innermost message, which is what tells a user what went wrong. */
   public static String describe(Throwable failure) {
     Throwable root = Causes.root(failure);

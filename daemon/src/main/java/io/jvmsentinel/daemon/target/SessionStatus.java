@@ -112,6 +112,11 @@ final class SessionStatus {
    * from the last failure logged (the caller logs it once until it changes).
    */
   boolean down(ConnectFailure reason, String message) {
+    return down(reason, message, message);
+  }
+
+  /** As above, but {@code sameness} tells whether it is the failure logged last. */
+  boolean down(ConnectFailure reason, String message, String sameness) {
     failures.get(reason).increment();
     TargetStatus previous = status;
     status =
@@ -123,19 +128,19 @@ final class SessionStatus {
             message,
             (long) attempts.count(),
             previous.identity());
-    if (message.equals(lastLoggedFailure)) {
+    if (sameness.equals(lastLoggedFailure)) {
       return false;
     }
-    lastLoggedFailure = message;
+    lastLoggedFailure = sameness;
     return true;
   }
 
   /**
-   * A connect failed or the connection was lost ({@link #down}); logged as a warning once until the
-   * message changes, else at debug, with the backoff delay {@code retryIn}.
+   * A connect failed or the connection was lost ({@link #down}); logged as a warning once until
+   * {@code sameness} changes, else at debug, with the backoff delay {@code retryIn}.
    */
-  void failed(ConnectFailure reason, String message, Duration retryIn) {
-    if (down(reason, message)) {
+  void failed(ConnectFailure reason, String message, String sameness, Duration retryIn) {
+    if (down(reason, message, sameness)) {
       log.warn(
           "target {}: {}; retrying in {} ms (backoff, logged once until it changes)",
           name,

@@ -212,14 +212,13 @@ public final class TargetSession implements AutoCloseable {
     try {
       opened = connector.connect();
     } catch (IOException | RuntimeException e) {
-      ConnectFailure reason = ConnectFailure.classify(e);
-      failed(
-          reason,
+      String message =
           "connect to "
               + connector.describe()
               + " failed: "
               + ConnectFailure.describe(e)
-              + ConnectFailure.hintFor(e));
+              + ConnectFailure.hintFor(e);
+      failed(ConnectFailure.classify(e), message, ConnectFailure.sameness(e, message));
       return;
     }
     int myGeneration = ++generation;
@@ -314,9 +313,14 @@ public final class TargetSession implements AutoCloseable {
   }
 
   private void failed(ConnectFailure reason, String message) {
+    failed(reason, message, message);
+  }
+
+  /** As above; logged unless {@code sameness} is that of the failure logged last. */
+  private void failed(ConnectFailure reason, String message, String sameness) {
     moveTo(ConnectionPhase.BACKING_OFF);
     Duration delay = backoff.next();
-    status.failed(reason, message, delay);
+    status.failed(reason, message, sameness, delay);
     thread.schedule(this::connect, delay.toMillis(), TimeUnit.MILLISECONDS);
   }
 

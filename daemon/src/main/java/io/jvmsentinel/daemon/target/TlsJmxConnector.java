@@ -12,6 +12,7 @@ import java.rmi.Remote;
 import java.rmi.registry.LocateRegistry;
 import java.rmi.registry.Registry;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import javax.management.remote.JMXConnector;
@@ -116,7 +117,7 @@ public final class TlsJmxConnector implements Connector {
       return connect(contexts.context(requests));
     } catch (IOException e) {
       Optional<ClientCertificateRefused> refused =
-          ClientCertificateRefused.of(e, requests.seen(), clientKey);
+          ClientCertificateRefused.of(e, requests.seen(), clientKey, Instant.now());
       if (refused.isPresent()) {
         throw refused.get();
       }

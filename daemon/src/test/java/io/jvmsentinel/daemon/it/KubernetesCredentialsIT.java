@@ -3,6 +3,9 @@ package io.jvmsentinel.daemon.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.jvmsentinel.daemon.discovery.MockApiServer;
@@ -30,6 +33,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 /**
  * The attack of issue 25, with the daemon wired as in production: pods of fabric8's mock API server
@@ -247,24 +251,8 @@ class KubernetesCredentialsIT {
                 LAB_TRUST_PW,
                 login);
         MockApiServer api = new MockApiServer();
-        SentinelDaemon daemon =
-            Daemons.start(
-                dir,
-                discovery(
-                        api,
-                        "      - namespaces: [ledger]\n" + "        secret: jvm-sentinel-jmx\n")
-                    .replace(
-                        "    pollInterval: 1s\n",
-                        "    pollInterval: 1s\n    secretRefresh: "
-                            + refresh.toSeconds()
-                            + "s\n"))) {
-      tlsSecret(
-          api,
-          "ledger",
-          server,
-          Optional.of(oldClient.certificate()),
-          TestCertificates.privateKeyPem(oldClient));
-      create(api, pod("ledger", "books", lab.jmxPort(), false));
+        SentinelDaemon daemon = Daemons.start(dir, ledgerDiscovery(api, refresh))) {
+      ledgerBooks(api, server, oldClient, lab.jmxPort());
 
       DaemonHttp http = new DaemonHttp(daemon.httpPort());
       await()
@@ -281,18 +269,7 @@ class KubernetesCredentialsIT {
           .contains(0.0);
 
       // cert-manager renews: the same Secret, a new certificate and key.
-      api.client()
-          .resource(
-              MockApiServer.secret(
-                  "ledger",
-                  "jvm-sentinel-jmx",
-                  Map.of(
-                      "username", "monitor",
-                      "password", LAB_PW,
-                      "ca.crt", Files.readString(server.certificate()),
-                      "tls.crt", Files.readString(newClient.certificate()),
-                      "tls.key", TestCertificates.privateKeyPem(newClient))))
-          .update();
+      renew(api, server, newClient);
       long rotated = System.nanoTime();
 
       // Read again within the refresh; then the target restarts and connects at once (2 s
@@ -313,6 +290,139 @@ class KubernetesCredentialsIT {
               + " changed%n",
           Duration.ofNanos(System.nanoTime() - rotated).toMillis());
     }
+  }
+
+  /**
+   * A Secret whose client certificate the agent's CA issued but which has expired, against a JDK 11
+   * agent: the target is down with reason {@code tls} only, and its error names the expiry and the
+   * Secret; once cert-manager's renewal replaces it the target comes up within the refresh.
+   */
+  @Test
+  void anExpiredSecretCertificateIsNamedAndItsRenewalOpensTheAgent() throws Exception {
+    TestCertificates pki = new TestCertificates(dir);
+    Identity server = pki.identity("books-jmx", LAB_KEY_PW);
+    Identity ca = pki.authority("sentinel-ca", "ca-pw-3kd8");
+    Identity expired = pki.issued(ca, "sentinel-2025", CLIENT_KEY_PW, "-3d", 1);
+    Identity renewed = pki.issued(ca, "sentinel-2026", CLIENT_KEY_PW, "-1d", 3, "EKU=clientAuth");
+    Optional<Login> login = Optional.of(Login.of(dir, "monitor", LAB_PW));
+    Duration refresh = Duration.ofSeconds(1);
+    ListAppender<ILoggingEvent> logged = new ListAppender<>();
+    logged.start();
+    Logger secrets =
+        (Logger) LoggerFactory.getLogger("io.jvmsentinel.daemon.discovery.NamespaceSecrets");
+    secrets.addAppender(logged);
+    try (LabProcess lab =
+            ClientCertificateAgents.start(
+                Jdks.jdk11(),
+                server,
+                pki.trustStore("books-clients", LAB_TRUST_PW, ca),
+                LAB_TRUST_PW,
+                login);
+        MockApiServer api = new MockApiServer();
+        SentinelDaemon daemon = Daemons.start(dir, ledgerDiscovery(api, refresh))) {
+      ledgerBooks(api, server, expired, lab.jmxPort());
+
+      DaemonHttp http = new DaemonHttp(daemon.httpPort());
+      String notAfter;
+      try (InputStream in = Files.newInputStream(expired.certificate())) {
+        notAfter =
+            ((java.security.cert.X509Certificate)
+                    CertificateFactory.getInstance("X.509").generateCertificate(in))
+                .getNotAfter()
+                .toInstant()
+                .toString();
+      }
+      await()
+          .atMost(UP)
+          .untilAsserted(
+              () -> {
+                assertThat(failures(http.scrape(), "tls")).isGreaterThanOrEqualTo(6.0);
+                assertThat(http.get("/api/v1/targets").body())
+                    .contains(
+                        "the target requires a client certificate and refused the one sent"
+                            + " (CN=sentinel-2025, issued by CN=sentinel-ca, from tls.crt and"
+                            + " tls.key of the pod's Secret): it expired at "
+                            + notAfter
+                            + " (notAfter); give the daemon a valid one in tls.crt and tls.key"
+                            + " of the pod's Secret");
+              });
+      double refusals = failures(http.scrape(), "tls");
+      assertThat(logged.list)
+          .map(ILoggingEvent::getFormattedMessage)
+          .as("said once, when the Secret was read")
+          .containsOnlyOnce(
+              "kubernetes discovery: the client certificate in 'tls.crt' of Secret"
+                  + " ledger/jvm-sentinel-jmx (CN=sentinel-2025, issued by CN=sentinel-ca) will be"
+                  + " refused by the agents: it expired at "
+                  + notAfter
+                  + " (notAfter)");
+
+      renew(api, server, renewed);
+      long rotated = System.nanoTime();
+      await()
+          .atMost(refresh.plus(Duration.ofSeconds(20)))
+          .pollInterval(Duration.ofMillis(100))
+          .untilAsserted(
+              () ->
+                  assertThat(
+                          http.scrape()
+                              .value("jvm_sentinel_target_up", Map.of("target", "ledger.books")))
+                      .contains(1.0));
+      long upAfter = Duration.ofNanos(System.nanoTime() - rotated).toMillis();
+      assertThat(failures(http.scrape(), "error")).isZero();
+      System.out.printf(
+          "KubernetesCredentialsIT: jdk11, an expired Secret certificate: %.0f refusals, all tls;"
+              + " up %d ms after the Secret was renewed%n",
+          refusals, upAfter);
+    } finally {
+      secrets.detachAppender(logged);
+    }
+  }
+
+  private static double failures(PrometheusText scrape, String reason) {
+    return scrape
+        .value(
+            "jvm_sentinel_connection_failures_total",
+            Map.of("target", "ledger.books", "reason", reason))
+        .orElse(0.0);
+  }
+
+  /** Discovery of namespace {@code ledger} with its Secret, read again every {@code refresh}. */
+  private static String ledgerDiscovery(MockApiServer api, Duration refresh) {
+    return discovery(api, "      - namespaces: [ledger]\n" + "        secret: jvm-sentinel-jmx\n")
+        .replace(
+            "    pollInterval: 1s\n",
+            "    pollInterval: 1s\n    secretRefresh: " + refresh.toSeconds() + "s\n");
+  }
+
+  /** Pod {@code ledger.books} on {@code port}, its namespace's Secret with {@code client}. */
+  private static void ledgerBooks(MockApiServer api, Identity server, Identity client, int port)
+      throws Exception {
+    tlsSecret(
+        api,
+        "ledger",
+        server,
+        Optional.of(client.certificate()),
+        TestCertificates.privateKeyPem(client));
+    create(api, pod("ledger", "books", port, false));
+  }
+
+  /**
+   * Renewal as cert-manager does it: the same Secret of {@code ledger}, a new certificate and key.
+   */
+  private static void renew(MockApiServer api, Identity server, Identity client) throws Exception {
+    api.client()
+        .resource(
+            MockApiServer.secret(
+                "ledger",
+                "jvm-sentinel-jmx",
+                Map.of(
+                    "username", "monitor",
+                    "password", LAB_PW,
+                    "ca.crt", Files.readString(server.certificate()),
+                    "tls.crt", Files.readString(client.certificate()),
+                    "tls.key", TestCertificates.privateKeyPem(client))))
+        .update();
   }
 
   /** The namespace's Secret: the lab's password, its server certificate as ca.crt, and a client. */

@@ -15,6 +15,8 @@ import java.rmi.UnmarshalException;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import javax.net.ssl.SSLHandshakeException;
@@ -36,12 +38,23 @@ class ClientCertificateRefusedTest {
 
   @TempDir static Path dir;
   private static X509Certificate sentinel;
+  private static X509Certificate expired;
+
+  /** An hour into the validity of {@code sentinel}. */
+  private static Instant now;
 
   @BeforeAll
   static void certificate() throws Exception {
-    Path pem = new TestCertificates(dir).identity("sentinel-old", "pw-123456").certificate();
+    TestCertificates pki = new TestCertificates(dir);
+    sentinel = read(pki.identity("sentinel-old", "pw-123456").certificate());
+    now = sentinel.getNotBefore().toInstant().plus(Duration.ofHours(1));
+    TestCertificates.Identity ca = pki.authority("agent-ca", "ca-pw-1234");
+    expired = read(pki.issued(ca, "sentinel-expired", "pw-123456", "-3d", 1).certificate());
+  }
+
+  private static X509Certificate read(Path pem) throws Exception {
     try (InputStream in = Files.newInputStream(pem)) {
-      sentinel = (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(in);
+      return (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(in);
     }
   }
 
@@ -70,7 +83,8 @@ class ClientCertificateRefusedTest {
     assertThat(ConnectFailure.classify(failure)).as("today").isEqualTo(ConnectFailure.ERROR);
 
     ClientCertificateRefused refused =
-        ClientCertificateRefused.of(failure, asked(Optional.empty(), List.of()), Optional.empty())
+        ClientCertificateRefused.of(
+                failure, asked(Optional.empty(), List.of()), Optional.empty(), now)
             .orElseThrow();
 
     assertThat(ConnectFailure.classify(refused)).isEqualTo(ConnectFailure.TLS);
@@ -80,14 +94,14 @@ class ClientCertificateRefusedTest {
         .contains("tls.keyStore", "tls.crt and tls.key in its Secret")
         .endsWith(
             "under TLS 1.3 the agent's refusal can arrive as a broken connection right after the"
-                + " handshake instead of a bad_certificate alert)");
+                + " handshake instead of its alert (bad_certificate, certificate_unknown))");
   }
 
   @Test
   void aKeyOfAnotherIssuerIsNamedWithTheIssuersTheTargetAccepts() {
     ClientCertificateRefused refused =
         ClientCertificateRefused.of(
-                brokenPipe(), asked(Optional.empty(), List.of(sentinel)), SECRET)
+                brokenPipe(), asked(Optional.empty(), List.of(sentinel)), SECRET, now)
             .orElseThrow();
 
     assertThat(ConnectFailure.hintFor(refused))
@@ -111,7 +125,7 @@ class ClientCertificateRefusedTest {
 
     String hint =
         ConnectFailure.hintFor(
-            ClientCertificateRefused.of(brokenPipe(), seen, SECRET).orElseThrow());
+            ClientCertificateRefused.of(brokenPipe(), seen, SECRET, now).orElseThrow());
 
     assertThat(hint)
         .contains("issued by CN=a_gnp.exe or CN=b or CN=c (or 2 more) and the daemon sent none")
@@ -122,7 +136,7 @@ class ClientCertificateRefusedTest {
   void aCertificateSentAndRefusedIsNamed() {
     ClientCertificateRefused refused =
         ClientCertificateRefused.of(
-                badCertificateAlert(), asked(Optional.of(sentinel), List.of(sentinel)), SECRET)
+                badCertificateAlert(), asked(Optional.of(sentinel), List.of(sentinel)), SECRET, now)
             .orElseThrow();
 
     assertThat(ConnectFailure.classify(refused)).isEqualTo(ConnectFailure.TLS);
@@ -137,11 +151,66 @@ class ClientCertificateRefusedTest {
   }
 
   @Test
+  void anExpiredCertificateSentIsNamedWithItsNotAfterEvenAsABrokenPipe() {
+    ClientCertificateRefused refused =
+        ClientCertificateRefused.of(
+                brokenPipe(), asked(Optional.of(expired), List.of(expired)), SECRET, now)
+            .orElseThrow();
+
+    assertThat(ConnectFailure.classify(refused)).isEqualTo(ConnectFailure.TLS);
+    assertThat(ConnectFailure.hintFor(refused))
+        .contains(
+            "the target requires a client certificate and refused the one sent"
+                + " (CN=sentinel-expired, issued by CN=agent-ca, from tls.crt and tls.key of the"
+                + " pod's Secret): it expired at "
+                + expired.getNotAfter().toInstant()
+                + " (notAfter); give the daemon a valid one in tls.crt and tls.key of the pod's"
+                + " Secret")
+        .doesNotContain("most likely", "trust store");
+  }
+
+  @Test
+  void theAlertAndTheBrokenPipeOfOneRefusalAreTheSameFailureForTheLog() {
+    Seen seen = asked(Optional.of(expired), List.of(expired));
+    ClientCertificateRefused pipe =
+        ClientCertificateRefused.of(brokenPipe(), seen, SECRET, now).orElseThrow();
+    ClientCertificateRefused alert =
+        ClientCertificateRefused.of(badCertificateAlert(), seen, SECRET, now).orElseThrow();
+
+    assertThat(ConnectFailure.hintFor(pipe)).isNotEqualTo(ConnectFailure.hintFor(alert));
+    assertThat(ConnectFailure.sameness(pipe, "a"))
+        .isEqualTo(ConnectFailure.sameness(alert, "b"))
+        .startsWith("the target requires a client certificate and refused the one sent");
+    assertThat(ConnectFailure.sameness(new SocketException("Broken pipe"), "a")).isEqualTo("a");
+  }
+
+  @Test
+  void aCertificateNotYetValidIsNamedWithItsNotBefore() {
+    Instant beforeIt = sentinel.getNotBefore().toInstant().minus(Duration.ofMinutes(5));
+
+    String hint =
+        ConnectFailure.hintFor(
+            ClientCertificateRefused.of(
+                    badCertificateAlert(),
+                    asked(Optional.of(sentinel), List.of(sentinel)),
+                    SECRET,
+                    beforeIt)
+                .orElseThrow());
+
+    assertThat(hint)
+        .contains(
+            "(CN=sentinel-old, issued by CN=sentinel-old, from tls.crt and tls.key of the pod's"
+                + " Secret): it is not valid before "
+                + sentinel.getNotBefore().toInstant()
+                + " (notBefore)");
+  }
+
+  @Test
   void aBrokenPipeWhereNoCertificateWasAskedIsNotDiagnosed() {
     // A plain connection, or TLS without client authentication: a network reset stays one.
     ConnectIOException failure = brokenPipe();
 
-    assertThat(ClientCertificateRefused.of(failure, NOTHING_ASKED, SECRET)).isEmpty();
+    assertThat(ClientCertificateRefused.of(failure, NOTHING_ASKED, SECRET, now)).isEmpty();
     assertThat(ConnectFailure.classify(failure)).isEqualTo(ConnectFailure.ERROR);
     assertThat(ConnectFailure.hintFor(failure)).isEmpty();
   }
@@ -166,7 +235,9 @@ class ClientCertificateRefusedTest {
             new UnmarshalException("error unmarshalling return", reset));
 
     for (Throwable other : others) {
-      assertThat(ClientCertificateRefused.of(other, seen, SECRET)).as(other.toString()).isEmpty();
+      assertThat(ClientCertificateRefused.of(other, seen, SECRET, now))
+          .as(other.toString())
+          .isEmpty();
     }
   }
 }

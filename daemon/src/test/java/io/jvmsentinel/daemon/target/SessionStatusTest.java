@@ -89,6 +89,24 @@ class SessionStatusTest {
   }
 
   @Test
+  void aRefusalWhoseRootAlternatesIsTheSameFailureByItsDiagnosis() {
+    String diagnosis = "the target requires a client certificate and refused the one sent";
+    assertThat(
+            status.down(
+                ConnectFailure.TLS, "connect failed: Broken pipe (" + diagnosis + ")", diagnosis))
+        .isTrue();
+    assertThat(
+            status.down(
+                ConnectFailure.TLS,
+                "connect failed: Received fatal alert: certificate_unknown (" + diagnosis + ")",
+                diagnosis))
+        .as("the agent's alert this time, the same refusal: not logged again")
+        .isFalse();
+    assertThat(status.current().lastError()).contains("certificate_unknown");
+    assertThat(failures(ConnectFailure.TLS)).isEqualTo(2);
+  }
+
+  @Test
   void anOverduePollReadsDownSinceItOverranUntilThePollReturns() {
     status.connected();
     status.up(null);

@@ -36,6 +36,108 @@ public final class TestCertificates {
 
   /** As {@link #identity(String, String)} with an {@code EC} (P-256) or {@code RSA} (2048) key. */
   public Identity identity(String name, String password, String keyAlgorithm) throws IOException {
+    return selfSigned(name, password, keyAlgorithm, "san=ip:127.0.0.1,dns:localhost", true);
+  }
+
+  /**
+   * A CA: a self-signed EC identity whose certificate may sign others (basic constraints {@code
+   * CA:true}), for {@link #issued}.
+   */
+  public Identity authority(String name, String password) throws IOException {
+    return selfSigned(name, password, "EC", "bc:c", true);
+  }
+
+  /**
+   * A key store with an EC key whose certificate {@code ca} signed, its chain holding the CA's
+   * certificate, and that certificate as PEM. It is valid from {@code start} (keytool's {@code
+   * -startdate}: {@code -3d} three days ago, {@code +1d} tomorrow) for {@code days} days and
+   * carries the keytool {@code -ext} values given ({@code EKU=serverAuth}, {@code
+   * KU=keyEncipherment}).
+   */
+  public Identity issued(
+      Identity ca, String name, String password, String start, int days, String... extensions)
+      throws IOException {
+    Identity own = selfSigned(name, password, "EC", "san=ip:127.0.0.1,dns:localhost", false);
+    Path chain = dir.resolve(name + "-chain.crt");
+    sign(ca, own, own.certificate(), start, days, extensions);
+    // The reply with its CA: keytool installs a chain it can complete, whatever its dates.
+    Files.writeString(
+        chain, Files.readString(own.certificate()) + Files.readString(ca.certificate()));
+    keytool(
+        "-importcert",
+        "-noprompt",
+        "-alias",
+        name,
+        "-file",
+        chain.toString(),
+        "-keystore",
+        own.keyStore().toString(),
+        "-storepass",
+        password);
+    return own;
+  }
+
+  /**
+   * Another certificate for the key of {@code subject} (made by {@link #issued}), signed by {@code
+   * ca} with these dates and extensions, as PEM file {@code name.crt}; no key store is written: for
+   * tests of the certificate alone, at a quarter of the keytool runs.
+   */
+  public Path reissued(
+      Identity ca, Identity subject, String name, String start, int days, String... extensions)
+      throws IOException {
+    Path certificate = dir.resolve(name + ".crt");
+    sign(ca, subject, certificate, start, days, extensions);
+    return certificate;
+  }
+
+  /** Signs the key of {@code subject} (its request made once) with {@code ca} into {@code to}. */
+  private void sign(
+      Identity ca, Identity subject, Path to, String start, int days, String... extensions)
+      throws IOException {
+    String alias = alias(subject);
+    Path request = dir.resolve(alias + ".csr");
+    if (!Files.exists(request)) {
+      keytool(
+          "-certreq",
+          "-alias",
+          alias,
+          "-keystore",
+          subject.keyStore().toString(),
+          "-storepass",
+          subject.password(),
+          "-file",
+          request.toString());
+    }
+    List<String> gencert =
+        new ArrayList<>(
+            List.of(
+                "-gencert",
+                "-rfc",
+                "-alias",
+                alias(ca),
+                "-keystore",
+                ca.keyStore().toString(),
+                "-storepass",
+                ca.password(),
+                "-infile",
+                request.toString(),
+                "-outfile",
+                to.toString(),
+                "-startdate",
+                start,
+                "-validity",
+                Integer.toString(days)));
+    for (String extension : extensions) {
+      gencert.add("-ext");
+      gencert.add(extension);
+    }
+    keytool(gencert.toArray(String[]::new));
+  }
+
+  /** With its certificate exported as PEM if {@code export} (else the caller writes that file). */
+  private Identity selfSigned(
+      String name, String password, String keyAlgorithm, String extension, boolean export)
+      throws IOException {
     Path keyStore = dir.resolve(name + "-keys.p12");
     Path certificate = dir.resolve(name + ".crt");
     keytool(
@@ -49,7 +151,7 @@ public final class TestCertificates {
         "-dname",
         "CN=" + name,
         "-ext",
-        "san=ip:127.0.0.1,dns:localhost",
+        extension,
         "-validity",
         "2",
         "-keystore",
@@ -58,18 +160,30 @@ public final class TestCertificates {
         "PKCS12",
         "-storepass",
         password);
-    keytool(
-        "-exportcert",
-        "-rfc", // PEM: what Prometheus' tls_config.ca_file and curl --cacert read
-        "-alias",
-        name,
-        "-keystore",
-        keyStore.toString(),
-        "-storepass",
-        password,
-        "-file",
-        certificate.toString());
+    if (export) {
+      keytool(
+          "-exportcert",
+          "-rfc", // PEM: what Prometheus' tls_config.ca_file and curl --cacert read
+          "-alias",
+          name,
+          "-keystore",
+          keyStore.toString(),
+          "-storepass",
+          password,
+          "-file",
+          certificate.toString());
+    }
     return new Identity(keyStore, password, certificate);
+  }
+
+  private static String alias(Identity identity) throws IOException {
+    try (InputStream in = Files.newInputStream(identity.keyStore())) {
+      KeyStore keys = KeyStore.getInstance("PKCS12");
+      keys.load(in, identity.password().toCharArray());
+      return keys.aliases().nextElement();
+    } catch (GeneralSecurityException e) {
+      throw new IOException("cannot read " + identity.keyStore() + ": " + e, e);
+    }
   }
 
   /** The private key of {@code identity}, read from its key store. */
