@@ -212,13 +212,8 @@ public final class TargetSession implements AutoCloseable {
     try {
       opened = connector.connect();
     } catch (IOException | RuntimeException e) {
-      String message =
-          "connect to "
-              + connector.describe()
-              + " failed: "
-              + ConnectFailure.describe(e)
-              + ConnectFailure.hintFor(e);
-      failed(ConnectFailure.classify(e), message, ConnectFailure.sameness(e, message));
+      String why = ConnectFailure.describe(e) + ConnectFailure.hintFor(e);
+      failed(e, "connect to " + connector.describe() + " failed: " + why);
       return;
     }
     int myGeneration = ++generation;
@@ -235,7 +230,7 @@ public final class TargetSession implements AutoCloseable {
     } catch (IOException e) {
       dropConnection();
       failed(
-          ConnectFailure.classify(e),
+          e,
           "connected to "
               + connector.describe()
               + " but reading it failed: "
@@ -298,7 +293,7 @@ public final class TargetSession implements AutoCloseable {
     // Down since the poll overran, if it did.
     status.lost();
     dropConnection();
-    failed(ConnectFailure.LOST, reason);
+    failed(ConnectFailure.LOST, reason, reason);
   }
 
   /** Forgets the open connection: values go NaN, listeners stop, the connector is closed. */
@@ -312,11 +307,12 @@ public final class TargetSession implements AutoCloseable {
     mbeans = null;
   }
 
-  private void failed(ConnectFailure reason, String message) {
-    failed(reason, message, message);
+  /** A connect or the first read failed with {@code e}. */
+  private void failed(Exception e, String message) {
+    failed(ConnectFailure.classify(e), message, ConnectFailure.sameness(e, message));
   }
 
-  /** As above; logged unless {@code sameness} is that of the failure logged last. */
+  /** Backs off; logged unless {@code sameness} is that of the failure logged last. */
   private void failed(ConnectFailure reason, String message, String sameness) {
     moveTo(ConnectionPhase.BACKING_OFF);
     Duration delay = backoff.next();
