@@ -41,13 +41,37 @@ final class BatchThreadBurstsScenario implements Scenario {
   public void run(LabLog log) throws InterruptedException {
     Thread service = Phases.startInBackground(new HealthyScenario(options), log);
     try {
-      for (long batch = 1; ; batch++) {
-        Thread.sleep(pause.toMillis());
-        log.onset("batch", "number", batch, "threads", threads);
-        runBatch(batch);
-      }
+      runBatches(log);
     } finally {
       service.interrupt();
+    }
+  }
+
+  /** The batch job alone, for a sequence that runs its own healthy service beside it. */
+  Scenario withoutService() {
+    return new Scenario() {
+      @Override
+      public String name() {
+        return "batch-job";
+      }
+
+      @Override
+      public String description() {
+        return "the batch job of batch-thread-bursts";
+      }
+
+      @Override
+      public void run(LabLog log) throws InterruptedException {
+        runBatches(log);
+      }
+    };
+  }
+
+  private void runBatches(LabLog log) throws InterruptedException {
+    for (long batch = 1; ; batch++) {
+      Thread.sleep(pause.toMillis());
+      log.onset("batch", "number", batch, "threads", threads);
+      runBatch(batch);
     }
   }
 

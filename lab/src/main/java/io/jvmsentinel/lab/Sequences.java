@@ -1,0 +1,163 @@
+package io.jvmsentinel.lab;
+
+import static io.jvmsentinel.lab.SequenceScenario.hold;
+import static io.jvmsentinel.lab.SequenceScenario.play;
+import static io.jvmsentinel.lab.SequenceScenario.quiet;
+import static io.jvmsentinel.lab.SequenceScenario.start;
+import static io.jvmsentinel.lab.SequenceScenario.stop;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The sequences the detection must get right beyond single incidents (docs/incidents.md,
+ * "Sequences"): a storm followed by healthy changes of the same signal, an incident starting while
+ * another fires, an incident that flaps and one that recurs long after it resolved. Every step is a
+ * real mechanism of the lab; {@code expect=} in each step's onset says what it should page.
+ */
+final class Sequences {
+
+  static final int STORM_RATE = ThreadPerRequestScenario.DEFAULT_RATE;
+  static final int RECURRENCE_RATE = 100;
+  static final int FLAPS = 4;
+  static final Duration FLAP_ON = Duration.ofSeconds(10);
+  static final Duration FLAP_OFF = Duration.ofSeconds(10);
+
+  private Sequences() {}
+
+  /**
+   * A thread-per-request storm that ends, then the healthy changes of the same signal a minute
+   * later: a batch job starting 100 short-lived threads every 30 s, then a 200-thread pool started
+   * at once. One ThreadStorm, for the storm only.
+   */
+  static Scenario stormThenBursts(LabOptions options) {
+    return new SequenceScenario(
+        "storm-then-bursts",
+        "thread-per-request (200/s) for 40s; 60s quiet; batch-thread-bursts for 100s; pool-start"
+            + " (200 threads at once); quiet: one ThreadStorm",
+        options,
+        List.of(
+            play("storm", "ThreadStorm", threadPerRequest(STORM_RATE), Duration.ofSeconds(40)),
+            quiet("after-storm", Duration.ofSeconds(60)),
+            play(
+                "batches",
+                "none",
+                new BatchThreadBurstsScenario(LabOptions.defaults("batch-thread-bursts"))
+                    .withoutService(),
+                Duration.ofSeconds(100)),
+            play(
+                "pool",
+                "none",
+                new PoolStartScenario(LabOptions.parse("pool-start", "--pause", "10m")),
+                Duration.ofSeconds(30)),
+            quiet("quiet", Duration.ofSeconds(20))));
+  }
+
+  /**
+   * A full-handshake TLS storm (a fresh SSLContext per connection) that ends, then a minute later
+   * healthy clients whose sessions are lost once when their peer restarts. One TlsHandshakeStorm.
+   */
+  static Scenario tlsStormThenWave(LabOptions options) {
+    return new SequenceScenario(
+        "tls-storm-then-wave",
+        "tls-full-handshakes (40/s) for 40s; 60s quiet; tls-reconnect-wave (peer restart after"
+            + " 60s) for 100s: one TlsHandshakeStorm",
+        options,
+        List.of(
+            play(
+                "tls-storm",
+                "TlsHandshakeStorm",
+                new TlsFullHandshakesScenario(
+                    LabOptions.parse("tls-full-handshakes", "--rate", "40")),
+                Duration.ofSeconds(40)),
+            quiet("after-storm", Duration.ofSeconds(60)),
+            play(
+                "wave",
+                "none",
+                new TlsReconnectWaveScenario(LabOptions.defaults("tls-reconnect-wave")),
+                Duration.ofSeconds(100)),
+            quiet("quiet", Duration.ofSeconds(20))));
+  }
+
+  /**
+   * Lock contention, and while it fires a thread-per-request storm from other code: two alerts,
+   * each naming its own cause and resolving when its own cause stops.
+   */
+  static Scenario stormDuringContention(LabOptions options) {
+    return new SequenceScenario(
+        "storm-during-contention",
+        "lock-contention; after 40s thread-per-request (100/s) for 30s beside it; contention"
+            + " 30s more: LockContention and ThreadStorm, each resolved on its own",
+        options,
+        List.of(
+            start(
+                "contention",
+                "LockContention",
+                new LockContentionScenario(LabOptions.defaults("lock-contention"))),
+            hold(Duration.ofSeconds(40)),
+            play("storm", "ThreadStorm", threadPerRequest(RECURRENCE_RATE), Duration.ofSeconds(30)),
+            quiet("storm-over", Duration.ofSeconds(30)),
+            stop("contention-over", "contention"),
+            quiet("quiet", Duration.ofSeconds(40))));
+  }
+
+  /**
+   * GC pressure starting while the code cache churns (run with {@code -XX:ReservedCodeCacheSize=4m
+   * -Xmx128m}, as the demo runs gc-pressure): CodeCacheChurn, then GcOverhead naming GC pauses,
+   * resolving when the allocation stops while the churn goes on.
+   */
+  static Scenario gcDuringChurn(LabOptions options) {
+    return new SequenceScenario(
+        "gc-during-churn",
+        "codecache-churn throughout; after 90s gc-pressure for 40s (run with"
+            + " -XX:ReservedCodeCacheSize=4m -Xmx128m): CodeCacheChurn, then GcOverhead",
+        options,
+        List.of(
+            start(
+                "churn",
+                "CodeCacheChurn",
+                new CodeCacheChurnScenario(LabOptions.defaults("codecache-churn"))),
+            hold(Duration.ofSeconds(90)),
+            play(
+                "gc",
+                "GcOverhead",
+                new GcPressureScenario(LabOptions.defaults("gc-pressure")),
+                Duration.ofSeconds(40)),
+            quiet("gc-over", Duration.ofSeconds(50))));
+  }
+
+  /**
+   * A thread-per-request storm that stops and starts again {@value #FLAPS} times, {@code FLAP_OFF}
+   * (10 s, under the rules' 15 s clear-for) apart: one alert, resolved once after the last stop.
+   * Then 5.5 minutes of quiet, and the same storm recurs at half the rate: a new page naming its
+   * cause (the first storms are in the baseline's 9 minutes by then).
+   */
+  static Scenario stormFlapsThenRecurs(LabOptions options) {
+    List<SequenceScenario.Step> steps = new ArrayList<>();
+    for (int flap = 1; flap <= FLAPS; flap++) {
+      steps.add(
+          play(
+              "flap-" + flap,
+              flap == 1 ? "ThreadStorm" : "same-alert",
+              threadPerRequest(STORM_RATE),
+              FLAP_ON));
+      steps.add(quiet(flap == FLAPS ? "flaps-over" : "flap-off-" + flap, FLAP_OFF));
+    }
+    steps.add(hold(Duration.ofSeconds(320)));
+    steps.add(
+        play("recurs", "ThreadStorm", threadPerRequest(RECURRENCE_RATE), Duration.ofSeconds(40)));
+    steps.add(quiet("quiet", Duration.ofSeconds(40)));
+    return new SequenceScenario(
+        "storm-flaps-then-recurs",
+        "thread-per-request (200/s) 4 times 10s, 10s apart; 5.5 min quiet; again at 100/s for"
+            + " 40s: one ThreadStorm for the flaps, a second for the recurrence",
+        options,
+        steps);
+  }
+
+  private static Scenario threadPerRequest(int rate) {
+    return new ThreadPerRequestScenario(
+        LabOptions.parse("thread-per-request", "--rate", Integer.toString(rate)));
+  }
+}
