@@ -80,6 +80,40 @@ class ThreadStormRuleTest {
   }
 
   @Test
+  void aStormThatEndedMinutesAgoDoesNotRaiseTheBarForTheNextOne() {
+    // 2/s for eleven minutes, a 200/s storm for a minute at minute 5 (resolved since), and the
+    // same code storming again at 100/s for the last 20 s: the baseline's 9 minutes hold the first
+    // storm, which is not this target's normal (sequences: storm-flaps-then-recurs).
+    SignalHistory history =
+        Samples.history(
+            660,
+            (s, t) ->
+                s.threadStarts(
+                    2.0 * t
+                        + 198.0 * Math.max(0, Math.min(t, 360) - 300)
+                        + 98.0 * Math.max(0, t - 640)));
+
+    assertThat(rule.evaluate(context(history, Set.of(), false)))
+        .singleElement()
+        .satisfies(f -> assertThat(f.evidence()).containsEntry("baselinePerSecond", 2.0));
+  }
+
+  @Test
+  void aTargetWhoseUsualMinuteHoldsBurstsKeepsThemInItsBaseline() {
+    // 60/s in bursts every minute for ten minutes is this target's normal; 150/s is less than 5x.
+    SignalHistory history =
+        Samples.history(
+            620,
+            (s, t) ->
+                s.threadStarts(
+                    t <= 600
+                        ? 3_600.0 * (t / 60) + (t % 60 >= 30 ? 3_600 : 0)
+                        : 36_000 + 150.0 * (t - 600)));
+
+    assertThat(rule.evaluate(context(history, Set.of(), false))).isEmpty();
+  }
+
+  @Test
   void aFiringStormResolvesOnlyWellBelowTheLimit() {
     SignalHistory hovering = Samples.history(20, (s, t) -> s.threadStarts(30.0 * t));
     SignalHistory calm = Samples.history(20, (s, t) -> s.threadStarts(20.0 * t));

@@ -46,7 +46,9 @@ public final class ThreadStormRule implements AlertRule {
       " The starts with a stack are all the monitoring's own: the JDK serving JMX and JFR"
           + " connections (RMI connection threads, JMX and JFR timers), the daemon's or another"
           + " client's.";
-  private static final Duration BASELINE_WINDOW = Duration.ofMinutes(9);
+  // The baseline: the median minute of the 9 before the last one.
+  private static final Duration BASELINE_SLICE = Duration.ofMinutes(1);
+  private static final int BASELINE_SLICES = 9;
   private static final Duration BASELINE_GAP = Duration.ofMinutes(1);
 
   @Override
@@ -72,8 +74,8 @@ public final class ThreadStormRule implements AlertRule {
             BASELINE_FACTOR,
             5,
             "ratio",
-            "The rate must also exceed the target's own baseline (the rate of the 9 minutes"
-                + " before the last one) by this factor"),
+            "The rate must also exceed the target's own baseline (the median of its per-minute"
+                + " rates over the 9 minutes before the last one) by this factor"),
         new RuleThreshold(
             WINDOW,
             5,
@@ -111,10 +113,17 @@ public final class ThreadStormRule implements AlertRule {
     double newer = context.history().rate(half, SignalSample::threadStarts, sameSource);
     double older =
         context.history().rateEndingAgo(half, half, SignalSample::threadStarts, sameSource);
+    // The target's usual minute, not its average: a storm that ended minutes ago is in the
+    // window but is not the normal the next storm is held against (sequences: a storm recurring).
     double baseline =
         context
             .history()
-            .rateEndingAgo(BASELINE_GAP, BASELINE_WINDOW, SignalSample::threadStarts, sameSource);
+            .medianRateEndingAgo(
+                BASELINE_GAP,
+                BASELINE_SLICE,
+                BASELINE_SLICES,
+                SignalSample::threadStarts,
+                sameSource);
     double floor = context.threshold(MIN_RATE);
     double knownFloor = context.threshold(KNOWN_CAUSE_MIN_RATE);
     double limit =
