@@ -19,7 +19,8 @@ import java.util.List;
 final class Sequences {
 
   static final int STORM_RATE = ThreadPerRequestScenario.DEFAULT_RATE;
-  static final int RECURRENCE_RATE = 100;
+  static final int BESIDE_RATE = 100;
+  static final int RECURRENCE_RATE = 70;
   static final int FLAPS = 4;
   static final Duration FLAP_ON = Duration.ofSeconds(10);
   static final Duration FLAP_OFF = Duration.ofSeconds(10);
@@ -96,7 +97,7 @@ final class Sequences {
                 "LockContention",
                 new LockContentionScenario(LabOptions.defaults("lock-contention"))),
             hold(Duration.ofSeconds(40)),
-            play("storm", "ThreadStorm", threadPerRequest(RECURRENCE_RATE), Duration.ofSeconds(30)),
+            play("storm", "ThreadStorm", threadPerRequest(BESIDE_RATE), Duration.ofSeconds(30)),
             quiet("storm-over", Duration.ofSeconds(30)),
             stop("contention-over", "contention"),
             quiet("quiet", Duration.ofSeconds(40))));
@@ -130,8 +131,9 @@ final class Sequences {
   /**
    * A thread-per-request storm that stops and starts again {@value #FLAPS} times, {@code FLAP_OFF}
    * (10 s, under the rules' 15 s clear-for) apart: one alert, resolved once after the last stop.
-   * Then 5.5 minutes of quiet, and the same storm recurs at half the rate: a new page naming its
-   * cause (the first storms are in the baseline's 9 minutes by then).
+   * Then 5.5 minutes of quiet, and the same storm recurs at {@code --rate}/s (default {@value
+   * #RECURRENCE_RATE}, over the 50/s floor but under 5x the flaps' average over the baseline's 9
+   * minutes): a new page naming its cause.
    */
   static Scenario stormFlapsThenRecurs(LabOptions options) {
     List<SequenceScenario.Step> steps = new ArrayList<>();
@@ -146,12 +148,18 @@ final class Sequences {
     }
     steps.add(hold(Duration.ofSeconds(320)));
     steps.add(
-        play("recurs", "ThreadStorm", threadPerRequest(RECURRENCE_RATE), Duration.ofSeconds(40)));
+        play(
+            "recurs",
+            "ThreadStorm",
+            threadPerRequest(options.rate(RECURRENCE_RATE)),
+            Duration.ofSeconds(40)));
     steps.add(quiet("quiet", Duration.ofSeconds(40)));
     return new SequenceScenario(
         "storm-flaps-then-recurs",
-        "thread-per-request (200/s) 4 times 10s, 10s apart; 5.5 min quiet; again at 100/s for"
-            + " 40s: one ThreadStorm for the flaps, a second for the recurrence",
+        "thread-per-request (200/s) 4 times 10s, 10s apart; 5.5 min quiet; again at --rate/s"
+            + " (default "
+            + RECURRENCE_RATE
+            + ") for 40s: one ThreadStorm for the flaps, a second for the recurrence",
         options,
         steps);
   }

@@ -1,0 +1,51 @@
+package io.jvmsentinel.daemon.detection;
+
+import io.jvmsentinel.daemon.alert.WarmUp;
+import io.jvmsentinel.daemon.detection.ScenarioReplayTest.Expected;
+import io.jvmsentinel.daemon.detection.ScenarioReplayTest.Scenario;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * The recorded sequences (lab {@code Sequences}, docs/incidents.md "Sequences"): incidents after,
+ * during and again after others, replayed by {@link ScenarioReplayTest} like every fixture. Each
+ * pages once per incident, names its own cause and not the other's, and resolves once, after its
+ * cause stopped.
+ */
+final class SequenceReplays {
+  static final String DISPATCHER = "io.jvmsentinel.lab.RequestDispatcher.dispatch";
+  static final String CONTENTION = "SlowCloseConnectionCache on average; held by lab-request-";
+
+  private SequenceReplays() {}
+
+  static Stream<Scenario> scenarios() {
+    return Stream.of(
+        // A storm flapping 4 times (10 s on, 10 s off: under the 15 s clear-for) is one alert,
+        // resolved once after the last flap; the same storm 5.5 minutes later, at half the rate,
+        // is a new page naming its cause again (the flaps are in the baseline's 9 minutes).
+        new Scenario(
+            "storm-flaps-then-recurs-rate100-jdk17",
+            WarmUp.DEFAULT,
+            List.of(
+                Expected.of("ThreadStorm", "phase=flap-1 ", 10, DISPATCHER)
+                    .resolvedWithin(30, "phase=flaps-over"),
+                Expected.of("ThreadStorm", "phase=recurs ", 15, DISPATCHER)
+                    .resolvedWithin(30, "phase=quiet"))),
+        // A thread storm from other code while LockContention fires: two alerts, each naming its
+        // own cause and not the other's, each resolving after its own cause stopped.
+        duringContention("storm-during-contention-jdk17"));
+  }
+
+  private static Scenario duringContention(String fixture) {
+    return new Scenario(
+        fixture,
+        WarmUp.DEFAULT,
+        List.of(
+            Expected.of("LockContention", "phase=contention ", 15, CONTENTION)
+                .resolvedWithin(30, "phase=contention-over")
+                .notNaming(DISPATCHER),
+            Expected.of("ThreadStorm", "phase=storm ", 10, DISPATCHER)
+                .resolvedWithin(30, "phase=storm-over")
+                .notNaming("SlowCloseConnectionCache")));
+  }
+}
