@@ -33,7 +33,20 @@ final class SequenceReplays {
                     .resolvedWithin(30, "phase=quiet"))),
         // A thread storm from other code while LockContention fires: two alerts, each naming its
         // own cause and not the other's, each resolving after its own cause stopped.
-        duringContention("storm-during-contention-jdk17"));
+        duringContention("storm-during-contention-jdk17"),
+        // A full-handshake storm (10 handshakes/s reached of the 40 asked, at load average 17),
+        // then a minute later healthy clients' one-off reconnect wave to another peer: one
+        // TlsHandshakeStorm, resolved after the storm; the wave pages nothing.
+        new Scenario(
+            "tls-storm-then-wave-jdk17",
+            WarmUp.DEFAULT,
+            List.of(
+                Expected.of(
+                        "TlsHandshakeStorm",
+                        "phase=full-handshakes ",
+                        30,
+                        "handshakes/s with localhost:")
+                    .resolvedWithin(30, "phase=after-storm"))));
   }
 
   private static Scenario duringContention(String fixture) {
