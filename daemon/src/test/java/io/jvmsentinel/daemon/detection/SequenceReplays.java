@@ -46,6 +46,17 @@ final class SequenceReplays {
                         "phase=full-handshakes ",
                         30,
                         "handshakes/s with localhost:")
+                    .resolvedWithin(30, "phase=after-storm"))),
+        // A thread storm, then a minute later a batch job's 100 threads every 30 s and a pool of
+        // 200 started at once: one ThreadStorm, for the storm. The last batch and the pool came 4 s
+        // apart (the batches ran late under load): 300 starts in 5 s, both halves of the window
+        // filled by two different one-off creators. That paged (live, 72.9/s, "66% from
+        // PoolStartScenario.startPool") until the rule asked for creators that keep starting.
+        new Scenario(
+            "storm-then-bursts-jdk17",
+            WarmUp.DEFAULT,
+            List.of(
+                Expected.of("ThreadStorm", "phase=storm ", 10, DISPATCHER)
                     .resolvedWithin(30, "phase=after-storm"))));
   }
 
