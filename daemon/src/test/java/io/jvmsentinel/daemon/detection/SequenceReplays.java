@@ -4,6 +4,7 @@ import io.jvmsentinel.daemon.alert.WarmUp;
 import io.jvmsentinel.daemon.detection.ScenarioReplayTest.Expected;
 import io.jvmsentinel.daemon.detection.ScenarioReplayTest.Scenario;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /**
@@ -57,7 +58,20 @@ final class SequenceReplays {
             WarmUp.DEFAULT,
             List.of(
                 Expected.of("ThreadStorm", "phase=storm ", 10, DISPATCHER)
-                    .resolvedWithin(30, "phase=after-storm"))));
+                    .resolvedWithin(30, "phase=after-storm"))),
+        // GC pressure starting while CodeCacheChurn fires (4 MB cache, -Xmx128m): GcOverhead
+        // names GC pauses, not the churn, and resolves once the allocation stops while the churn
+        // (still paging) goes on. The compilers' CPU is the churn's: CompilerCpuHigh may fire.
+        new Scenario(
+            "gc-during-churn-jdk17",
+            WarmUp.DEFAULT,
+            List.of(
+                Expected.of("CodeCacheChurn", "phase=churn ", 60, "compiled again")
+                    .notNaming("GC pauses"),
+                Expected.of("GcOverhead", "phase=gc ", 60, "of time in GC pauses")
+                    .resolvedWithin(30, "phase=gc-over")
+                    .notNaming("code cache", "compiled again")),
+            Set.of("CompilerCpuHigh")));
   }
 
   private static Scenario duringContention(String fixture) {
