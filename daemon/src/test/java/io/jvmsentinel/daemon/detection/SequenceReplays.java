@@ -31,6 +31,7 @@ final class SequenceReplays {
         // A thread storm from other code while LockContention fires: two alerts, each naming its
         // own cause and not the other's, each resolving after its own cause stopped.
         duringContention("storm-during-contention-jdk17"),
+        duringContention("storm-during-contention-jdk11"),
         // A full-handshake storm (10 handshakes/s reached of the 40 asked, at load average 17),
         // then a minute later healthy clients' one-off reconnect wave to another peer: one
         // TlsHandshakeStorm, resolved after the storm; the wave pages nothing.
