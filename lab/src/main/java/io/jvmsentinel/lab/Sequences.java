@@ -33,26 +33,23 @@ final class Sequences {
    * at once. One ThreadStorm, for the storm only.
    */
   static Scenario stormThenBursts(LabOptions options) {
-    return new SequenceScenario(
+    return incidentThenHealthyChanges(
         "storm-then-bursts",
         "thread-per-request (200/s) for 40s; 60s quiet; batch-thread-bursts for 100s; pool-start"
             + " (200 threads at once); quiet: one ThreadStorm",
         options,
-        List.of(
-            play("storm", "ThreadStorm", threadPerRequest(STORM_RATE), Duration.ofSeconds(40)),
-            quiet("after-storm", Duration.ofSeconds(60)),
-            play(
-                "batches",
-                "none",
-                new BatchThreadBurstsScenario(LabOptions.defaults("batch-thread-bursts"))
-                    .withoutService(),
-                Duration.ofSeconds(100)),
-            play(
-                "pool",
-                "none",
-                new PoolStartScenario(LabOptions.parse("pool-start", "--pause", "10m")),
-                Duration.ofSeconds(30)),
-            quiet("quiet", Duration.ofSeconds(20))));
+        play("storm", "ThreadStorm", threadPerRequest(STORM_RATE), Duration.ofSeconds(40)),
+        play(
+            "batches",
+            "none",
+            new BatchThreadBurstsScenario(LabOptions.defaults("batch-thread-bursts"))
+                .withoutService(),
+            Duration.ofSeconds(100)),
+        play(
+            "pool",
+            "none",
+            new PoolStartScenario(LabOptions.parse("pool-start", "--pause", "10m")),
+            Duration.ofSeconds(30)));
   }
 
   /**
@@ -60,25 +57,39 @@ final class Sequences {
    * healthy clients whose sessions are lost once when their peer restarts. One TlsHandshakeStorm.
    */
   static Scenario tlsStormThenWave(LabOptions options) {
-    return new SequenceScenario(
+    return incidentThenHealthyChanges(
         "tls-storm-then-wave",
         "tls-full-handshakes (40/s) for 40s; 60s quiet; tls-reconnect-wave (peer restart after"
             + " 60s) for 100s: one TlsHandshakeStorm",
         options,
-        List.of(
-            play(
-                "tls-storm",
-                "TlsHandshakeStorm",
-                new TlsFullHandshakesScenario(
-                    LabOptions.parse("tls-full-handshakes", "--rate", "40")),
-                Duration.ofSeconds(40)),
-            quiet("after-storm", Duration.ofSeconds(60)),
-            play(
-                "wave",
-                "none",
-                new TlsReconnectWaveScenario(LabOptions.defaults("tls-reconnect-wave")),
-                Duration.ofSeconds(100)),
-            quiet("quiet", Duration.ofSeconds(20))));
+        play(
+            "tls-storm",
+            "TlsHandshakeStorm",
+            new TlsFullHandshakesScenario(LabOptions.parse("tls-full-handshakes", "--rate", "40")),
+            Duration.ofSeconds(40)),
+        play(
+            "wave",
+            "none",
+            new TlsReconnectWaveScenario(LabOptions.defaults("tls-reconnect-wave")),
+            Duration.ofSeconds(100)));
+  }
+
+  /**
+   * {@code incident}, a minute of quiet ({@code after-storm}), the healthy changes of the same
+   * signal in turn, then 20 s of quiet.
+   */
+  private static Scenario incidentThenHealthyChanges(
+      String name,
+      String description,
+      LabOptions options,
+      SequenceScenario.Step incident,
+      SequenceScenario.Step... healthyChanges) {
+    List<SequenceScenario.Step> steps = new ArrayList<>();
+    steps.add(incident);
+    steps.add(quiet("after-storm", Duration.ofSeconds(60)));
+    steps.addAll(List.of(healthyChanges));
+    steps.add(quiet("quiet", Duration.ofSeconds(20)));
+    return new SequenceScenario(name, description, options, steps);
   }
 
   /**
