@@ -50,12 +50,10 @@ final class SequenceReplays {
         // apart (the batches ran late under load): 300 starts in 5 s, both halves of the window
         // filled by two different one-off creators. That paged (live, 72.9/s, "66% from
         // PoolStartScenario.startPool") until the rule asked for creators that keep starting.
-        new Scenario(
-            "storm-then-bursts-jdk17",
-            WarmUp.DEFAULT,
-            List.of(
-                Expected.of("ThreadStorm", "phase=storm ", 10, DISPATCHER)
-                    .resolvedWithin(30, "phase=after-storm"))),
+        stormThenBursts("storm-then-bursts-jdk17"),
+        // Run again live with both fixes (load average 1 to 5): the last batch and the pool 7 s
+        // apart, one ThreadStorm.
+        stormThenBursts("storm-then-bursts-run2-jdk17"),
         // GC pressure starting while CodeCacheChurn fires (4 MB cache, -Xmx128m): GcOverhead
         // names GC pauses, not the churn, and resolves once the allocation stops while the churn
         // (still paging) goes on. The compilers' CPU is the churn's: CompilerCpuHigh may fire.
@@ -69,6 +67,15 @@ final class SequenceReplays {
                     .resolvedWithin(30, "phase=gc-over")
                     .notNaming("code cache", "compiled again")),
             Set.of("CompilerCpuHigh")));
+  }
+
+  private static Scenario stormThenBursts(String fixture) {
+    return new Scenario(
+        fixture,
+        WarmUp.DEFAULT,
+        List.of(
+            Expected.of("ThreadStorm", "phase=storm ", 10, DISPATCHER)
+                .resolvedWithin(30, "phase=after-storm")));
   }
 
   private static Scenario flapsThenRecurs(String fixture) {
