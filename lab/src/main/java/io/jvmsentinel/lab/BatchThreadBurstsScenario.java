@@ -76,7 +76,7 @@ final class BatchThreadBurstsScenario implements Scenario {
   }
 
   /** The creator site: one new thread per work item, started over {@link #SPREAD_MILLIS}. */
-  private void runBatch(long batch) throws InterruptedException {
+  void runBatch(long batch) throws InterruptedException {
     long gap = SPREAD_MILLIS / threads;
     for (int i = 0; i < threads; i++) {
       long item = batch * 1_000_000L + i;

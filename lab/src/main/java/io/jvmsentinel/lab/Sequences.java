@@ -29,14 +29,15 @@ final class Sequences {
 
   /**
    * A thread-per-request storm that ends, then the healthy changes of the same signal a minute
-   * later: a batch job starting 100 short-lived threads every 30 s, then a 200-thread pool started
-   * at once. One ThreadStorm, for the storm only.
+   * later: a batch job starting 100 short-lived threads every 30 s, then one more batch with a
+   * 200-thread pool started at once right after it (two one-off creators back to back, as a loaded
+   * machine once lined them up). One ThreadStorm, for the storm only.
    */
   static Scenario stormThenBursts(LabOptions options) {
     return incidentThenHealthyChanges(
         "storm-then-bursts",
-        "thread-per-request (200/s) for 40s; 60s quiet; batch-thread-bursts for 100s; pool-start"
-            + " (200 threads at once); quiet: one ThreadStorm",
+        "thread-per-request (200/s) for 40s; 60s quiet; batch-thread-bursts for 100s; a batch"
+            + " and right after it pool-start (200 threads at once); quiet: one ThreadStorm",
         options,
         play("storm", "ThreadStorm", threadPerRequest(STORM_RATE), Duration.ofSeconds(40)),
         play(
@@ -45,11 +46,32 @@ final class Sequences {
             new BatchThreadBurstsScenario(LabOptions.defaults("batch-thread-bursts"))
                 .withoutService(),
             Duration.ofSeconds(100)),
-        play(
-            "pool",
-            "none",
-            new PoolStartScenario(LabOptions.parse("pool-start", "--pause", "10m")),
-            Duration.ofSeconds(30)));
+        play("batch-then-pool", "none", batchThenPool(), Duration.ofSeconds(30)));
+  }
+
+  /** One batch of the batch job, and as soon as it has started its threads, a pool start. */
+  private static Scenario batchThenPool() {
+    BatchThreadBurstsScenario batchJob =
+        new BatchThreadBurstsScenario(LabOptions.defaults("batch-thread-bursts"));
+    Scenario pool = new PoolStartScenario(LabOptions.parse("pool-start", "--pause", "10m"));
+    return new Scenario() {
+      @Override
+      public String name() {
+        return "batch-then-pool";
+      }
+
+      @Override
+      public String description() {
+        return "one batch of batch-thread-bursts, then pool-start right after it";
+      }
+
+      @Override
+      public void run(LabLog log) throws InterruptedException {
+        log.onset("batch", "number", 0, "threads", BatchThreadBurstsScenario.DEFAULT_THREADS);
+        batchJob.runBatch(0);
+        pool.run(log);
+      }
+    };
   }
 
   /**
