@@ -24,20 +24,21 @@ final class Sequences {
   static final int FLAPS = 4;
   static final Duration FLAP_ON = Duration.ofSeconds(10);
   static final Duration FLAP_OFF = Duration.ofSeconds(10);
+  static final Duration BATCH_TO_POOL = Duration.ofSeconds(2);
 
   private Sequences() {}
 
   /**
    * A thread-per-request storm that ends, then the healthy changes of the same signal a minute
    * later: a batch job starting 100 short-lived threads every 30 s, then one more batch with a
-   * 200-thread pool started at once right after it (two one-off creators back to back, as a loaded
+   * 200-thread pool started at once 2 s after it (two one-off creators back to back, as a loaded
    * machine once lined them up). One ThreadStorm, for the storm only.
    */
   static Scenario stormThenBursts(LabOptions options) {
     return incidentThenHealthyChanges(
         "storm-then-bursts",
         "thread-per-request (200/s) for 40s; 60s quiet; batch-thread-bursts for 100s; a batch"
-            + " and right after it pool-start (200 threads at once); quiet: one ThreadStorm",
+            + " and 2s after it pool-start (200 threads at once); quiet: one ThreadStorm",
         options,
         play("storm", "ThreadStorm", threadPerRequest(STORM_RATE), Duration.ofSeconds(40)),
         play(
@@ -49,7 +50,10 @@ final class Sequences {
         play("batch-then-pool", "none", batchThenPool(), Duration.ofSeconds(30)));
   }
 
-  /** One batch of the batch job, and as soon as it has started its threads, a pool start. */
+  /**
+   * One batch of the batch job, and {@link #BATCH_TO_POOL} after it has started its threads, a pool
+   * start: the batch in the older half of ThreadStorm's 5 s window, the pool in the newer.
+   */
   private static Scenario batchThenPool() {
     BatchThreadBurstsScenario batchJob =
         new BatchThreadBurstsScenario(LabOptions.defaults("batch-thread-bursts"));
@@ -62,13 +66,14 @@ final class Sequences {
 
       @Override
       public String description() {
-        return "one batch of batch-thread-bursts, then pool-start right after it";
+        return "one batch of batch-thread-bursts, then pool-start 2s after it";
       }
 
       @Override
       public void run(LabLog log) throws InterruptedException {
         log.onset("batch", "number", 0, "threads", BatchThreadBurstsScenario.DEFAULT_THREADS);
         batchJob.runBatch(0);
+        Thread.sleep(BATCH_TO_POOL.toMillis());
         pool.run(log);
       }
     };

@@ -54,6 +54,10 @@ final class SequenceReplays {
         // Run again live with both fixes (load average 1 to 5): the last batch and the pool 7 s
         // apart, one ThreadStorm.
         stormThenBursts("storm-then-bursts-run2-jdk17"),
+        // The scenario lining the batch and the pool up itself (batch-then-pool: the pool 2 s
+        // after the batch), run live with both fixes on a quiet machine: one ThreadStorm. The
+        // mean-and-counts rule pages the pair ("69.0 thread starts/s, 50% from runBatch").
+        stormThenBursts("storm-then-bursts-v2-jdk17"),
         // GC pressure starting while CodeCacheChurn fires (4 MB cache, -Xmx128m): GcOverhead
         // names GC pauses, not the churn, and resolves once the allocation stops while the churn
         // (still paging) goes on. The compilers' CPU is the churn's: CompilerCpuHigh may fire.
