@@ -49,22 +49,7 @@ final class BatchThreadBurstsScenario implements Scenario {
 
   /** The batch job alone, for a sequence that runs its own healthy service beside it. */
   Scenario withoutService() {
-    return new Scenario() {
-      @Override
-      public String name() {
-        return "batch-job";
-      }
-
-      @Override
-      public String description() {
-        return "the batch job of batch-thread-bursts";
-      }
-
-      @Override
-      public void run(LabLog log) throws InterruptedException {
-        runBatches(log);
-      }
-    };
+    return Phases.named("batch-job", "the batch job of batch-thread-bursts", this::runBatches);
   }
 
   private void runBatches(LabLog log) throws InterruptedException {

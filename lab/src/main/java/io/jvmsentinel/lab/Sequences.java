@@ -58,25 +58,15 @@ final class Sequences {
     BatchThreadBurstsScenario batchJob =
         new BatchThreadBurstsScenario(LabOptions.defaults("batch-thread-bursts"));
     Scenario pool = new PoolStartScenario(LabOptions.parse("pool-start", "--pause", "10m"));
-    return new Scenario() {
-      @Override
-      public String name() {
-        return "batch-then-pool";
-      }
-
-      @Override
-      public String description() {
-        return "one batch of batch-thread-bursts, then pool-start 2s after it";
-      }
-
-      @Override
-      public void run(LabLog log) throws InterruptedException {
-        log.onset("batch", "number", 0, "threads", BatchThreadBurstsScenario.DEFAULT_THREADS);
-        batchJob.runBatch(0);
-        Thread.sleep(BATCH_TO_POOL.toMillis());
-        pool.run(log);
-      }
-    };
+    return Phases.named(
+        "batch-then-pool",
+        "one batch of batch-thread-bursts, then pool-start 2s after it",
+        log -> {
+          log.onset("batch", "number", 0, "threads", BatchThreadBurstsScenario.DEFAULT_THREADS);
+          batchJob.runBatch(0);
+          Thread.sleep(BATCH_TO_POOL.toMillis());
+          pool.run(log);
+        });
   }
 
   /**
