@@ -55,7 +55,7 @@ final class StormAfterStormScenario implements Scenario {
   }
 
   /** The first storm: one logged event, so one new thread, at a steady rate. */
-  static final class LoggerStorm implements Scenario {
+  private static final class LoggerStorm implements Scenario {
     private final int rate;
 
     LoggerStorm(int rate) {
