@@ -41,18 +41,27 @@ final class BatchThreadBurstsScenario implements Scenario {
   public void run(LabLog log) throws InterruptedException {
     Thread service = Phases.startInBackground(new HealthyScenario(options), log);
     try {
-      for (long batch = 1; ; batch++) {
-        Thread.sleep(pause.toMillis());
-        log.onset("batch", "number", batch, "threads", threads);
-        runBatch(batch);
-      }
+      runBatches(log);
     } finally {
       service.interrupt();
     }
   }
 
+  /** The batch job alone, for a sequence that runs its own healthy service beside it. */
+  Scenario withoutService() {
+    return Phases.named("batch-job", "the batch job of batch-thread-bursts", this::runBatches);
+  }
+
+  private void runBatches(LabLog log) throws InterruptedException {
+    for (long batch = 1; ; batch++) {
+      Thread.sleep(pause.toMillis());
+      log.onset("batch", "number", batch, "threads", threads);
+      runBatch(batch);
+    }
+  }
+
   /** The creator site: one new thread per work item, started over {@link #SPREAD_MILLIS}. */
-  private void runBatch(long batch) throws InterruptedException {
+  void runBatch(long batch) throws InterruptedException {
     long gap = SPREAD_MILLIS / threads;
     for (int i = 0; i < threads; i++) {
       long item = batch * 1_000_000L + i;

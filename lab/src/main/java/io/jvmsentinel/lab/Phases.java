@@ -34,6 +34,31 @@ final class Phases {
     }
   }
 
+  /** What a phase does until it is interrupted. */
+  interface Body {
+    void run(LabLog log) throws InterruptedException;
+  }
+
+  /** A phase of a longer scenario as a scenario of its own, to run with {@link #runFor}. */
+  static Scenario named(String name, String description, Body body) {
+    return new Scenario() {
+      @Override
+      public String name() {
+        return name;
+      }
+
+      @Override
+      public String description() {
+        return description;
+      }
+
+      @Override
+      public void run(LabLog log) throws InterruptedException {
+        body.run(log);
+      }
+    };
+  }
+
   /** Stays quiet until the lab ends this scenario (its {@code --duration}, or never). */
   static void idleUntilInterrupted() throws InterruptedException {
     Thread.sleep(Long.MAX_VALUE);

@@ -55,6 +55,11 @@ public final class Scenarios {
     register("lock-contention", LockContentionScenario::new);
     register("incidents-at-once", IncidentsAtOnceScenario::new);
     register("bench", BenchScenario::new);
+    register("storm-then-bursts", Sequences::stormThenBursts);
+    register("tls-storm-then-wave", Sequences::tlsStormThenWave);
+    register("storm-during-contention", Sequences::stormDuringContention);
+    register("gc-during-churn", Sequences::gcDuringChurn);
+    register("storm-flaps-then-recurs", Sequences::stormFlapsThenRecurs);
   }
 
   private Scenarios() {}

@@ -82,7 +82,12 @@ class LabOptionsTest {
             "hostile-reply-hang",
             "lock-contention",
             "incidents-at-once",
-            "bench");
+            "bench",
+            "storm-then-bursts",
+            "tls-storm-then-wave",
+            "storm-during-contention",
+            "gc-during-churn",
+            "storm-flaps-then-recurs");
     for (String name : Scenarios.names()) {
       assertThat(Scenarios.create(LabOptions.defaults(name)))
           .hasValueSatisfying(scenario -> assertThat(scenario.name()).isEqualTo(name));

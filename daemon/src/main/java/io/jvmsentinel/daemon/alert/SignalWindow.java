@@ -2,6 +2,8 @@ package io.jvmsentinel.daemon.alert;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Predicate;
@@ -93,6 +95,37 @@ public final class SignalWindow {
       ToDoubleFunction<SignalSample> value,
       Predicate<SignalSample> usable) {
     return endingAgo(ago).rate(window, value, usable);
+  }
+
+  /**
+   * The usual per-second rate over {@code slices} consecutive slices of {@code slice} ending {@code
+   * ago} before the latest sample: the median of the slices' rates, so that a short spell unlike
+   * the rest (a storm that ended minutes ago) does not count as the usual. NaN unless at least half
+   * the slices have a rate.
+   */
+  public double medianRateEndingAgo(
+      Duration ago,
+      Duration slice,
+      int slices,
+      ToDoubleFunction<SignalSample> value,
+      Predicate<SignalSample> usable) {
+    List<Double> rates = new ArrayList<>();
+    SignalWindow rest = endingAgo(ago);
+    for (int i = 0; i < slices && rest.samples.size() >= 2; i++) {
+      double rate = rest.rate(slice, value, usable);
+      if (!Double.isNaN(rate)) {
+        rates.add(rate);
+      }
+      rest = rest.endingAgo(slice);
+    }
+    if (rates.isEmpty() || rates.size() * 2 < slices) {
+      return Double.NaN;
+    }
+    Collections.sort(rates);
+    int middle = rates.size() / 2;
+    return rates.size() % 2 == 1
+        ? rates.get(middle)
+        : (rates.get(middle - 1) + rates.get(middle)) / 2;
   }
 
   /** The samples up to {@code ago} before the latest one. */

@@ -53,6 +53,8 @@ public final class LabScenarios {
         return List.of("-Xmx128m");
       case "incidents-at-once":
         return List.of("-Xmx256m");
+      case "gc-during-churn":
+        return List.of("-XX:ReservedCodeCacheSize=4m", "-Xmx128m");
       default:
         return List.of();
     }

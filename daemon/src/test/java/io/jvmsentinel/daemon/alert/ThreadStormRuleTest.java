@@ -63,6 +63,54 @@ class ThreadStormRuleTest {
   }
 
   @Test
+  void twoOneOffBurstsFromDifferentCreatorsBackToBackAreNotAStorm() {
+    // A batch job's 180 threads over 6 s, then a pool of 200 started at once right after it
+    // (sequences: storm-then-bursts): together they fill both halves of the window, but the only
+    // creator that starts threads in both halves is the batch, far below the floor.
+    String batch = "com.example.Batch.runBatch";
+    String pool = "com.example.Pool.startPool";
+    SignalHistory history =
+        Samples.history(
+            596,
+            (s, t) -> {
+              double batchStarts = 60.0 * Math.max(0, Math.min(t, 594) - 588) / 2;
+              s.threadStarts(2.0 * t + batchStarts + (t >= 596 ? 200 : 0));
+              if (t >= 590 && t <= 594) {
+                s.creators(Samples.site(batch, 60, "batch-#"));
+              } else if (t == 596) {
+                s.creators(Samples.site(pool, 200, "pool-#"));
+              }
+            });
+
+    assertThat(rule.evaluate(context(history, Set.of(), false))).isEmpty();
+  }
+
+  @Test
+  void aStormFromOneCreatorBesideAOneOffPoolStartIsAStorm() {
+    // 100/s from one creator for 20 s, and a pool of 200 started in the last tick.
+    String dispatcher = "com.example.Dispatcher.dispatch";
+    SignalHistory history =
+        Samples.history(
+            600,
+            (s, t) -> {
+              s.threadStarts(2.0 * t + 98.0 * Math.max(0, t - 580) + (t >= 600 ? 200 : 0));
+              if (t > 580) {
+                s.creators(
+                    t == 600
+                        ? new SiteStarts[] {
+                          Samples.site(dispatcher, 200, "request-#"),
+                          Samples.site("com.example.Pool.startPool", 200, "pool-#")
+                        }
+                        : new SiteStarts[] {Samples.site(dispatcher, 200, "request-#")});
+              }
+            });
+
+    assertThat(rule.evaluate(context(history, Set.of(), false)))
+        .singleElement()
+        .satisfies(f -> assertThat(f.summary()).contains(dispatcher));
+  }
+
+  @Test
   void aRateBelowTheFloorIsNotAStorm() {
     SignalHistory history = Samples.history(20, (s, t) -> s.threadStarts(40.0 * t));
 
@@ -75,6 +123,40 @@ class ThreadStormRuleTest {
     SignalHistory history =
         Samples.history(
             620, (s, t) -> s.threadStarts(t <= 600 ? 60.0 * t : 36_000 + 150.0 * (t - 600)));
+
+    assertThat(rule.evaluate(context(history, Set.of(), false))).isEmpty();
+  }
+
+  @Test
+  void aStormThatEndedMinutesAgoDoesNotRaiseTheBarForTheNextOne() {
+    // 2/s for eleven minutes, a 200/s storm for a minute at minute 5 (resolved since), and the
+    // same code storming again at 100/s for the last 20 s: the baseline's 9 minutes hold the first
+    // storm, which is not this target's normal (sequences: storm-flaps-then-recurs).
+    SignalHistory history =
+        Samples.history(
+            660,
+            (s, t) ->
+                s.threadStarts(
+                    2.0 * t
+                        + 198.0 * Math.max(0, Math.min(t, 360) - 300)
+                        + 98.0 * Math.max(0, t - 640)));
+
+    assertThat(rule.evaluate(context(history, Set.of(), false)))
+        .singleElement()
+        .satisfies(f -> assertThat(f.evidence()).containsEntry("baselinePerSecond", 2.0));
+  }
+
+  @Test
+  void aTargetWhoseUsualMinuteHoldsBurstsKeepsThemInItsBaseline() {
+    // 60/s in bursts every minute for ten minutes is this target's normal; 150/s is less than 5x.
+    SignalHistory history =
+        Samples.history(
+            620,
+            (s, t) ->
+                s.threadStarts(
+                    t <= 600
+                        ? 3_600.0 * (t / 60) + (t % 60 >= 30 ? 3_600 : 0)
+                        : 36_000 + 150.0 * (t - 600)));
 
     assertThat(rule.evaluate(context(history, Set.of(), false))).isEmpty();
   }

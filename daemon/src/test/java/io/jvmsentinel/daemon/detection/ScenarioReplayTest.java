@@ -43,7 +43,8 @@ class ScenarioReplayTest {
   /**
    * An alert a scenario must raise: after the n-th onset line containing {@code onset}; and, when
    * {@code end} is set, resolved within {@code resolveBound} of the first onset line containing
-   * {@code end} after that (the incident's cause stopped).
+   * {@code end} after that (the incident's cause stopped), and not before it; its page and evidence
+   * never name any of {@code others} (another incident's cause).
    */
   record Expected(
       String rule,
@@ -52,19 +53,26 @@ class ScenarioReplayTest {
       Duration bound,
       String cause,
       String end,
-      Duration resolveBound) {
+      Duration resolveBound,
+      List<String> others) {
     static Expected of(String rule, String onset, int bound, String cause) {
-      return new Expected(rule, onset, 1, Duration.ofSeconds(bound), cause, null, null);
+      return new Expected(rule, onset, 1, Duration.ofSeconds(bound), cause, null, null, List.of());
     }
 
     Expected again(int occurrence) {
-      return new Expected(rule, onset, occurrence, bound, cause, end, resolveBound);
+      return new Expected(rule, onset, occurrence, bound, cause, end, resolveBound, others);
     }
 
     /** Resolved within {@code seconds} of the next onset line containing {@code endMarker}. */
     Expected resolvedWithin(int seconds, String endMarker) {
       return new Expected(
-          rule, onset, occurrence, bound, cause, endMarker, Duration.ofSeconds(seconds));
+          rule, onset, occurrence, bound, cause, endMarker, Duration.ofSeconds(seconds), others);
+    }
+
+    /** Its page, updates and evidence name none of {@code causes} (another incident's). */
+    Expected notNaming(String... causes) {
+      return new Expected(
+          rule, onset, occurrence, bound, cause, end, resolveBound, List.of(causes));
     }
   }
 
@@ -328,8 +336,13 @@ class ScenarioReplayTest {
     return expected;
   }
 
+  /** Incidents in sequence: after, during and again (SequenceReplays). */
+  static Stream<Scenario> sequences() {
+    return SequenceReplays.scenarios();
+  }
+
   @ParameterizedTest
-  @MethodSource("scenarios")
+  @MethodSource({"scenarios", "sequences"})
   void pagesExactlyItsIncidentsInTimeNamingTheirCause(Scenario scenario) throws IOException {
     List<SignalSample> samples = Replay.fixture(scenario.fixture());
     List<String> onsets =
@@ -365,6 +378,11 @@ class ScenarioReplayTest {
           .as("%s latency from '%s'", expected.rule(), expected.onset())
           .isLessThanOrEqualTo(expected.bound().toSeconds());
       assertThat(page.summary()).contains(expected.cause());
+      for (String other : expected.others()) {
+        assertThat(page.summary() + page.explanation() + page.evidence())
+            .as("%s names another incident's cause", page)
+            .doesNotContain(other);
+      }
       if (expected.end() != null) {
         double end = secondsAfter(start, nextOnsetAt(onsets, expected.end(), start, onset));
         Replay.Page resolved =
@@ -377,7 +395,8 @@ class ScenarioReplayTest {
             .as("%s resolved after '%s'; pages: %s", expected.rule(), expected.end(), pages)
             .isNotNull();
         assertThat(resolved.atSecond() - end)
-            .as("%s resolve latency from '%s'", expected.rule(), expected.end())
+            .as("%s resolve latency from '%s'; pages: %s", expected.rule(), expected.end(), pages)
+            .isGreaterThanOrEqualTo(0)
             .isLessThanOrEqualTo(expected.resolveBound().toSeconds());
         cell +=
             String.format(
@@ -403,10 +422,18 @@ class ScenarioReplayTest {
       scenario.expected().stream()
           .filter(expected -> expected.rule().equals(update.rule()))
           .forEach(
-              expected ->
-                  assertThat(update.summary())
-                      .as("update %s; pages: %s", update, pages)
-                      .contains(expected.cause()));
+              expected -> {
+                assertThat(update.summary())
+                    .as("update %s; pages: %s", update, pages)
+                    .contains(expected.cause());
+                expected
+                    .others()
+                    .forEach(
+                        other ->
+                            assertThat(update.summary() + update.evidence())
+                                .as("update %s names another incident's cause", update)
+                                .doesNotContain(other));
+              });
     }
     List<Replay.Page> judged =
         firing.stream().filter(p -> !scenario.tolerated().contains(p.rule())).toList();

@@ -36,6 +36,8 @@ class LabScenariosTest {
       assertThat(LabScenarios.jvmFlags("feature-after-warmup", feature)).isEmpty();
       assertThat(LabScenarios.jvmFlags("deopt-storm", feature)).isEmpty();
       assertThat(LabScenarios.jvmFlags("healthy", feature)).isEmpty();
+      assertThat(LabScenarios.jvmFlags("gc-during-churn", feature))
+          .containsExactly("-XX:ReservedCodeCacheSize=4m", "-Xmx128m");
     }
     assertThat(LabScenarios.builder("gc-pressure").build().command(0)).contains("-Xmx64m");
   }

@@ -1,5 +1,6 @@
 package io.jvmsentinel.daemon.alert.rules;
 
+import io.jvmsentinel.collectors.jfr.threads.SiteStarts;
 import io.jvmsentinel.collectors.jfr.threads.ThreadStartReport;
 import io.jvmsentinel.daemon.alert.AlertRule;
 import io.jvmsentinel.daemon.alert.EvidenceOrder;
@@ -15,6 +16,7 @@ import io.jvmsentinel.daemon.alert.WindowedEvidence;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,7 +48,9 @@ public final class ThreadStormRule implements AlertRule {
       " The starts with a stack are all the monitoring's own: the JDK serving JMX and JFR"
           + " connections (RMI connection threads, JMX and JFR timers), the daemon's or another"
           + " client's.";
-  private static final Duration BASELINE_WINDOW = Duration.ofMinutes(9);
+  // The baseline: the median minute of the 9 before the last one.
+  private static final Duration BASELINE_SLICE = Duration.ofMinutes(1);
+  private static final int BASELINE_SLICES = 9;
   private static final Duration BASELINE_GAP = Duration.ofMinutes(1);
 
   @Override
@@ -72,14 +76,14 @@ public final class ThreadStormRule implements AlertRule {
             BASELINE_FACTOR,
             5,
             "ratio",
-            "The rate must also exceed the target's own baseline (the rate of the 9 minutes"
-                + " before the last one) by this factor"),
+            "The rate must also exceed the target's own baseline (the median of its per-minute"
+                + " rates over the 9 minutes before the last one) by this factor"),
         new RuleThreshold(
             WINDOW,
             5,
             "seconds",
-            "Window over which the rate is measured; both halves must carry starts (a one-off"
-                + " burst fills only one)"),
+            "Window over which the rate is measured; both halves must carry starts, from the"
+                + " same creators where stack traces tell (a one-off burst fills only one)"),
         new RuleThreshold(
             KNOWN_CAUSE_MIN_RATE,
             5,
@@ -111,10 +115,17 @@ public final class ThreadStormRule implements AlertRule {
     double newer = context.history().rate(half, SignalSample::threadStarts, sameSource);
     double older =
         context.history().rateEndingAgo(half, half, SignalSample::threadStarts, sameSource);
+    // The target's usual minute, not its average: a storm that ended minutes ago is in the
+    // window but is not the normal the next storm is held against (sequences: a storm recurring).
     double baseline =
         context
             .history()
-            .rateEndingAgo(BASELINE_GAP, BASELINE_WINDOW, SignalSample::threadStarts, sameSource);
+            .medianRateEndingAgo(
+                BASELINE_GAP,
+                BASELINE_SLICE,
+                BASELINE_SLICES,
+                SignalSample::threadStarts,
+                sameSource);
     double floor = context.threshold(MIN_RATE);
     double knownFloor = context.threshold(KNOWN_CAUSE_MIN_RATE);
     double limit =
@@ -127,7 +138,11 @@ public final class ThreadStormRule implements AlertRule {
       // baseline is left out here: a long storm would otherwise become its own baseline.
       storming = rate >= floor / 2;
     } else {
-      storming = rate >= limit && newer >= floor / 2 && older >= floor / 2;
+      storming =
+          rate >= limit
+              && newer >= floor / 2
+              && older >= floor / 2
+              && sustainedByItsCreators(context.history(), window, rate, floor);
     }
     // The creators of this storm only: the starts since its onset, not since the stream began.
     // The application's: the monitoring's own starts are never the cause.
@@ -153,6 +168,52 @@ public final class ThreadStormRule implements AlertRule {
     return List.of(
         finding(
             context, latest.get(), rate, baseline, window, storm, creators, cause.orElse(null)));
+  }
+
+  /**
+   * Whether the window's starts come from creators that keep starting threads: the application's
+   * creator sites seen in both halves of the window carry the floor's rate between them. Two
+   * one-off bursts back to back (a batch job's threads, then a pool started at once) fill both
+   * halves from different creators, neither of them sustained (sequences: storm-then-bursts).
+   * Without application stacks in either half (no JFR, stacks sampled at high rates, only the
+   * monitoring's own starts) the creators cannot tell: the counts alone decide.
+   */
+  static boolean sustainedByItsCreators(
+      SignalWindow history, Duration window, double rate, double floor) {
+    List<SignalSample> samples = history.window(window);
+    if (samples.isEmpty()) {
+      return true;
+    }
+    Instant latest = samples.get(samples.size() - 1).at();
+    Instant from = latest.minus(window);
+    Instant split = latest.minus(window.dividedBy(2));
+    Map<String, Long> older = new HashMap<>();
+    Map<String, Long> newer = new HashMap<>();
+    for (SignalSample sample : samples) {
+      if (!sample.at().isAfter(from)) {
+        continue; // Its starts happened before the window.
+      }
+      Map<String, Long> half = sample.at().isAfter(split) ? newer : older;
+      for (SiteStarts site : sample.details().creatorSites().sites()) {
+        if (!site.own()) {
+          half.merge(site.site(), site.count(), Long::sum);
+        }
+      }
+    }
+    if (older.isEmpty() || newer.isEmpty()) {
+      return true;
+    }
+    long all = 0;
+    long sustained = 0;
+    for (Map<String, Long> half : List.of(older, newer)) {
+      for (Map.Entry<String, Long> site : half.entrySet()) {
+        all += site.getValue();
+        if (older.containsKey(site.getKey()) && newer.containsKey(site.getKey())) {
+          sustained += site.getValue();
+        }
+      }
+    }
+    return rate * sustained / all >= floor;
   }
 
   /**

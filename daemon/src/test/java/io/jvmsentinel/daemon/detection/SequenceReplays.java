@@ -1,0 +1,108 @@
+package io.jvmsentinel.daemon.detection;
+
+import io.jvmsentinel.daemon.alert.WarmUp;
+import io.jvmsentinel.daemon.detection.ScenarioReplayTest.Expected;
+import io.jvmsentinel.daemon.detection.ScenarioReplayTest.Scenario;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/**
+ * The recorded sequences (lab {@code Sequences}, docs/incidents.md "Sequences"): incidents after,
+ * during and again after others, replayed by {@link ScenarioReplayTest} like every fixture. Each
+ * pages once per incident, names its own cause and not the other's, and resolves once, after its
+ * cause stopped.
+ */
+final class SequenceReplays {
+  static final String DISPATCHER = "io.jvmsentinel.lab.RequestDispatcher.dispatch";
+  static final String CONTENTION = "SlowCloseConnectionCache on average; held by lab-request-";
+
+  private SequenceReplays() {}
+
+  static Stream<Scenario> scenarios() {
+    return Stream.of(
+        // A storm flapping 4 times (10 s on, 10 s off: under the 15 s clear-for) is one alert,
+        // resolved once after the last flap; the same storm 5.5 minutes later, at half the rate,
+        // is a new page naming its cause again (the flaps are in the baseline's 9 minutes).
+        flapsThenRecurs("storm-flaps-then-recurs-rate100-jdk17"),
+        // The same recurring at 70/s: the mean of the baseline's 9 minutes (the flaps' 7,200
+        // starts in them) put the bar at 5 x 18/s = 90/s, and the recurrence went unpaged.
+        flapsThenRecurs("storm-flaps-then-recurs-jdk17"),
+        // A thread storm from other code while LockContention fires: two alerts, each naming its
+        // own cause and not the other's, each resolving after its own cause stopped.
+        duringContention("storm-during-contention-jdk17"),
+        duringContention("storm-during-contention-jdk11"),
+        // A full-handshake storm (10 handshakes/s reached of the 40 asked, at load average 17),
+        // then a minute later healthy clients' one-off reconnect wave to another peer: one
+        // TlsHandshakeStorm, resolved after the storm; the wave pages nothing.
+        new Scenario(
+            "tls-storm-then-wave-jdk17",
+            WarmUp.DEFAULT,
+            List.of(
+                Expected.of(
+                        "TlsHandshakeStorm",
+                        "phase=full-handshakes ",
+                        30,
+                        "handshakes/s with localhost:")
+                    .resolvedWithin(30, "phase=after-storm"))),
+        // A thread storm, then a minute later a batch job's 100 threads every 30 s and a pool of
+        // 200 started at once: one ThreadStorm, for the storm. The last batch and the pool came 4 s
+        // apart (the batches ran late under load): 300 starts in 5 s, both halves of the window
+        // filled by two different one-off creators. That paged (live, 72.9/s, "66% from
+        // PoolStartScenario.startPool") until the rule asked for creators that keep starting.
+        stormThenBursts("storm-then-bursts-jdk17"),
+        // Run again live with both fixes (load average 1 to 5): the last batch and the pool 7 s
+        // apart, one ThreadStorm.
+        stormThenBursts("storm-then-bursts-run2-jdk17"),
+        // The scenario lining the batch and the pool up itself (batch-then-pool: the pool 2 s
+        // after the batch), run live with both fixes on a quiet machine: one ThreadStorm. The
+        // mean-and-counts rule pages the pair ("69.0 thread starts/s, 50% from runBatch").
+        stormThenBursts("storm-then-bursts-v2-jdk17"),
+        // GC pressure starting while CodeCacheChurn fires (4 MB cache, -Xmx128m): GcOverhead
+        // names GC pauses, not the churn, and resolves once the allocation stops while the churn
+        // (still paging) goes on. The compilers' CPU is the churn's: CompilerCpuHigh may fire.
+        new Scenario(
+            "gc-during-churn-jdk17",
+            WarmUp.DEFAULT,
+            List.of(
+                Expected.of("CodeCacheChurn", "phase=churn ", 60, "compiled again")
+                    .notNaming("GC pauses"),
+                Expected.of("GcOverhead", "phase=gc ", 60, "of time in GC pauses")
+                    .resolvedWithin(30, "phase=gc-over")
+                    .notNaming("code cache", "compiled again")),
+            Set.of("CompilerCpuHigh")));
+  }
+
+  private static Scenario stormThenBursts(String fixture) {
+    return new Scenario(
+        fixture,
+        WarmUp.DEFAULT,
+        List.of(
+            Expected.of("ThreadStorm", "phase=storm ", 10, DISPATCHER)
+                .resolvedWithin(30, "phase=after-storm")));
+  }
+
+  private static Scenario flapsThenRecurs(String fixture) {
+    return new Scenario(
+        fixture,
+        WarmUp.DEFAULT,
+        List.of(
+            Expected.of("ThreadStorm", "phase=flap-1 ", 10, DISPATCHER)
+                .resolvedWithin(30, "phase=flaps-over"),
+            Expected.of("ThreadStorm", "phase=recurs ", 15, DISPATCHER)
+                .resolvedWithin(30, "phase=quiet")));
+  }
+
+  private static Scenario duringContention(String fixture) {
+    return new Scenario(
+        fixture,
+        WarmUp.DEFAULT,
+        List.of(
+            Expected.of("LockContention", "phase=contention ", 15, CONTENTION)
+                .resolvedWithin(30, "phase=contention-over")
+                .notNaming(DISPATCHER),
+            Expected.of("ThreadStorm", "phase=storm ", 10, DISPATCHER)
+                .resolvedWithin(30, "phase=storm-over")
+                .notNaming("SlowCloseConnectionCache")));
+  }
+}
