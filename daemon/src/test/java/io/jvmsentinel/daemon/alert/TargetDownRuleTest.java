@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.jvmsentinel.daemon.alert.rules.TargetDownRule;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiConsumer;
 import org.junit.jupiter.api.Test;
 
 /** TargetDown on synthetic signal windows: down long enough, with what the session knows. */
@@ -74,15 +75,7 @@ class TargetDownRuleTest {
   @Test
   void aTargetThatWentDarkThrashingInGcSaysSo() {
     // 60 s seen spending 80% of the time in GC pauses, then 70 s without an answer.
-    SignalHistory history =
-        Samples.history(
-            130,
-            (s, t) -> {
-              s.gcPause(0.8 * Math.min(t, 60));
-              if (t > 60) {
-                s.down(t - 60).target(lost);
-              }
-            });
+    SignalHistory history = wentDarkAfter((s, t) -> s.gcPause(0.8 * t));
 
     assertThat(rule.evaluate(context(history)))
         .singleElement()
@@ -99,15 +92,7 @@ class TargetDownRuleTest {
 
   @Test
   void aTargetThatWentDarkInAThreadStormSaysSo() {
-    SignalHistory history =
-        Samples.history(
-            130,
-            (s, t) -> {
-              s.threadStarts(400.0 * Math.min(t, 60));
-              if (t > 60) {
-                s.down(t - 60).target(lost);
-              }
-            });
+    SignalHistory history = wentDarkAfter((s, t) -> s.threadStarts(400.0 * t));
 
     assertThat(rule.evaluate(context(history)))
         .singleElement()
@@ -122,15 +107,7 @@ class TargetDownRuleTest {
 
   @Test
   void aQuietTargetThatWentDarkNamesNoCause() {
-    SignalHistory history =
-        Samples.history(
-            130,
-            (s, t) -> {
-              s.gcPause(0.01 * t).threadStarts(2.0 * t);
-              if (t > 60) {
-                s.down(t - 60).target(lost);
-              }
-            });
+    SignalHistory history = wentDarkAfter((s, t) -> s.gcPause(0.01 * t).threadStarts(2.0 * t));
 
     assertThat(rule.evaluate(context(history)))
         .singleElement()
@@ -140,6 +117,18 @@ class TargetDownRuleTest {
               assertThat(f.evidence())
                   .doesNotContainKeys("gcPauseShareBeforeDown", "threadStartsPerSecondBeforeDown");
             });
+  }
+
+  /** 60 s of data shaped by {@code seen}, then 70 s without an answer (the last data kept). */
+  private SignalHistory wentDarkAfter(BiConsumer<Samples, Integer> seen) {
+    return Samples.history(
+        130,
+        (s, t) -> {
+          seen.accept(s, Math.min(t, 60));
+          if (t > 60) {
+            s.down(t - 60).target(lost);
+          }
+        });
   }
 
   private RuleContext context(SignalHistory history) {
