@@ -5,7 +5,8 @@
 #   record.sh NAME SECONDS "JVM FLAGS" SCENARIO [LAB ARGS...]
 # e.g. record.sh tls-30rps-jdk17 60 "" tls-listener-storm --rate 30 --delay 10s
 # JAVA (default: java on PATH) runs the lab; DAEMON_JAVA (default: JAVA) runs the daemon, which
-# needs JDK 17+; POLL_INTERVAL (default 2s) is the target's pollInterval.
+# needs JDK 17+; POLL_INTERVAL (default 2s) is the target's pollInterval; CALL_TIMEOUT (default 5s)
+# the daemon's connection.callTimeout.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../../../../.." && pwd)"
@@ -14,6 +15,7 @@ shift 4
 java=${JAVA:-java}
 daemon_java=${DAEMON_JAVA:-$java}
 poll=${POLL_INTERVAL:-2s}
+call_timeout=${CALL_TIMEOUT:-5s}
 jar="$root/daemon/target/jvm-sentinel.jar"
 work=$(mktemp -d)
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
@@ -28,6 +30,8 @@ for _ in $(seq 100); do grep -q "LAB ready" "$work/lab.log" && break; sleep 0.3;
 cat > "$work/sentinel.yaml" <<YAML
 http:
   listen: 127.0.0.1:0
+connection:
+  callTimeout: $call_timeout
 detection:
   recordDirectory: $work/rec
   snapshots:

@@ -27,6 +27,7 @@ public final class Scenarios {
     register("codecache-full", CodeCacheFullScenario::new);
     register("deopt-storm", DeoptStormScenario::new);
     register("gc-pressure", GcPressureScenario::new);
+    register("gc-freeze", GcFreezeScenario::new);
     register("mixed", MixedScenario::new);
     register("storm-after-storm", StormAfterStormScenario::new);
     register("feature-after-warmup", FeatureAfterWarmupScenario::new);

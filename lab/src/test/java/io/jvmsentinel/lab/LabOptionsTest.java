@@ -61,6 +61,7 @@ class LabOptionsTest {
             "codecache-full",
             "deopt-storm",
             "gc-pressure",
+            "gc-freeze",
             "mixed",
             "storm-after-storm",
             "feature-after-warmup",

@@ -530,7 +530,8 @@ public enum Metric implements MeterDefinition {
       "jvm.sentinel.gc.notifications.missed",
       MeterKind.COUNTER,
       null,
-      "GC notifications the daemon did not receive (gaps in each collector's GcInfo id)",
+      "GC notifications the daemon did not receive: gaps in each collector's GcInfo id, and"
+          + " collections that ended while the connection was down (from CollectionCount)",
       "",
       "daemon"),
   SENTINEL_TAG_VALUES_CAPPED(

@@ -14,6 +14,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import javax.management.JMException;
 import javax.management.MBeanServerConnection;
 import javax.management.Notification;
@@ -29,7 +31,10 @@ import javax.management.openmbean.CompositeData;
  *
  * <p>Notifications are pushed by the target (latency measured at about 7 ms, p90 26 ms), so pause
  * timers need no polling. Gaps are detected with {@code GcInfo.getId()}, which counts per
- * collector; the notification sequence number does not.
+ * collector; the notification sequence number does not. Collections that ended while the connection
+ * was down are never notified; their time is recovered from the polled totals ({@link
+ * UnnotifiedCollections}) and counted in {@link #pauseSeconds()}, so a GC freeze that timed out the
+ * daemon's polls is not lost to detection.
  *
  * <p>The three tags come from the target: collector names from its MBeans (code can register more),
  * action and cause strings from its notifications. Each is capped ({@link CardinalityCap}: {@value
@@ -45,14 +50,22 @@ public final class GcPoller implements JmxPoller {
   static final int MAX_CAUSES = 40;
 
   private final Tags tags;
+  private final Supplier<JvmIdentity> identity;
+  private final LongSupplier nanoClock;
   private final CardinalityCap collectorNames = new CardinalityCap(MAX_COLLECTORS);
   private final CardinalityCap actions = new CardinalityCap(MAX_ACTIONS);
   private final CardinalityCap causes = new CardinalityCap(MAX_CAUSES);
   private final Map<String, Long> lastGcId = new ConcurrentHashMap<>();
   private final java.util.concurrent.atomic.LongAdder pauseMillis =
       new java.util.concurrent.atomic.LongAdder();
+  private final java.util.concurrent.atomic.LongAdder unnotifiedPauseMillis =
+      new java.util.concurrent.atomic.LongAdder();
   private final java.util.concurrent.atomic.LongAdder codeCacheCollections =
       new java.util.concurrent.atomic.LongAdder();
+  // Per collector, across connections to the same JVM.
+  private final Map<String, UnnotifiedCollections> unnotified = new ConcurrentHashMap<>();
+  private JvmIdentity connectedTo;
+  private long lastPollNanos;
   // The pause timers recorded into, by their tags (bounded by the caps): detection reads them here,
   // as a registry search walks every meter of every target (quadratic in a fleet).
   private final Map<Tags, Timer> pauseTimers = new ConcurrentHashMap<>();
@@ -63,8 +76,23 @@ public final class GcPoller implements JmxPoller {
   private GcMemoryFlow memoryFlow;
   private volatile Map<String, ObjectName> collectors = Map.of();
 
+  /** A poller that cannot tell reconnects to the same JVM: it recovers no unnotified time. */
   public GcPoller(Tags tags) {
+    this(tags, () -> null, System::nanoTime);
+  }
+
+  /**
+   * @param identity the connected JVM (read before this poller connects): unnotified collections
+   *     are recovered only across a reconnect to the same process
+   */
+  public GcPoller(Tags tags, Supplier<JvmIdentity> identity) {
+    this(tags, identity, System::nanoTime);
+  }
+
+  GcPoller(Tags tags, Supplier<JvmIdentity> identity, LongSupplier nanoClock) {
     this.tags = tags;
+    this.identity = identity;
+    this.nanoClock = nanoClock;
   }
 
   @Override
@@ -96,6 +124,13 @@ public final class GcPoller implements JmxPoller {
   public void connected(MBeanServerConnection mbeans) throws IOException, JMException {
     lastGcId.clear();
     memoryFlow.reset();
+    JvmIdentity now = identity.get();
+    if (sameProcess(connectedTo, now)) {
+      unnotified.values().forEach(UnnotifiedCollections::reconnected);
+    } else {
+      unnotified.clear();
+    }
+    connectedTo = now;
     Map<String, ObjectName> found = new ConcurrentHashMap<>();
     for (ObjectName name : mbeans.queryNames(ObjectNames.GARBAGE_COLLECTORS, null)) {
       String gc = name.getKeyProperty("name");
@@ -113,16 +148,61 @@ public final class GcPoller implements JmxPoller {
 
   @Override
   public void poll(MBeanServerConnection mbeans) throws IOException, JMException {
+    long missedMillis = 0;
     for (Map.Entry<String, ObjectName> collector : collectors.entrySet()) {
-      readings
-          .get(collector.getKey())
-          .update(Attributes.read(mbeans, collector.getValue(), COUNT, TIME));
+      Attributes totals = Attributes.read(mbeans, collector.getValue(), COUNT, TIME);
+      readings.get(collector.getKey()).update(totals);
+      double count = totals.number(COUNT);
+      double millis = totals.number(TIME);
+      if (!Double.isNaN(count) && !Double.isNaN(millis) && totalsArePauses(collector.getKey())) {
+        UnnotifiedCollections.Missed missed =
+            unnotified
+                .computeIfAbsent(collector.getKey(), gc -> new UnnotifiedCollections())
+                .polled((long) count, (long) millis);
+        missedNotifications.increment(missed.count());
+        missedMillis += missed.millis();
+      }
     }
+    long now = nanoClock.getAsLong();
+    // Pauses cannot outlast the wall-clock time between the polls, whatever a target reports.
+    long elapsedMillis = lastPollNanos == 0 ? 0 : (now - lastPollNanos) / 1_000_000;
+    lastPollNanos = now;
+    long recovered = Math.min(missedMillis, elapsedMillis);
+    pauseMillis.add(recovered);
+    unnotifiedPauseMillis.add(recovered);
   }
 
-  /** Seconds spent in GC pauses (not concurrent phases) seen since the daemon started. */
+  /**
+   * Whether a collector's CollectionTime is pause time. Not for the concurrent cycle beans (ZGC,
+   * Shenandoah), nor for CMS, whose bean counts its background cycles (concurrent) with its
+   * stop-the-world collections.
+   */
+  static boolean totalsArePauses(String gc) {
+    return !isConcurrentPhase("", gc) && !"ConcurrentMarkSweep".equals(gc);
+  }
+
+  private static boolean sameProcess(JvmIdentity before, JvmIdentity now) {
+    return before != null
+        && now != null
+        && now.startTimeMillis() != 0
+        && now.pid() == before.pid()
+        && now.startTimeMillis() == before.startTimeMillis();
+  }
+
+  /**
+   * Seconds spent in GC pauses (not concurrent phases) seen since the daemon started: notified, and
+   * recovered for collections that ended while the connection was down.
+   */
   public double pauseSeconds() {
     return pauseMillis.sum() / 1000.0;
+  }
+
+  /**
+   * Of {@link #pauseSeconds()}, the time of collections that were never notified (they ended while
+   * the connection was down), recovered from the collectors' CollectionTime at the next poll.
+   */
+  public double unnotifiedPauseSeconds() {
+    return unnotifiedPauseMillis.sum() / 1000.0;
   }
 
   /**
@@ -154,8 +234,9 @@ public final class GcPoller implements JmxPoller {
         GarbageCollectionNotificationInfo.from((CompositeData) notification.getUserData());
     String gc = info.getGcName();
     String gcTag = collectorNames.value(gc);
+    long id = info.getGcInfo().getId();
     if (!CardinalityCap.OTHER.equals(gcTag)) {
-      countGap(gc, info.getGcInfo().getId());
+      countGap(gc, id);
     }
     Tags gcTags =
         tags.and(
@@ -174,7 +255,11 @@ public final class GcPoller implements JmxPoller {
     timer.record(millis, TimeUnit.MILLISECONDS);
     if (metric == Metric.JVM_GC_PAUSE) {
       pauseTimers.putIfAbsent(gcTags, timer);
-      pauseMillis.add(millis);
+      UnnotifiedCollections ledger = unnotified.get(gc);
+      // A late notification of a collection whose time was recovered already.
+      if (ledger == null || ledger.notified(id, millis)) {
+        pauseMillis.add(millis);
+      }
     }
     boolean major =
         metric == Metric.JVM_GC_CONCURRENT_PHASE_TIME

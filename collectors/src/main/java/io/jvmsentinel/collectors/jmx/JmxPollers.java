@@ -22,15 +22,16 @@ public record JmxPollers(
   /** Every poller, for a target whose series carry {@code tags}. */
   public static JmxPollers create(Tags tags) {
     ThreadPoller threads = new ThreadPoller(tags);
+    JvmIdentityPoller identity = new JvmIdentityPoller(tags);
     return new JmxPollers(
-        new JvmIdentityPoller(tags),
+        identity,
         new MemoryPoolPoller(tags),
         new BufferPoolPoller(tags),
         threads,
         new CompilationPoller(tags),
         new ClassLoadingPoller(tags),
         new ProcessPoller(tags),
-        new GcPoller(tags),
+        new GcPoller(tags, identity::identity),
         new CodeCacheStatePoller(tags),
         // After threads: it dumps only while the thread states just read show blocked threads.
         new LockHolderPoller(threads));

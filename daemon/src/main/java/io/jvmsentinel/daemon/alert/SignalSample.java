@@ -37,7 +37,8 @@ import java.util.Map;
  * @param compilerCpuShare share of the process CPU burnt by the JIT compiler threads (JFR)
  * @param sweeperReclaimed methods flushed by the code cache sweeper (JFR, JDK 19 and older)
  * @param codeCacheGcs GCs whose cause was the code cache ("CodeCache GC Threshold", JDK 20+)
- * @param gcPauseSeconds time spent in GC pauses (JMX notifications)
+ * @param gcPauseSeconds time spent in GC pauses (JMX notifications, and the collections that ended
+ *     while the connection was down, recovered at the next poll)
  * @param tlsPeers TLS handshakes per peer (JFR)
  * @param recompilations standard compilations of a method already compiled at the same tier on this
  *     stream (JFR): the same code compiled again, the signature of churn
@@ -49,6 +50,9 @@ import java.util.Map;
  * @param classesUnloaded classes unloaded since the target started (JMX {@code
  *     UnloadedClassCount}): a class is unloaded only with its class loader, so a rising count says
  *     loaders are being dropped; boxed like {@code classesLoaded}
+ * @param unnotifiedGcPauseSeconds of {@code gcPauseSeconds}, the time of collections never notified
+ *     because the connection was down when they ended (a freeze that timed out the polls), from the
+ *     collectors' CollectionTime; boxed like {@code classesLoaded}
  * @param details what happened in this tick (creator sites, deoptimised and recompiled methods) and
  *     what the target is: the rules build their evidence from these, never from live state
  */
@@ -78,6 +82,7 @@ public record SignalSample(
     Double compilerCpuSeconds,
     Double classesLoaded,
     Double classesUnloaded,
+    Double unnotifiedGcPauseSeconds,
     Details details) {
 
   /** One code cache segment. */
@@ -227,6 +232,8 @@ public record SignalSample(
     compilerCpuSeconds = compilerCpuSeconds == null ? Double.NaN : compilerCpuSeconds;
     classesLoaded = classesLoaded == null ? Double.NaN : classesLoaded;
     classesUnloaded = classesUnloaded == null ? Double.NaN : classesUnloaded;
+    unnotifiedGcPauseSeconds =
+        unnotifiedGcPauseSeconds == null ? Double.NaN : unnotifiedGcPauseSeconds;
     details = details == null ? Details.NONE : details;
   }
 }

@@ -82,6 +82,7 @@ final class SignalSampler {
         jfr.compilerCpu().cpuSeconds(CompilerCpu.C1) + jfr.compilerCpu().cpuSeconds(CompilerCpu.C2),
         pollers.classes().totalLoaded(),
         pollers.classes().unloaded(),
+        pollers.gc().unnotifiedPauseSeconds(),
         details(target, status));
   }
 

@@ -22,6 +22,8 @@ import java.util.List;
  *       live.
  *   <li>{@code mixed}, {@code batch-gc-burst}: {@code -Xmx128m}, so their gc-pressure phase has a
  *       bounded heap.
+ *   <li>{@code gc-freeze}: {@code -XX:+UseSerialGC -Xms3g -Xmx3g}: each full collection of its 1.2
+ *       GB live set stops the JVM for about a second (0.75 s measured on JDK 17, 2 CPUs).
  *   <li>{@code incidents-at-once}: {@code -Xmx256m}: its gc-pressure keeps 60% of it live beside
  *       three other incidents.
  * </ul>
@@ -53,6 +55,8 @@ public final class LabScenarios {
         return List.of("-Xmx128m");
       case "incidents-at-once":
         return List.of("-Xmx256m");
+      case "gc-freeze":
+        return List.of("-XX:+UseSerialGC", "-Xms3g", "-Xmx3g");
       case "gc-during-churn":
         return List.of("-XX:ReservedCodeCacheSize=4m", "-Xmx128m");
       default:

@@ -68,6 +68,66 @@ class GcOverheadRuleTest {
     assertThat(rule.evaluate(context(history, Set.of()))).isEmpty();
   }
 
+  /**
+   * Measured live: 17 back-to-back full GCs (20 s) timed out the polls; the daemon reconnected once
+   * they ended and no pause was ever notified. Their time, recovered at the first poll after, lies
+   * between the last sample before the outage and the first after: it pages then, naming it.
+   */
+  @Test
+  void aGcFreezeThatTimedOutThePollsPagesWhenTheTargetAnswersAgain() {
+    SignalHistory history = Samples.history(100, (s, t) -> freeze(s, t, 80, 20, 17));
+
+    assertThat(rule.evaluate(context(history, Set.of())))
+        .singleElement()
+        .satisfies(
+            f -> {
+              assertThat(f.evidence()).containsEntry("pauseSecondsWhileTargetDidNotAnswer", 17.0);
+              assertThat((double) f.evidence().get("pauseShareOfWallTime")).isGreaterThan(0.25);
+              assertThat(f.explanation())
+                  .contains("17.0 s of it in collections that froze the target");
+            });
+  }
+
+  @Test
+  void aFreezeResolvesOnceThePausesAreOver() {
+    SignalHistory after = Samples.history(112, (s, t) -> freeze(s, t, 80, 20, 17));
+
+    assertThat(rule.evaluate(context(after, Set.of("")))).isEmpty();
+  }
+
+  @Test
+  void anOutageWithOrdinaryGcIsNoOverhead() {
+    // 40 s without answers (a network blip), 2% of it in GC: 0.8 s recovered.
+    for (int at = 100; at <= 140; at += 2) {
+      int now = at;
+      SignalHistory history = Samples.history(now, (s, t) -> freeze(s, t, 60, 40, 0.8));
+      assertThat(rule.evaluate(context(history, Set.of()))).as("at %d s", now).isEmpty();
+    }
+  }
+
+  @Test
+  void aLongOutageDoesNotCrowdItsGcIntoTheWindow() {
+    // Five minutes without answers at 5% GC: 15 s recovered, spread over the five minutes.
+    for (int at = 402; at <= 470; at += 2) {
+      int now = at;
+      SignalHistory history = Samples.history(now, (s, t) -> freeze(s, t, 100, 300, 15));
+      assertThat(rule.evaluate(context(history, Set.of()))).as("at %d s", now).isEmpty();
+    }
+  }
+
+  /**
+   * 2% of the time in GC, except that from {@code from} the target does not answer for {@code down}
+   * s, and the first poll after recovers {@code recovered} s of unnotified collections.
+   */
+  private static void freeze(Samples s, int t, int from, int down, double recovered) {
+    double notified = 0.02 * Math.min(t, from) + 0.02 * Math.max(0, t - from - down);
+    boolean after = t >= from + down;
+    s.gcPause(notified + (after ? recovered : 0)).unnotifiedGcPause(after ? recovered : 0);
+    if (t > from && !after) {
+      s.down(t - from);
+    }
+  }
+
   private RuleContext context(SignalHistory history, Set<String> firing) {
     return Samples.context(rule, history, firing);
   }

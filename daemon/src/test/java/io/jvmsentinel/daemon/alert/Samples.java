@@ -36,6 +36,7 @@ public final class Samples {
   private double sweeper = Double.NaN;
   private double codeCacheGcs = 0;
   private double gcPause = 0;
+  private double unnotifiedGcPause = Double.NaN;
   private Map<String, SignalSample.TlsPeer> tls = Map.of();
   private double recompilations = 0;
   private double compilerCpuSeconds = Double.NaN;
@@ -126,6 +127,12 @@ public final class Samples {
 
   public Samples codeCacheGcs(double value) {
     codeCacheGcs = value;
+    return this;
+  }
+
+  /** Of {@link #gcPause}, seconds recovered for collections never notified. */
+  public Samples unnotifiedGcPause(double seconds) {
+    unnotifiedGcPause = seconds;
     return this;
   }
 
@@ -274,6 +281,7 @@ public final class Samples {
         compilerCpuSeconds,
         classesLoaded,
         classesUnloaded,
+        unnotifiedGcPause,
         details);
   }
 

@@ -204,6 +204,7 @@ class AlertLifeReplayTest {
         s.compilerCpuSeconds(),
         s.classesLoaded(),
         s.classesUnloaded(),
+        s.unnotifiedGcPauseSeconds(),
         jmxOnly);
   }
 
@@ -235,6 +236,7 @@ class AlertLifeReplayTest {
         s.compilerCpuSeconds(),
         s.classesLoaded(),
         s.classesUnloaded(),
+        s.unnotifiedGcPauseSeconds(),
         s.details());
   }
 

@@ -44,8 +44,17 @@ final class Daemons {
    */
   static SentinelDaemon start(Path dir, String targetsYaml, Map<String, String> env)
       throws Exception {
+    return startWith(dir, connectionYaml() + targetsYaml, env);
+  }
+
+  /**
+   * A daemon of exactly this configuration. Its connection timeouts apply to its poll watchdog; the
+   * RMI timeouts are process-wide and set by the first daemon of the JVM, so a test with other
+   * timeouts than {@link #connectionYaml()} installs those first ({@code RmiTimeouts.install}).
+   */
+  static SentinelDaemon startWith(Path dir, String yaml, Map<String, String> env) throws Exception {
     Path file = Files.createTempFile(dir, "sentinel", ".yaml");
-    Files.writeString(file, connectionYaml() + targetsYaml);
+    Files.writeString(file, yaml);
     return SentinelDaemon.start(
         new ConfigLoader(name -> env.containsKey(name) ? env.get(name) : System.getenv(name))
             .load(Optional.of(file), new CliOverrides(List.of(), List.of(), Optional.empty())));

@@ -8,6 +8,7 @@ import io.jvmsentinel.daemon.alert.RuleInput.Signal;
 import io.jvmsentinel.daemon.alert.RuleThreshold;
 import io.jvmsentinel.daemon.alert.Severity;
 import io.jvmsentinel.daemon.alert.SignalSample;
+import io.jvmsentinel.daemon.alert.SignalWindow;
 import io.jvmsentinel.daemon.alert.SubWindows;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -20,10 +21,16 @@ import java.util.TreeMap;
  * sub-window (pressure that has already ended is not paged). A firing alert is judged on the latest
  * sub-window alone, so it resolves once the pauses stop instead of once they have averaged out of
  * the whole window.
+ *
+ * <p>A freeze long enough to time out the polls (a run of full GCs) is never notified; its time is
+ * recovered from the collectors' totals at the first poll after, and so lies between the last
+ * sample before the outage and the first after. Rates are therefore taken over the samples of an
+ * answering target, the outage inside their span: the freeze counts over the time it took.
  */
 public final class GcOverheadRule implements AlertRule {
   static final String SHARE = "share";
   static final String WINDOW = "windowSeconds";
+  private static final String UNNOTIFIED = "pauseSecondsWhileTargetDidNotAnswer";
 
   @Override
   public String id() {
@@ -64,12 +71,12 @@ public final class GcOverheadRule implements AlertRule {
       return List.of();
     }
     Duration window = Rates.seconds(context.threshold(WINDOW));
-    double share = context.history().rate(window, SignalSample::gcPauseSeconds, SignalSample::up);
+    SignalWindow answered =
+        new SignalWindow(context.history().all().stream().filter(SignalSample::up).toList());
+    double share = answered.rate(window, SignalSample::gcPauseSeconds);
     double recent =
         SubWindows.rate(
-            Latest.subWindow(context.history(), window),
-            SignalSample::gcPauseSeconds,
-            SignalSample::up);
+            Latest.subWindow(answered, window), SignalSample::gcPauseSeconds, sample -> true);
     double resolveShare = context.threshold(SHARE) / 2;
     boolean overhead = context.firing("") || share >= context.threshold(SHARE);
     if (Double.isNaN(share) || !overhead || !(recent >= resolveShare)) {
@@ -77,6 +84,10 @@ public final class GcOverheadRule implements AlertRule {
     }
     Map<String, Object> evidence = new LinkedHashMap<>();
     evidence.put("pauseShareOfWallTime", Math.round(share * 1000) / 1000.0);
+    double unnotified = answered.increase(window, SignalSample::unnotifiedGcPauseSeconds);
+    if (unnotified > 0) {
+      evidence.put(UNNOTIFIED, Math.round(unnotified * 10) / 10.0);
+    }
     Map<String, Object> worst = new TreeMap<>();
     context
         .history()
@@ -102,10 +113,19 @@ public final class GcOverheadRule implements AlertRule {
                 + window.toSeconds()
                 + " s the target spent "
                 + Rates.percent(share)
-                + " of wall-clock time paused for garbage collection: the heap is too small for"
-                + " the live data or the allocation rate.",
+                + " of wall-clock time paused for garbage collection"
+                + (unnotified > 0 ? whileUnanswered(unnotified) : "")
+                + ": the heap is too small for the live data or the allocation rate.",
             "Check heap use after GC (jvm_memory_used_bytes of the old generation) for a leak;"
                 + " raise -Xmx or reduce allocation.",
             evidence));
+  }
+
+  private static String whileUnanswered(double seconds) {
+    return String.format(
+        java.util.Locale.ROOT,
+        " (%.1f s of it in collections that froze the target so long it did not answer JMX: read"
+            + " from the collectors' totals when it answered again)",
+        seconds);
   }
 }

@@ -42,6 +42,7 @@ class TargetSeriesTest {
         Double.NaN,
         null,
         null,
+        null,
         null);
   }
 
