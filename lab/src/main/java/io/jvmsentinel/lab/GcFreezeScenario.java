@@ -39,7 +39,7 @@ final class GcFreezeScenario implements Scenario {
     return "idle, then after --pause (default 30s) back-to-back full GCs for --phase (default 20s)"
         + " over a --rate MB live set (default "
         + DEFAULT_LIVE_MB
-        + "): run with -XX:+UseSerialGC -Xms3g -Xmx3g";
+        + "), on the serial collector with a 3 GB heap";
   }
 
   @Override
