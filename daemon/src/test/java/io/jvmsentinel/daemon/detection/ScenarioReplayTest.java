@@ -257,8 +257,9 @@ class ScenarioReplayTest {
         new Scenario("batch-gc-burst-jdk17", WarmUp.DEFAULT, gcBurst()),
         new Scenario("batch-gc-burst-jdk11", WarmUp.DEFAULT, gcBurst()),
         // 18 s of back-to-back full GCs: the target stopped answering, the daemon reconnected 14 s
-        // after the thaw (its backoff had grown to 16 s) and read the freeze from the collectors'
-        // totals: GcOverhead then, resolved 25 s later; before, nothing (no pause was notified).
+        // after the thaw (its backoff had grown to 16 s; a timed-out target is now tried every
+        // 2 s) and read the freeze from the collectors' totals: GcOverhead then, resolved 25 s
+        // later; before, nothing (no pause was notified).
         new Scenario("gc-freeze-jdk17", WarmUp.DEFAULT, gcFreeze()),
         new Scenario("gc-freeze-jdk11", WarmUp.DEFAULT, gcFreeze()),
         // Healthy but changing, second round: a plugin of 300 hot classes reloaded once in a new
