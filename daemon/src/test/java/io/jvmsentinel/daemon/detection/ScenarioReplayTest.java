@@ -273,6 +273,18 @@ class ScenarioReplayTest {
         new Scenario("new-message-type-jdk17", WarmUp.DEFAULT, List.of()),
         new Scenario("new-message-type-jdk25", WarmUp.DEFAULT, List.of()),
         new Scenario("new-message-type-jdk11", WarmUp.DEFAULT, List.of()),
+        // Healthy but changing, third round (the GC time recovered after a reconnect): a 1.2 GB
+        // cache under the serial collector and a System.gc() every 30 s, four in a row the third
+        // time (3.4 s), watched with a 500 ms call timeout: the polls time out in the collections,
+        // the daemon reconnects and reads them from the collectors' totals. 2-3% of the wall time,
+        // 10% of a minute at most: nothing pages.
+        new Scenario("periodic-full-gc-jdk17", WarmUp.DEFAULT, List.of()),
+        new Scenario("periodic-full-gc-jdk11", WarmUp.DEFAULT, List.of()),
+        // 16 threads computing flat out for a minute on 2 cores beside the healthy service, watched
+        // with a 500 ms call timeout: polls late or timed out, reconnects (JDK 11), the JFR stream
+        // silent for a minute (JDK 17): nothing pages.
+        new Scenario("cpu-saturation-jdk17", WarmUp.DEFAULT, List.of()),
+        new Scenario("cpu-saturation-jdk11", WarmUp.DEFAULT, List.of()),
         // No FlightRecorder MBean: the JMX count polled every second, no creator to name.
         new Scenario(
             "thread-per-request-jmx-only-jdk11",
