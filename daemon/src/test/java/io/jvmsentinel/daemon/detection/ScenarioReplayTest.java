@@ -285,6 +285,15 @@ class ScenarioReplayTest {
         // silent for a minute (JDK 17): nothing pages.
         new Scenario("cpu-saturation-jdk17", WarmUp.DEFAULT, List.of()),
         new Scenario("cpu-saturation-jdk11", WarmUp.DEFAULT, List.of()),
+        // The JMX connector stopped for 30 s, then for 55 s, the target's young GC going on at a
+        // few percent: the collections of the outage read back from the totals spread over it. The
+        // 55 s outage paged TargetDown live (61 s, 5 s after the target answered again): the
+        // reconnect attempts had backed off, the last failed 31 s in, and at 60 s nobody had
+        // looked for half a minute. TargetDown now counts the time seen down, to the last failure.
+        new Scenario("jmx-outage-jdk17", WarmUp.DEFAULT, List.of()),
+        new Scenario("jmx-outage-jdk11", WarmUp.DEFAULT, List.of()),
+        new Scenario("jmx-outage-55s-jdk17", WarmUp.DEFAULT, List.of()),
+        new Scenario("jmx-outage-55s-jdk11", WarmUp.DEFAULT, List.of()),
         // No FlightRecorder MBean: the JMX count polled every second, no creator to name.
         new Scenario(
             "thread-per-request-jmx-only-jdk11",
