@@ -280,6 +280,7 @@ class ScenarioReplayTest {
         // 10% of a minute at most: nothing pages.
         new Scenario("periodic-full-gc-jdk17", WarmUp.DEFAULT, List.of()),
         new Scenario("periodic-full-gc-jdk11", WarmUp.DEFAULT, List.of()),
+        new Scenario("periodic-full-gc-jdk25", WarmUp.DEFAULT, List.of()),
         // 16 threads computing flat out for a minute on 2 cores beside the healthy service, watched
         // with a 500 ms call timeout: polls late or timed out, reconnects (JDK 11), the JFR stream
         // silent for a minute (JDK 17): nothing pages.
@@ -294,6 +295,14 @@ class ScenarioReplayTest {
         new Scenario("jmx-outage-jdk11", WarmUp.DEFAULT, List.of()),
         new Scenario("jmx-outage-55s-jdk17", WarmUp.DEFAULT, List.of()),
         new Scenario("jmx-outage-55s-jdk11", WarmUp.DEFAULT, List.of()),
+        // A real outage (120 s) still pages: at the first failed attempt 60 s or more after the
+        // connection was lost (72 s live), resolved at the reconnect after the connector is back.
+        new Scenario(
+            "jmx-outage-120s-jdk17",
+            WarmUp.DEFAULT,
+            List.of(
+                Expected.of("TargetDown", "phase=jmx-down", 95, "unreachable for")
+                    .resolvedWithin(35, "phase=jmx-up"))),
         // No FlightRecorder MBean: the JMX count polled every second, no creator to name.
         new Scenario(
             "thread-per-request-jmx-only-jdk11",
