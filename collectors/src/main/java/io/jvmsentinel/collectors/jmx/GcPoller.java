@@ -32,9 +32,9 @@ import javax.management.openmbean.CompositeData;
  * <p>Notifications are pushed by the target (latency measured at about 7 ms, p90 26 ms), so pause
  * timers need no polling. Gaps are detected with {@code GcInfo.getId()}, which counts per
  * collector; the notification sequence number does not. Collections that ended while the connection
- * was down are never notified; their time is recovered from the polled totals ({@link
- * UnnotifiedCollections}) and counted in {@link #pauseSeconds()}, so a GC freeze that timed out the
- * daemon's polls is not lost to detection.
+ * was down are never notified, and a connector may drop some on a live one; their time is recovered
+ * from the polled totals at the next poll ({@link UnnotifiedCollections}) and counted in {@link
+ * #pauseSeconds()}, so a GC freeze that timed out the daemon's polls is not lost to detection.
  *
  * <p>The three tags come from the target: collector names from its MBeans (code can register more),
  * action and cause strings from its notifications. Each is capped ({@link CardinalityCap}: {@value
@@ -126,7 +126,7 @@ public final class GcPoller implements JmxPoller {
     memoryFlow.reset();
     JvmIdentity now = identity.get();
     if (sameProcess(connectedTo, now)) {
-      unnotified.values().forEach(UnnotifiedCollections::reconnected);
+      unnotified.values().forEach(UnnotifiedCollections::mayHaveMissed);
     } else {
       unnotified.clear();
     }
@@ -276,7 +276,13 @@ public final class GcPoller implements JmxPoller {
   private void countGap(String gc, long id) {
     Long previous = lastGcId.put(gc, id);
     if (previous != null && id > previous + 1) {
-      missedNotifications.increment(id - previous - 1);
+      UnnotifiedCollections ledger = unnotified.get(gc);
+      if (ledger != null) {
+        // Counted, with their time, at the next poll.
+        ledger.mayHaveMissed();
+      } else {
+        missedNotifications.increment(id - previous - 1);
+      }
     }
   }
 

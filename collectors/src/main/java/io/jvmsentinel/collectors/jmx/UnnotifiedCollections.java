@@ -28,7 +28,7 @@ final class UnnotifiedCollections {
   private long polledCount = -1;
   private long polledMillis;
   private long countedUpTo = -1;
-  private boolean reconnected;
+  private boolean mayHaveMissed;
   private final NavigableMap<Long, Long> notifiedSincePoll = new TreeMap<>();
 
   /**
@@ -45,18 +45,21 @@ final class UnnotifiedCollections {
     return true;
   }
 
-  /** A new connection to the same JVM: the next poll may find collections nobody notified. */
-  synchronized void reconnected() {
-    reconnected = true;
+  /**
+   * A new connection to the same JVM, or a gap in the notified ids (notifications lost on a live
+   * connection): the next poll looks for collections nobody notified.
+   */
+  synchronized void mayHaveMissed() {
+    mayHaveMissed = true;
   }
 
   /**
-   * The collector's totals at a poll; what was missed since the previous poll when a reconnect lies
-   * between them, else nothing.
+   * The collector's totals at a poll; what was missed since the previous poll when a reconnect or a
+   * gap lies between them, else nothing.
    */
   synchronized Missed polled(long count, long millis) {
     Missed missed = Missed.NONE;
-    if (reconnected && polledCount >= 0 && count >= polledCount && millis >= polledMillis) {
+    if (mayHaveMissed && polledCount >= 0 && count >= polledCount && millis >= polledMillis) {
       Map<Long, Long> notified = notifiedSincePoll.subMap(polledCount, false, count, true);
       long notifiedMillis = notified.values().stream().mapToLong(Long::longValue).sum();
       long unnotified = count - polledCount - notified.size();
@@ -67,7 +70,7 @@ final class UnnotifiedCollections {
               : new Missed(unnotified, Math.max(0, millis - polledMillis - notifiedMillis));
       countedUpTo = count;
     }
-    reconnected = false;
+    mayHaveMissed = false;
     polledCount = count;
     polledMillis = millis;
     notifiedSincePoll.headMap(count, true).clear();

@@ -96,6 +96,19 @@ class GcPollerUnnotifiedTest {
   }
 
   @Test
+  void notificationsLostOnALiveConnectionAreRecoveredAtTheNextPoll() throws Exception {
+    poller.record(full(6, 100));
+    poller.record(full(9, 100)); // 7 and 8 lost (the connector dropped them)
+    totals(9, 500 + 100 + 2_000 + 100);
+    secondsPass(10);
+    poller.poll(target);
+
+    assertThat(poller.pauseSeconds()).isEqualTo(2.2);
+    assertThat(poller.unnotifiedPauseSeconds()).isEqualTo(2.0);
+    assertThat(missed()).isEqualTo(2);
+  }
+
+  @Test
   void withoutAReconnectNothingIsRecoveredAndNoPauseCountsTwice() throws Exception {
     totals(8, 500 + 3 * 200); // the poll reads before the three notifications arrive
     secondsPass(10);

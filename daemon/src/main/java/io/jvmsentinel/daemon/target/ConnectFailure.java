@@ -4,6 +4,7 @@ import io.jvmsentinel.daemon.support.Causes;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
+import java.time.Duration;
 import java.util.concurrent.TimeoutException;
 
 /** Why a connection attempt failed, as the {@code reason} tag of the failure counter. */
@@ -15,8 +16,23 @@ public enum ConnectFailure {
   LOST,
   ERROR;
 
+  /**
+   * How long a target that did not answer in time waits at most for its next attempt. It is there
+   * but hung or frozen (a long GC, a stopped process) or out of reach: an attempt costs it one
+   * socket, and a short cap sees it back within seconds of its thaw, not after a backoff grown to
+   * half a minute while it was frozen (14 s late after an 18 s GC freeze, measured).
+   */
+  static final Duration TIMEOUT_RETRY_CAP = Duration.ofSeconds(2);
+
   public String tag() {
     return name().toLowerCase(java.util.Locale.ROOT);
+  }
+
+  /** The delay before the next attempt after a failure of this kind, from the backoff's. */
+  Duration nextDelay(Duration backoff) {
+    return this == TIMEOUT && backoff.compareTo(TIMEOUT_RETRY_CAP) > 0
+        ? TIMEOUT_RETRY_CAP
+        : backoff;
   }
 
   /** Classifies an exception from a connection attempt by walking its causes. */

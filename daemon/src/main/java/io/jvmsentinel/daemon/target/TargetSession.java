@@ -315,7 +315,7 @@ public final class TargetSession implements AutoCloseable {
   /** Backs off; logged unless {@code sameness} is that of the failure logged last. */
   private void failed(ConnectFailure reason, String message, String sameness) {
     moveTo(ConnectionPhase.BACKING_OFF);
-    Duration delay = backoff.next();
+    Duration delay = reason.nextDelay(backoff.next());
     status.failed(reason, message, sameness, delay);
     thread.schedule(this::connect, delay.toMillis(), TimeUnit.MILLISECONDS);
   }

@@ -81,11 +81,27 @@ class GcOverheadRuleTest {
         .singleElement()
         .satisfies(
             f -> {
-              assertThat(f.evidence()).containsEntry("pauseSecondsWhileTargetDidNotAnswer", 17.0);
+              assertThat(f.evidence()).containsEntry("unnotifiedPauseSeconds", 17.0);
               assertThat((double) f.evidence().get("pauseShareOfWallTime")).isGreaterThan(0.25);
               assertThat(f.explanation())
                   .contains("17.0 s of it in collections that froze the target");
             });
+  }
+
+  @Test
+  void notificationsLostOnALiveConnectionAreNamedAsSuch() {
+    // Answering throughout; 15 s of collections whose notifications the connector dropped.
+    SignalHistory history =
+        Samples.history(
+            100,
+            (s, t) -> s.gcPause(0.05 * t + (t >= 96 ? 15 : 0)).unnotifiedGcPause(t >= 96 ? 15 : 0));
+
+    assertThat(rule.evaluate(context(history, Set.of())))
+        .singleElement()
+        .satisfies(
+            f ->
+                assertThat(f.explanation())
+                    .contains("15.0 s of it in collections whose notifications were lost"));
   }
 
   @Test

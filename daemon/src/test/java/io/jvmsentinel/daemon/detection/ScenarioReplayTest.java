@@ -256,6 +256,12 @@ class ScenarioReplayTest {
         // report and resolved once it is over, nothing else.
         new Scenario("batch-gc-burst-jdk17", WarmUp.DEFAULT, gcBurst()),
         new Scenario("batch-gc-burst-jdk11", WarmUp.DEFAULT, gcBurst()),
+        // 18 s of back-to-back full GCs: the target stopped answering, the daemon reconnected 14 s
+        // after the thaw (its backoff had grown to 16 s; a timed-out target is now tried every
+        // 2 s) and read the freeze from the collectors' totals: GcOverhead then, resolved 25 s
+        // later; before, nothing (no pause was notified).
+        new Scenario("gc-freeze-jdk17", WarmUp.DEFAULT, gcFreeze()),
+        new Scenario("gc-freeze-jdk11", WarmUp.DEFAULT, gcFreeze()),
         // Healthy but changing, second round: a plugin of 300 hot classes reloaded once in a new
         // class loader (and again 90 s later), the JIT compiling its fresh copy for tens of
         // seconds; not classloader-churn's continuous reloading: nothing pages.
@@ -318,6 +324,12 @@ class ScenarioReplayTest {
     return List.of(
         Expected.of("GcOverhead", "phase=report ", 30, "of time in GC pauses")
             .resolvedWithin(30, "phase=report-done"));
+  }
+
+  private static List<Expected> gcFreeze() {
+    return List.of(
+        Expected.of("GcOverhead", "phase=freeze", 45, "of time in GC pauses")
+            .resolvedWithin(45, "phase=thaw"));
   }
 
   /** ClassLoaderChurn within 60 s of the reload's onset, naming {@code rate} and the mechanism. */

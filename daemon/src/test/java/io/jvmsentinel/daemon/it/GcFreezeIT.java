@@ -84,7 +84,7 @@ class GcFreezeIT {
           fired.finding().evidence());
       assertThat(fired.since()).isAfter(Instant.ofEpochMilli(freeze.atEpochMillis()));
       assertThat(Duration.between(thawAt, fired.since())).isLessThan(Duration.ofSeconds(15));
-      assertThat(fired.finding().evidence().get("pauseSecondsWhileTargetDidNotAnswer"))
+      assertThat(fired.finding().evidence().get("unnotifiedPauseSeconds"))
           .as("the freeze was read from the collectors' totals: %s", fired.finding().evidence())
           .isInstanceOfSatisfying(
               Number.class, seconds -> assertThat(seconds.doubleValue()).isGreaterThan(5));

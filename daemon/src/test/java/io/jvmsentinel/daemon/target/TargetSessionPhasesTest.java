@@ -80,6 +80,32 @@ class TargetSessionPhasesTest {
   }
 
   @Test
+  void aTargetThatDoesNotAnswerIsTriedAgainEveryFewSecondsNotAfterAGrownBackoff() {
+    connector.timeOutNext(5);
+
+    session.start();
+    sessionThread.runDue();
+    assertThat(session.status().lastError()).contains("Read timed out");
+    List<Duration> delays = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      delays.add(sessionThread.nextDelay());
+      sessionThread.advance(sessionThread.nextDelay());
+    }
+
+    // A refused connect backs off 1, 2, 4, 8, 8 s here; a hung or frozen target is checked again
+    // at least every 2 s, so it is seen back within seconds of answering.
+    assertThat(delays)
+        .containsExactly(
+            Duration.ofSeconds(1),
+            Duration.ofSeconds(2),
+            Duration.ofSeconds(2),
+            Duration.ofSeconds(2),
+            Duration.ofSeconds(2));
+    assertThat(session.phase()).isEqualTo(ConnectionPhase.POLLING);
+    assertThat(failures("timeout")).isEqualTo(5);
+  }
+
+  @Test
   void aFailingConnectBacksOffWithGrowingDelaysAndThenConnects() {
     connector.refuseNext(3);
     assertThat(session.phase()).isEqualTo(ConnectionPhase.NEW);
@@ -263,9 +289,14 @@ class TargetSessionPhasesTest {
     final AtomicInteger attempts = new AtomicInteger();
     final List<ScriptedJmxConnector> opened = new ArrayList<>();
     private int refusals;
+    private int timeouts;
 
     void refuseNext(int count) {
       refusals = count;
+    }
+
+    void timeOutNext(int count) {
+      timeouts = count;
     }
 
     @Override
@@ -274,6 +305,10 @@ class TargetSessionPhasesTest {
       if (refusals > 0) {
         refusals--;
         throw new ConnectException("Connection refused");
+      }
+      if (timeouts > 0) {
+        timeouts--;
+        throw new java.net.SocketTimeoutException("Read timed out");
       }
       ScriptedJmxConnector connection = new ScriptedJmxConnector();
       opened.add(connection);

@@ -30,7 +30,7 @@ import java.util.TreeMap;
 public final class GcOverheadRule implements AlertRule {
   static final String SHARE = "share";
   static final String WINDOW = "windowSeconds";
-  private static final String UNNOTIFIED = "pauseSecondsWhileTargetDidNotAnswer";
+  private static final String UNNOTIFIED = "unnotifiedPauseSeconds";
 
   @Override
   public String id() {
@@ -114,18 +114,27 @@ public final class GcOverheadRule implements AlertRule {
                 + " s the target spent "
                 + Rates.percent(share)
                 + " of wall-clock time paused for garbage collection"
-                + (unnotified > 0 ? whileUnanswered(unnotified) : "")
+                + (unnotified > 0
+                    ? unnotified(unnotified, answeredThroughout(context, window))
+                    : "")
                 + ": the heap is too small for the live data or the allocation rate.",
             "Check heap use after GC (jvm_memory_used_bytes of the old generation) for a leak;"
                 + " raise -Xmx or reduce allocation.",
             evidence));
   }
 
-  private static String whileUnanswered(double seconds) {
+  private static boolean answeredThroughout(RuleContext context, Duration window) {
+    return context.history().window(window).stream().allMatch(SignalSample::up);
+  }
+
+  private static String unnotified(double seconds, boolean answeredThroughout) {
     return String.format(
         java.util.Locale.ROOT,
-        " (%.1f s of it in collections that froze the target so long it did not answer JMX: read"
-            + " from the collectors' totals when it answered again)",
+        answeredThroughout
+            ? " (%.1f s of it in collections whose notifications were lost: read from the"
+                + " collectors' totals)"
+            : " (%.1f s of it in collections that froze the target so long it did not answer JMX:"
+                + " read from the collectors' totals when it answered again)",
         seconds);
   }
 }

@@ -1,6 +1,5 @@
 package io.jvmsentinel.daemon.alert.rules;
 
-import io.jvmsentinel.collectors.jfr.threads.SiteStarts;
 import io.jvmsentinel.collectors.jfr.threads.ThreadStartReport;
 import io.jvmsentinel.daemon.alert.AlertRule;
 import io.jvmsentinel.daemon.alert.EvidenceOrder;
@@ -187,19 +186,12 @@ public final class ThreadStormRule implements AlertRule {
     Instant latest = samples.get(samples.size() - 1).at();
     Instant from = latest.minus(window);
     Instant split = latest.minus(window.dividedBy(2));
-    Map<String, Long> older = new HashMap<>();
-    Map<String, Long> newer = new HashMap<>();
-    for (SignalSample sample : samples) {
-      if (!sample.at().isAfter(from)) {
-        continue; // Its starts happened before the window.
-      }
-      Map<String, Long> half = sample.at().isAfter(split) ? newer : older;
-      for (SiteStarts site : sample.details().creatorSites().sites()) {
-        if (!site.own()) {
-          half.merge(site.site(), site.count(), Long::sum);
-        }
-      }
-    }
+    // A sample's starts happened in the tick before it: one at the window's start is before it.
+    Map<String, Long> older =
+        applicationStartsBySite(
+            samples.stream().filter(s -> s.at().isAfter(from) && !s.at().isAfter(split)).toList());
+    Map<String, Long> newer =
+        applicationStartsBySite(samples.stream().filter(s -> s.at().isAfter(split)).toList());
     if (older.isEmpty() || newer.isEmpty()) {
       return true;
     }
@@ -214,6 +206,18 @@ public final class ThreadStormRule implements AlertRule {
       }
     }
     return rate * sustained / all >= floor;
+  }
+
+  /**
+   * The application's thread starts by creator site over {@code samples} (not the monitoring's).
+   */
+  private static Map<String, Long> applicationStartsBySite(List<SignalSample> samples) {
+    Map<String, Long> starts = new HashMap<>();
+    for (ThreadStartReport.Site site :
+        WindowedEvidence.creatorSites(samples, Integer.MAX_VALUE, false).sites()) {
+      starts.put(site.site(), site.count());
+    }
+    return starts;
   }
 
   /**

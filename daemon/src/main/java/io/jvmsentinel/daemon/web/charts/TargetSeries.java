@@ -80,7 +80,7 @@ public record TargetSeries(
         rates(points, SignalSample::deoptimizations),
         points.stream().map(s -> finite(s.compilerCpuShare())).toList(),
         rates(points, SignalSample::threadStarts),
-        rates(points, SignalSample::gcPauseSeconds),
+        gcPauseShare(points),
         stormThreshold,
         markers(history));
   }
@@ -115,6 +115,31 @@ public record TargetSeries(
       rates.add(seconds > 0 ? finite(increase / seconds) : null);
     }
     return rates;
+  }
+
+  /**
+   * The share of time in GC pauses between points of an answering target. Pauses of a freeze that
+   * kept the target from answering are read after it (from the collectors' totals) and belong to
+   * the outage: the share is drawn over it, not as one tick of many times the wall-clock time.
+   */
+  private static List<Double> gcPauseShare(List<SignalSample> points) {
+    List<Double> share = new ArrayList<>(java.util.Collections.nCopies(points.size(), null));
+    int answered = -1;
+    for (int i = 0; i < points.size(); i++) {
+      if (!points.get(i).up()) {
+        continue;
+      }
+      if (answered >= 0) {
+        Double rate =
+            rates(List.of(points.get(answered), points.get(i)), SignalSample::gcPauseSeconds)
+                .get(1);
+        for (int k = answered + 1; k <= i; k++) {
+          share.set(k, rate);
+        }
+      }
+      answered = i;
+    }
+    return share;
   }
 
   /**

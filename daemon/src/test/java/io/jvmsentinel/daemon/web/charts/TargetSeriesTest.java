@@ -1,7 +1,9 @@
 package io.jvmsentinel.daemon.web.charts;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
+import io.jvmsentinel.daemon.alert.Samples;
 import io.jvmsentinel.daemon.alert.SignalSample;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -64,6 +66,31 @@ class TargetSeriesTest {
     // Unknown compiler CPU is null (JSON has no NaN), drawn as a gap.
     assertThat(series.compilerCpuShare()).containsOnlyNulls();
     assertThat(series.stormThreshold()).isEqualTo(50);
+  }
+
+  @Test
+  void gcPausesReadAfterAFreezeAreDrawnOverTheFreeze() {
+    // 2% in GC, then 20 s without answers, 18 s of it in collections read when it answered again.
+    List<SignalSample> history = new java.util.ArrayList<>();
+    history.add(gcSample(0, true, 0));
+    history.add(gcSample(10, true, 0.2));
+    for (int t = 12; t < 30; t += 2) {
+      history.add(gcSample(t, false, 0.2));
+    }
+    history.add(gcSample(30, true, 18.2));
+    history.add(gcSample(40, true, 18.4));
+
+    List<Double> share = TargetSeries.of(history, 50).gcPauseShare();
+
+    assertThat(share.get(0)).isNull();
+    assertThat(share.get(1)).isCloseTo(0.02, within(1e-9));
+    assertThat(share.subList(2, 12)).as("the outage and the tick it ended").containsOnly(0.9);
+    assertThat(share.get(12)).isCloseTo(0.02, within(1e-9));
+  }
+
+  private static SignalSample gcSample(int t, boolean up, double gcPauseSeconds) {
+    Samples sample = new Samples().at(T0.plusSeconds(t)).gcPause(gcPauseSeconds);
+    return (up ? sample : sample.down(t)).build();
   }
 
   @Test
