@@ -16,7 +16,7 @@ final class GcFreezeScenario implements Scenario {
   static final Duration DEFAULT_PHASE = Duration.ofSeconds(20);
   static final int DEFAULT_LIVE_MB = 1_200;
   // An Object[2] (24 bytes) holding a byte[16] (32 bytes) and the previous pair.
-  private static final int PAIR_BYTES = 56;
+  static final int PAIR_BYTES = 56;
 
   private final Duration pause;
   private final Duration phase;
@@ -62,7 +62,7 @@ final class GcFreezeScenario implements Scenario {
   }
 
   /** A chain of pairs: every object reachable only through the one before, costly to mark. */
-  private static Object[] linkedPairs(int pairs) {
+  static Object[] linkedPairs(int pairs) {
     Object[] last = null;
     Object[] all = new Object[pairs];
     for (int i = 0; i < pairs; i++) {

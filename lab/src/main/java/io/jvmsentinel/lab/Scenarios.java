@@ -40,6 +40,9 @@ public final class Scenarios {
     register("plugin-reload", PluginReloadScenario::new);
     register("lock-refresh-burst", LockRefreshBurstScenario::new);
     register("new-message-type", NewMessageTypeScenario::new);
+    register("periodic-full-gc", PeriodicFullGcScenario::new);
+    register("cpu-saturation", CpuSaturationScenario::new);
+    register("jmx-outage", JmxOutageScenario::new);
     register("hostile-names", HostileNamesScenario::new);
     register("hostile-text", options -> new HostileTextScenario());
     register("hostile-frames", HostileFramesScenario::new);

@@ -118,6 +118,10 @@ public record SignalSample(
    *     it ("streaming", "the target has no FlightRecorder MBean, so only JMX metrics are
    *     collected", ...): what an alert says when it lacks JFR evidence; null in recordings made
    *     before it was sampled
+   * @param lastFailure while down, when the daemon last found the target unreachable (the lost
+   *     connection, its latest failed connect attempt, an overdue poll): between reconnect attempts
+   *     nobody looks, so it has been seen down only until then; null while up, and in recordings
+   *     made before it was sampled
    */
   public record Target(
       String address,
@@ -126,9 +130,10 @@ public record SignalSample(
       long connectAttempts,
       String javaVersion,
       Map<String, String> vmOptions,
-      String jfrState) {
+      String jfrState,
+      Instant lastFailure) {
     public static final Target UNKNOWN =
-        new Target("", Instant.EPOCH, null, 0, null, Map.of(), null);
+        new Target("", Instant.EPOCH, null, 0, null, Map.of(), null, null);
 
     public Target {
       vmOptions = Map.copyOf(vmOptions);

@@ -98,7 +98,8 @@ final class SignalSampler {
             status.connectAttempts(),
             identity == null ? null : identity.javaVersion(),
             identity == null ? Map.of() : identity.vmOptions(),
-            target.stream().state());
+            target.stream().state(),
+            status.lastFailure());
     Map<String, Double> compilerCpu = new HashMap<>();
     compilerCpu.put(CompilerCpu.C1, jfr.compilerCpu().usage(CompilerCpu.C1));
     compilerCpu.put(CompilerCpu.C2, jfr.compilerCpu().usage(CompilerCpu.C2));

@@ -22,8 +22,11 @@ import java.util.List;
  *       live.
  *   <li>{@code mixed}, {@code batch-gc-burst}: {@code -Xmx128m}, so their gc-pressure phase has a
  *       bounded heap.
- *   <li>{@code gc-freeze}: {@code -XX:+UseSerialGC -Xms3g -Xmx3g}: each full collection of its 1.2
- *       GB live set stops the JVM for about a second (0.75 s measured on JDK 17, 2 CPUs).
+ *   <li>{@code gc-freeze}, {@code periodic-full-gc}: {@code -XX:+UseSerialGC -Xms3g -Xmx3g}: each
+ *       full collection of their 1.2 GB live set stops the JVM for about a second (0.75 s measured
+ *       on JDK 17, 2 CPUs).
+ *   <li>{@code jmx-outage}: {@code -Xmx64m}, so its garbage makes a young collection every second
+ *       or so.
  *   <li>{@code incidents-at-once}: {@code -Xmx256m}: its gc-pressure keeps 60% of it live beside
  *       three other incidents.
  * </ul>
@@ -49,6 +52,7 @@ public final class LabScenarios {
         return List.of("-XX:ReservedCodeCacheSize=8m");
       case "gc-pressure":
       case "gc-at-startup":
+      case "jmx-outage":
         return List.of("-Xmx64m");
       case "mixed":
       case "batch-gc-burst":
@@ -56,6 +60,7 @@ public final class LabScenarios {
       case "incidents-at-once":
         return List.of("-Xmx256m");
       case "gc-freeze":
+      case "periodic-full-gc":
         return List.of("-XX:+UseSerialGC", "-Xms3g", "-Xmx3g");
       case "gc-during-churn":
         return List.of("-XX:ReservedCodeCacheSize=4m", "-Xmx128m");

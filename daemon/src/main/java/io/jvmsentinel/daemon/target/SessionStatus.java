@@ -51,7 +51,7 @@ final class SessionStatus {
     this.clock = clock;
     // Before the gauge: a target added while the daemon serves can be scraped at once.
     this.status =
-        new TargetStatus(name, connector.describe(), false, clock.instant(), null, 0, null);
+        new TargetStatus(name, connector.describe(), false, clock.instant(), null, 0, null, null);
     SentinelMetric.SENTINEL_TARGET_UP.gauge(
         registry, tags, this, session -> session.current().up() ? 1 : 0);
     this.attempts = SentinelMetric.SENTINEL_CONNECTION_ATTEMPTS.counter(registry, tags);
@@ -79,7 +79,9 @@ final class SessionStatus {
             + callTimeout.toMillis()
             + " ms): target hung or overloaded",
         current.connectAttempts(),
-        current.identity());
+        current.identity(),
+        // The poll is still outstanding: the target is not answering now.
+        clock.instant());
   }
 
   /** A connect attempt starts. */
@@ -103,7 +105,8 @@ final class SessionStatus {
             clock.instant(),
             null,
             (long) attempts.count(),
-            identity);
+            identity,
+            null);
   }
 
   /**
@@ -119,15 +122,17 @@ final class SessionStatus {
   boolean down(ConnectFailure reason, String message, String sameness) {
     failures.get(reason).increment();
     TargetStatus previous = status;
+    Instant now = clock.instant();
     status =
         new TargetStatus(
             name,
             connector.describe(),
             false,
-            previous.up() ? clock.instant() : previous.since(),
+            previous.up() ? now : previous.since(),
             message,
             (long) attempts.count(),
-            previous.identity());
+            previous.identity(),
+            now);
     if (sameness.equals(lastLoggedFailure)) {
       return false;
     }

@@ -9,6 +9,10 @@ import java.time.Instant;
  * @param since when the target last went up or down
  * @param lastError why the last connection attempt failed or was lost; null when none
  * @param identity the connected (or last connected) JVM; null before the first connection
+ * @param lastFailure when the daemon last found the target unreachable while it is down: the
+ *     connection lost, the latest failed connect attempt, or now while a poll is overdue; null
+ *     while up. Between reconnect attempts (backoff up to {@code reconnectMaxDelay}) nobody looks,
+ *     so how long the target has been down is known only up to this moment
  */
 public record TargetStatus(
     String name,
@@ -17,4 +21,5 @@ public record TargetStatus(
     Instant since,
     String lastError,
     long connectAttempts,
-    JvmIdentity identity) {}
+    JvmIdentity identity,
+    Instant lastFailure) {}

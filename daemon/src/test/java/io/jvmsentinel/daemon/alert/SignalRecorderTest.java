@@ -41,7 +41,7 @@ class SignalRecorderTest {
             .jmxOnly()
             .target(
                 new SignalSample.Target(
-                    "127.0.0.1:9010", Samples.T0, null, 1, "11.0.13", Map.of(), noMBean))
+                    "127.0.0.1:9010", Samples.T0, null, 1, "11.0.13", Map.of(), noMBean, null))
             .build();
     try (SignalRecorder recorder = SignalRecorder.to(dir)) {
       recorder.record("legacy", sample);

@@ -19,7 +19,8 @@ class TargetDownRuleTest {
           7,
           "17.0.15",
           Map.of(),
-          "streaming");
+          "streaming",
+          null);
 
   @Test
   void aTargetDownLongerThanTheThresholdIsReportedWithTheReason() {
@@ -56,6 +57,45 @@ class TargetDownRuleTest {
     SignalHistory history = Samples.history(20, (s, t) -> s.down(60).target(lost));
 
     assertThat(rule.evaluate(context(history))).hasSize(1);
+  }
+
+  /**
+   * A 55 s JMX outage (lab {@code jmx-outage --phase 55s}): the reconnect attempts back off, the
+   * last one failed 31 s in, the next comes 30 s later. At 60 s down nobody has looked for 29 s:
+   * not 60 s seen unreachable, and the target may well answer at the next attempt (it did).
+   */
+  @Test
+  void aTargetLastFoundUnreachableBeforeTheThresholdIsNotReportedWhileNobodyLooks() {
+    SignalSample.Target triedAt31 = lastFailure(lost.since().plusSeconds(31));
+    SignalHistory history = Samples.history(80, (s, t) -> s.down(64).target(triedAt31));
+
+    assertThat(rule.evaluate(context(history))).isEmpty();
+  }
+
+  @Test
+  void aTargetFoundUnreachableAtAnAttemptAfterTheThresholdIsReported() {
+    SignalSample.Target triedAt62 = lastFailure(lost.since().plusSeconds(62));
+    SignalHistory history = Samples.history(80, (s, t) -> s.down(63).target(triedAt62));
+
+    assertThat(rule.evaluate(context(history)))
+        .singleElement()
+        .satisfies(
+            f -> {
+              assertThat(f.summary()).startsWith("Target orders unreachable for 63 s");
+              assertThat(f.evidence()).containsEntry("lastFailure", "2026-11-22T10:01:07Z");
+            });
+  }
+
+  private SignalSample.Target lastFailure(java.time.Instant at) {
+    return new SignalSample.Target(
+        lost.address(),
+        lost.since(),
+        lost.lastError(),
+        lost.connectAttempts(),
+        lost.javaVersion(),
+        lost.vmOptions(),
+        lost.jfrState(),
+        at);
   }
 
   @Test

@@ -385,7 +385,7 @@ class ThreadStormRuleTest {
   private Finding jmxOnlyStorm(String jfrState) {
     SignalSample.Target target =
         new SignalSample.Target(
-            "127.0.0.1:9010", Samples.T0, null, 1, "11.0.13", Map.of(), jfrState);
+            "127.0.0.1:9010", Samples.T0, null, 1, "11.0.13", Map.of(), jfrState, null);
     SignalHistory history =
         Samples.history(20, (s, t) -> s.jmxOnly().threadStarts(100.0 * t).target(target));
     List<Finding> findings = rule.evaluate(context(history, Set.of(), false));

@@ -279,6 +279,39 @@ class ScenarioReplayTest {
         new Scenario("new-message-type-jdk17", WarmUp.DEFAULT, List.of()),
         new Scenario("new-message-type-jdk25", WarmUp.DEFAULT, List.of()),
         new Scenario("new-message-type-jdk11", WarmUp.DEFAULT, List.of()),
+        // Healthy but changing, third round (the GC time recovered after a reconnect): a 1.2 GB
+        // cache under the serial collector and a System.gc() every 30 s, four in a row the third
+        // time (3.4 s), watched with a 500 ms call timeout: the polls time out in the collections,
+        // the daemon reconnects and reads them from the collectors' totals. 2-3% of the wall time,
+        // 10% of a minute at most: nothing pages.
+        new Scenario("periodic-full-gc-jdk17", WarmUp.DEFAULT, List.of()),
+        new Scenario("periodic-full-gc-jdk11", WarmUp.DEFAULT, List.of()),
+        new Scenario("periodic-full-gc-jdk25", WarmUp.DEFAULT, List.of()),
+        // Again with main's daemon of 17:36 (notifications lost on a live connection recovered
+        // too), beside a full unit test run: full GCs of 2.2-3.1 s, every one timing out a poll.
+        new Scenario("periodic-full-gc-run2-jdk17", WarmUp.DEFAULT, List.of()),
+        // 16 threads computing flat out for a minute on 2 cores beside the healthy service, watched
+        // with a 500 ms call timeout: polls late or timed out, reconnects (JDK 11), the JFR stream
+        // silent for a minute (JDK 17): nothing pages.
+        new Scenario("cpu-saturation-jdk17", WarmUp.DEFAULT, List.of()),
+        new Scenario("cpu-saturation-jdk11", WarmUp.DEFAULT, List.of()),
+        // The JMX connector stopped for 30 s, then for 55 s, the target's young GC going on at a
+        // few percent: the collections of the outage read back from the totals spread over it. The
+        // 55 s outage paged TargetDown live (61 s, 5 s after the target answered again): the
+        // reconnect attempts had backed off, the last failed 31 s in, and at 60 s nobody had
+        // looked for half a minute. TargetDown now counts the time seen down, to the last failure.
+        new Scenario("jmx-outage-jdk17", WarmUp.DEFAULT, List.of()),
+        new Scenario("jmx-outage-jdk11", WarmUp.DEFAULT, List.of()),
+        new Scenario("jmx-outage-55s-jdk17", WarmUp.DEFAULT, List.of()),
+        new Scenario("jmx-outage-55s-jdk11", WarmUp.DEFAULT, List.of()),
+        // A real outage (120 s) still pages: at the first failed attempt 60 s or more after the
+        // connection was lost (72 s live), resolved at the reconnect after the connector is back.
+        new Scenario(
+            "jmx-outage-120s-jdk17",
+            WarmUp.DEFAULT,
+            List.of(
+                Expected.of("TargetDown", "phase=jmx-down", 95, "unreachable for")
+                    .resolvedWithin(35, "phase=jmx-up"))),
         // No FlightRecorder MBean: the JMX count polled every second, no creator to name.
         new Scenario(
             "thread-per-request-jmx-only-jdk11",

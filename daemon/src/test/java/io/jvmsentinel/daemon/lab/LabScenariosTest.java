@@ -38,6 +38,10 @@ class LabScenariosTest {
       assertThat(LabScenarios.jvmFlags("healthy", feature)).isEmpty();
       assertThat(LabScenarios.jvmFlags("gc-during-churn", feature))
           .containsExactly("-XX:ReservedCodeCacheSize=4m", "-Xmx128m");
+      assertThat(LabScenarios.jvmFlags("periodic-full-gc", feature))
+          .containsExactly("-XX:+UseSerialGC", "-Xms3g", "-Xmx3g");
+      assertThat(LabScenarios.jvmFlags("jmx-outage", feature)).containsExactly("-Xmx64m");
+      assertThat(LabScenarios.jvmFlags("cpu-saturation", feature)).isEmpty();
     }
     assertThat(LabScenarios.builder("gc-pressure").build().command(0)).contains("-Xmx64m");
   }

@@ -148,6 +148,42 @@ class SessionStatusTest {
   }
 
   @Test
+  void whileDownItWasLastSeenUnreachableAtTheLatestFailureNotNow() {
+    status.attempt();
+    status.connected();
+    status.up(null);
+    assertThat(status.current().lastFailure()).as("up").isNull();
+
+    clock.advance(Duration.ofSeconds(10));
+    status.down(ConnectFailure.LOST, "JMX connection jmx.remote.connection.failed");
+    assertThat(status.current().lastFailure()).isEqualTo(START.plusSeconds(10));
+    status.attempt();
+    clock.advance(Duration.ofSeconds(16));
+    status.down(ConnectFailure.REFUSED, "connect to x failed: refused");
+    clock.advance(Duration.ofSeconds(30)); // the backoff: nobody looks meanwhile
+
+    assertThat(status.current().since()).isEqualTo(START.plusSeconds(10));
+    assertThat(status.current().lastFailure())
+        .as("the last failed attempt, 30 s ago")
+        .isEqualTo(START.plusSeconds(26));
+
+    status.connected();
+    status.up(null);
+    assertThat(status.current().lastFailure()).isNull();
+  }
+
+  @Test
+  void anOverduePollIsSeenUnreachableNow() {
+    status.connected();
+    status.up(null);
+    clock.advance(Duration.ofSeconds(30));
+    status.overran();
+    clock.advance(Duration.ofSeconds(4));
+
+    assertThat(status.current().lastFailure()).isEqualTo(START.plusSeconds(34));
+  }
+
+  @Test
   void anOverrunWhileDownChangesNothing() {
     status.overran();
 

@@ -62,13 +62,16 @@ public final class TargetDownRule implements AlertRule {
   @Override
   public List<Finding> evaluate(RuleContext context) {
     SignalSample latest = context.history().latest().orElse(null);
-    if (latest == null || latest.up() || latest.downSeconds() < context.threshold(DOWN_FOR)) {
+    if (latest == null || latest.up() || seenDownSeconds(latest) < context.threshold(DOWN_FOR)) {
       return List.of();
     }
     SignalSample.Target status = latest.details().target();
     Map<String, Object> evidence = new LinkedHashMap<>();
     evidence.put("address", status.address());
     evidence.put("downSince", status.since().toString());
+    if (status.lastFailure() != null) {
+      evidence.put("lastFailure", status.lastFailure().toString());
+    }
     evidence.put("lastError", status.lastError());
     evidence.put("connectAttempts", status.connectAttempts());
     String before = beforeItWentDark(context.history(), latest, evidence);
@@ -91,6 +94,23 @@ public final class TargetDownRule implements AlertRule {
             "Check the process and its logs; check the JMX port and credentials; a hung JVM:"
                 + " take a thread dump (jstack -F / jcmd) before restarting it.",
             evidence));
+  }
+
+  /**
+   * How long the target has been seen down: from when it went down until the daemon last found it
+   * unreachable. Between reconnect attempts nobody looks (the backoff grows to {@code
+   * reconnectMaxDelay}, 30 s by default), so the time since it went down overstates the outage by
+   * up to that: measured, a 33 s JMX outage read as 51 s down, and one of 55 s paged as 60 s down
+   * although the target answered again before anyone tried. Recordings made before the moment was
+   * sampled: the time since it went down.
+   */
+  static double seenDownSeconds(SignalSample latest) {
+    SignalSample.Target status = latest.details().target();
+    if (status.lastFailure() == null) {
+      return latest.downSeconds();
+    }
+    double seen = Duration.between(status.since(), status.lastFailure()).toMillis() / 1000.0;
+    return Math.min(latest.downSeconds(), seen);
   }
 
   /**
