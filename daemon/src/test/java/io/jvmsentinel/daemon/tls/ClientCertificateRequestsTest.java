@@ -54,7 +54,8 @@ class ClientCertificateRequestsTest {
     assertThat(seen.asked()).isTrue();
     assertThat(seen.acceptedIssuers()).containsExactly(new X500Principal("CN=good"));
     assertThat(seen.sent())
-        .hasValueSatisfying(
+        .singleElement()
+        .satisfies(
             c -> assertThat(c.getSubjectX500Principal()).isEqualTo(new X500Principal("CN=good")));
   }
 
