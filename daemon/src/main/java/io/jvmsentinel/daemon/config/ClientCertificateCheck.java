@@ -132,41 +132,59 @@ public final class ClientCertificateCheck {
 
   /** Where the path from the client's certificate through {@code chain} stops short, if it does. */
   private static Optional<String> broken(List<X509Certificate> chain) {
-    List<X509Certificate> unused = new ArrayList<>(chain);
-    X509Certificate at = unused.remove(0);
-    while (!selfIssued(at) && !unused.isEmpty()) {
-      X500Principal issuer = at.getIssuerX500Principal();
-      Optional<X509Certificate> named =
-          unused.stream().filter(c -> c.getSubjectX500Principal().equals(issuer)).findFirst();
-      if (named.isEmpty()) {
-        if (unused.stream().noneMatch(ClientCertificateCheck::selfIssued)) {
-          return Optional.empty(); // ends below the agent's CA, as a chain without its root does
-        }
+    List<X509Certificate> path = path(chain);
+    for (int i = 0; i + 1 < path.size(); i++) {
+      if (!signed(path.get(i), path.get(i + 1))) {
         return Optional.of(
-            "its chain lacks "
-                + issuer
-                + ", the issuer of "
-                + at.getSubjectX500Principal()
-                + ", and holds "
-                + unused.stream()
-                    .map(c -> c.getSubjectX500Principal().toString())
-                    .collect(Collectors.joining("; "))
-                + ": an agent that does not trust "
-                + issuer
-                + " itself finds no path to a CA it trusts");
-      }
-      if (!signed(at, named.get())) {
-        return Optional.of(
-            inChain(named.get())
+            inChain(path.get(i + 1))
                 + " did not sign "
-                + at.getSubjectX500Principal()
+                + path.get(i).getSubjectX500Principal()
                 + " (same name, another key: a CA renewed with a new key?): an agent finds no"
                 + " path through it");
       }
-      unused.remove(named.get());
-      at = named.get();
     }
-    return Optional.empty();
+    X509Certificate end = path.get(path.size() - 1);
+    List<X509Certificate> off = chain.stream().filter(c -> !path.contains(c)).toList();
+    if (selfIssued(end) || off.stream().noneMatch(ClientCertificateCheck::selfIssued)) {
+      return Optional.empty(); // ends at a root, or below the agent's CA as one without its root
+    }
+    X500Principal issuer = end.getIssuerX500Principal();
+    return Optional.of(
+        "its chain lacks "
+            + issuer
+            + ", the issuer of "
+            + end.getSubjectX500Principal()
+            + ", and holds "
+            + off.stream()
+                .map(c -> c.getSubjectX500Principal().toString())
+                .collect(Collectors.joining("; "))
+            + ": an agent that does not trust "
+            + issuer
+            + " itself finds no path to a CA it trusts");
+  }
+
+  /**
+   * The client's certificate (first of {@code chain}) and the issuers {@code chain} holds for it,
+   * in issuing order, by name: what a key store needs (PKCS12 refuses to store a chain out of
+   * order, or with a certificate that issued none of the others) and all that a path to a CA the
+   * agent trusts can use.
+   */
+  public static List<X509Certificate> path(List<X509Certificate> chain) {
+    List<X509Certificate> path = new ArrayList<>(List.of(chain.get(0)));
+    X509Certificate at = chain.get(0);
+    while (!selfIssued(at)) {
+      X500Principal issuer = at.getIssuerX500Principal();
+      Optional<X509Certificate> next =
+          chain.stream()
+              .filter(c -> c.getSubjectX500Principal().equals(issuer) && !path.contains(c))
+              .findFirst();
+      if (next.isEmpty()) {
+        break;
+      }
+      at = next.get();
+      path.add(at);
+    }
+    return path;
   }
 
   private static String inChain(X509Certificate ca) {

@@ -159,6 +159,19 @@ class ClientCertificateCheckTest {
   }
 
   @Test
+  void thePathOfAChainIsItsCertificatesInIssuingOrderWithoutTheOnesOffIt() throws Exception {
+    X509Certificate own = read(leaf);
+    X509Certificate issuer = read(intermediate);
+    X509Certificate root = read(ca);
+
+    assertThat(ClientCertificateCheck.path(List.of(own, root, issuer)))
+        .containsExactly(own, issuer, root);
+    assertThat(ClientCertificateCheck.path(List.of(own, root))).containsExactly(own);
+    assertThat(ClientCertificateCheck.path(List.of(own, read(valid), issuer)))
+        .containsExactly(own, issuer);
+  }
+
+  @Test
   void anExpiredOrNotYetValidCaCertificateInTheChainIsNamedWithTheAgentsItFails() throws Exception {
     X509Certificate own = read(leaf);
 
