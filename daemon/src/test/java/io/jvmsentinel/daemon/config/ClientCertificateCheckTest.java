@@ -26,7 +26,13 @@ import org.junit.jupiter.api.io.TempDir;
 class ClientCertificateCheckTest {
   private static final String PW = "client-pw-5512";
 
+  private static final String TRUST_PW = "trust-pw-7";
+
   @TempDir static Path dir;
+
+  /** The daemon's trust store for the agents of {@link #ca}, made by the first target. */
+  private static Path trust;
+
   static Identity ca;
 
   /** Valid now, for any purpose (extended key usage anyExtendedKeyUsage). */
@@ -111,27 +117,16 @@ class ClientCertificateCheckTest {
 
   @Test
   void eachTargetsKeyStoreIsCheckedAndOnlyItsProblemsAreListed() throws Exception {
-    Path trust = new TestCertificates(dir).trustStore("sentinel", "trust-pw-7", ca);
-    Path yaml =
-        Files.writeString(
-            dir.resolve("config.yaml"),
-            """
-            targets:
-              - name: fine
-                jmx: "a:9010"
-                tls: {trustStore: %s, trustStorePasswordEnv: PW, keyStore: %s, keyStorePasswordEnv: PW}
-              - name: stale
-                jmx: "b:9010"
-                tls: {trustStore: %s, trustStorePasswordEnv: PW, keyStore: %s, keyStorePasswordEnv: PW}
-              - name: plain
-                jmx: "c:9010"
-            """
-                .formatted(trust, valid.keyStore(), trust, expired.keyStore())
-                .replace("trustStorePasswordEnv: PW", "trustStorePasswordEnv: TRUST_PW"));
-    SentinelConfig config =
-        new ConfigLoader(name -> name.equals("PW") ? PW : "trust-pw-7").load(yaml);
+    List<TargetConfig> targets =
+        targets(
+            tlsTarget("fine", valid.keyStore())
+                + tlsTarget("stale", expired.keyStore())
+                + """
+                  - name: plain
+                    jmx: "plain:9010"
+                """);
 
-    assertThat(ClientCertificateCheck.ofKeyStores(config.targets(), Instant.now()))
+    assertThat(ClientCertificateCheck.ofKeyStores(targets, Instant.now()))
         .containsExactly(
             "target stale: the client certificate in "
                 + expired.keyStore()
@@ -228,21 +223,8 @@ class ClientCertificateCheckTest {
     try (OutputStream out = Files.newOutputStream(store)) {
       keys.store(out, PW.toCharArray());
     }
-    Path trust = new TestCertificates(dir).trustStore("chain-trust", "trust-pw-7", ca);
-    Path yaml =
-        Files.writeString(
-            dir.resolve("chain.yaml"),
-            """
-            targets:
-              - name: chained
-                jmx: "a:9010"
-                tls: {trustStore: %s, trustStorePasswordEnv: TRUST_PW, keyStore: %s, keyStorePasswordEnv: PW}
-            """
-                .formatted(trust, store));
-    SentinelConfig config =
-        new ConfigLoader(name -> name.equals("PW") ? PW : "trust-pw-7").load(yaml);
-
-    assertThat(ClientCertificateCheck.ofKeyStores(config.targets(), Instant.now()))
+    assertThat(
+            ClientCertificateCheck.ofKeyStores(targets(tlsTarget("chained", store)), Instant.now()))
         .containsExactly(
             "target chained: the client certificate in "
                 + store
@@ -251,5 +233,25 @@ class ClientCertificateCheckTest {
                 + intermediateExpired.getNotAfter().toInstant()
                 + " (notAfter): an agent that trusts only a CA above it refuses the chain (one that"
                 + " trusts CN=intermediate itself does not check its dates)");
+  }
+
+  /** The targets of a configuration with these entries under {@code targets:}. */
+  private static List<TargetConfig> targets(String entries) throws Exception {
+    Path yaml =
+        Files.writeString(Files.createTempFile(dir, "config", ".yaml"), "targets:\n" + entries);
+    return new ConfigLoader(name -> name.equals("PW") ? PW : TRUST_PW).load(yaml).targets();
+  }
+
+  /** A target entry whose agent is of {@link #ca}, with this client key store. */
+  private static String tlsTarget(String name, Path keyStore) throws Exception {
+    if (trust == null) {
+      trust = new TestCertificates(dir).trustStore("sentinel", TRUST_PW, ca);
+    }
+    return """
+          - name: %s
+            jmx: "%s:9010"
+            tls: {trustStore: %s, trustStorePasswordEnv: TRUST_PW, keyStore: %s, keyStorePasswordEnv: PW}
+        """
+        .formatted(name, name, trust, keyStore);
   }
 }
