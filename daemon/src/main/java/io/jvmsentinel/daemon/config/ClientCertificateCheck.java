@@ -113,10 +113,17 @@ public final class ClientCertificateCheck {
    * matter (the agents accepted leaf, root, intermediate), so the chain is followed by issuer; it
    * is broken where it lacks a certificate's issuer yet holds a root the path does not reach (leaf
    * and root without the intermediate, refused by agents that trust the root), or where a CA
-   * certificate has the issuer's name and another key (a CA renewed with a new key).
+   * certificate has the issuer's name and another key (a CA renewed with a new key). Only the CA
+   * certificates on the path are dated, not a root (its trust store copy is the anchor) nor one
+   * that issued none of them (unused).
    */
   public static Optional<String> chainProblem(List<X509Certificate> chain, Instant now) {
-    for (X509Certificate ca : chain.subList(Math.min(1, chain.size()), chain.size())) {
+    List<X509Certificate> path = path(chain);
+    // A root sent along is not checked: an agent that trusts it uses its own copy, dates unchecked.
+    for (X509Certificate ca : path.subList(1, path.size())) {
+      if (selfIssued(ca)) {
+        continue;
+      }
       Instant notAfter = ca.getNotAfter().toInstant();
       Instant notBefore = ca.getNotBefore().toInstant();
       if (now.isAfter(notAfter)) {

@@ -189,6 +189,16 @@ class ClientCertificateCheckTest {
     assertThat(ClientCertificateCheck.problem(own, Instant.now()))
         .as("the client's own certificate is fine")
         .isEmpty();
+    assertThat(
+            ClientCertificateCheck.chainProblem(
+                List.of(own, read(intermediate), read(ca)),
+                read(ca).getNotAfter().toInstant().plusSeconds(60)))
+        .as(
+            "a root sent along is the agent's trust anchor, its dates unchecked; only the"
+                + " intermediate's are named")
+        .get()
+        .asString()
+        .startsWith("its chain's CA certificate CN=intermediate (issued by CN=agent-ca) expired");
   }
 
   @Test

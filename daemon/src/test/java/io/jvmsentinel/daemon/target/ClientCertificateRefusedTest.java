@@ -40,16 +40,26 @@ class ClientCertificateRefusedTest {
   private static X509Certificate sentinel;
   private static X509Certificate expired;
 
+  /** A CA certificate of {@code expired}'s key, expired too, and one it issued, valid now. */
+  private static X509Certificate expiredCa;
+
+  private static X509Certificate issuedByExpiredCa;
+
   /** An hour into the validity of {@code sentinel}. */
   private static Instant now;
 
   @BeforeAll
   static void certificate() throws Exception {
     TestCertificates pki = new TestCertificates(dir);
-    sentinel = read(pki.identity("sentinel-old", "pw-123456").certificate());
+    TestCertificates.Identity old = pki.identity("sentinel-old", "pw-123456");
+    sentinel = read(old.certificate());
     now = sentinel.getNotBefore().toInstant().plus(Duration.ofHours(1));
     TestCertificates.Identity ca = pki.authority("agent-ca", "ca-pw-1234");
-    expired = read(pki.issued(ca, "sentinel-expired", "pw-123456", "-3d", 1).certificate());
+    TestCertificates.Identity issuing = pki.issued(ca, "sentinel-expired", "pw-123456", "-3d", 1);
+    expired = read(issuing.certificate());
+    // The expired one's key as an expired CA, and a certificate of sentinel-old's key it issued.
+    expiredCa = read(pki.reissued(ca, issuing, "expired-ca", "-3d", 1, "bc:c"));
+    issuedByExpiredCa = read(pki.reissued(issuing, old, "below-expired-ca", "-1d", 3));
   }
 
   private static X509Certificate read(Path pem) throws Exception {
@@ -167,24 +177,23 @@ class ClientCertificateRefusedTest {
         .doesNotContain("most likely", "trust store");
   }
 
-  /**
-   * A valid certificate sent with an expired CA certificate (here one that did not issue it: the
-   * dates are checked first, ClientCertificateCheckTest has real chains): the chain is named, not
-   * the agent's trust store.
-   */
   @Test
   void anExpiredCaCertificateSentInTheChainIsNamedNotTheAgentsTrust() {
     ClientCertificateRefused refused =
         ClientCertificateRefused.of(
-                brokenPipe(), asked(List.of(sentinel, expired), List.of(sentinel)), SECRET, now)
+                brokenPipe(),
+                asked(List.of(issuedByExpiredCa, expiredCa), List.of(issuedByExpiredCa)),
+                SECRET,
+                now)
             .orElseThrow();
 
     assertThat(ConnectFailure.hintFor(refused))
         .contains(
             "the target requires a client certificate and refused the one sent (CN=sentinel-old,"
-                + " issued by CN=sentinel-old, from tls.crt and tls.key of the pod's Secret): its"
-                + " chain's CA certificate CN=sentinel-expired (issued by CN=agent-ca) expired at "
-                + expired.getNotAfter().toInstant()
+                + " issued by CN=sentinel-expired, from tls.crt and tls.key of the pod's Secret):"
+                + " its chain's CA certificate CN=sentinel-expired (issued by CN=agent-ca) expired"
+                + " at "
+                + expiredCa.getNotAfter().toInstant()
                 + " (notAfter): an agent that trusts only a CA above it refuses the chain (one that"
                 + " trusts CN=sentinel-expired itself does not check its dates); give the daemon a"
                 + " valid chain in tls.crt and tls.key of the pod's Secret")
