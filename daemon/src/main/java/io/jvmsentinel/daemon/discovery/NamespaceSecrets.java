@@ -156,19 +156,19 @@ final class NamespaceSecrets implements AutoCloseable {
       found
           .credentials()
           .clientKey()
-          .map(k -> k.chain().get(0))
+          .map(ClientKey.InMemory::chain)
           .ifPresent(
-              certificate ->
-                  ClientCertificateCheck.problem(certificate, Instant.now())
+              chain ->
+                  ClientCertificateCheck.refusal(chain, Instant.now(), "the agents")
                       .ifPresent(
-                          problem ->
+                          refusal ->
                               log.warn(
-                                  "kubernetes discovery: the client certificate in 'tls.crt' of Secret"
-                                      + " {} ({}, issued by {}) will be refused by the agents: {}",
+                                  "kubernetes discovery: the client certificate in 'tls.crt' of"
+                                      + " Secret {} ({}, issued by {}) {}",
                                   key,
-                                  certificate.getSubjectX500Principal(),
-                                  certificate.getIssuerX500Principal(),
-                                  problem)));
+                                  chain.get(0).getSubjectX500Principal(),
+                                  chain.get(0).getIssuerX500Principal(),
+                                  refusal)));
     }
   }
 

@@ -89,8 +89,8 @@ final class ClientCertificateRefused extends SSLException {
 
   private static String diagnosis(
       ClientCertificateRequests.Seen seen, Optional<String> clientKey, Instant now) {
-    return seen.sent().isPresent()
-        ? refused(seen.sent().get(), clientKey, now)
+    return !seen.sent().isEmpty()
+        ? refused(seen.sent(), clientKey, now)
         : clientKey.isEmpty() ? NONE_CONFIGURED : notAccepted(seen, clientKey.get());
   }
 
@@ -115,21 +115,27 @@ final class ClientCertificateRefused extends SSLException {
   private static final int ISSUERS_SHOWN = 3;
 
   /**
-   * A certificate was sent: what is wrong with it if the daemon can see it (its dates, its key
-   * usages; {@link ClientCertificateCheck}), else that the agent does not trust it.
+   * A certificate was sent with {@code chain}: what is wrong with it if the daemon can see it (its
+   * dates, its key usages), else with the CA certificates sent with it (their dates, a path that
+   * stops short; {@link ClientCertificateCheck}), else that the agent does not trust it.
    */
-  private static String refused(X509Certificate sent, Optional<String> clientKey, Instant now) {
+  private static String refused(
+      List<X509Certificate> chain, Optional<String> clientKey, Instant now) {
     String which =
-        " the one sent (" + name(sent) + clientKey.map(from -> ", from " + from).orElse("") + ")";
-    return ClientCertificateCheck.problem(sent, now)
+        " the one sent ("
+            + name(chain.get(0))
+            + clientKey.map(from -> ", from " + from).orElse("")
+            + ")";
+    String in = clientKey.map(from -> " in " + from).orElse("");
+    return ClientCertificateCheck.problem(chain.get(0), now)
+        .map(problem -> problem + "; give the daemon a valid one" + in)
+        .or(
+            () ->
+                ClientCertificateCheck.chainProblem(chain, now)
+                    .map(problem -> problem + "; give the daemon a valid chain" + in))
         .map(
             problem ->
-                "the target requires a client certificate and refused"
-                    + which
-                    + ": "
-                    + problem
-                    + "; give the daemon a valid one"
-                    + clientKey.map(from -> " in " + from).orElse(""))
+                "the target requires a client certificate and refused" + which + ": " + problem)
         .orElseGet(
             () ->
                 "the target requires a client certificate and most likely refused"

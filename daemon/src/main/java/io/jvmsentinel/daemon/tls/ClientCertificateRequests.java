@@ -31,16 +31,18 @@ public final class ClientCertificateRequests {
    *
    * @param asked whether a server asked for a client certificate
    * @param acceptedIssuers the issuers that server named (often none under TLS 1.2)
-   * @param sent the certificate the daemon sent, if it sent one
+   * @param sent the chain the daemon sent, its own certificate first (then the CA certificates the
+   *     key store holds with it); empty if it sent none
    * @param held the certificates the daemon holds for the key types asked, sent or not
    */
   public record Seen(
       boolean asked,
       List<X500Principal> acceptedIssuers,
-      Optional<X509Certificate> sent,
+      List<X509Certificate> sent,
       List<X509Certificate> held) {
     public Seen {
       acceptedIssuers = List.copyOf(acceptedIssuers);
+      sent = List.copyOf(sent);
       held = List.copyOf(held);
     }
   }
@@ -48,13 +50,12 @@ public final class ClientCertificateRequests {
   // Guarded by this.
   private boolean asked;
   private final Set<X500Principal> issuers = new LinkedHashSet<>();
-  private X509Certificate sent;
+  private List<X509Certificate> sent = List.of();
   private final Set<X509Certificate> held = new LinkedHashSet<>();
 
   /** What was seen so far. */
   public synchronized Seen seen() {
-    return new Seen(
-        asked, new ArrayList<>(issuers), Optional.ofNullable(sent), new ArrayList<>(held));
+    return new Seen(asked, new ArrayList<>(issuers), sent, new ArrayList<>(held));
   }
 
   /** A key manager that answers as {@code keys} does (none: no certificate) and records it. */
@@ -76,7 +77,7 @@ public final class ClientCertificateRequests {
     if (alias != null) {
       X509Certificate[] chain = keys.get().getCertificateChain(alias);
       if (chain != null && chain.length > 0) {
-        sent = chain[0];
+        sent = List.of(chain);
         held.add(chain[0]);
       }
       return;

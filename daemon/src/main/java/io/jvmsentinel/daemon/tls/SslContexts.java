@@ -1,5 +1,6 @@
 package io.jvmsentinel.daemon.tls;
 
+import io.jvmsentinel.daemon.config.ClientCertificateCheck;
 import io.jvmsentinel.daemon.config.ClientKey;
 import io.jvmsentinel.daemon.config.KeyStores;
 import io.jvmsentinel.daemon.config.StoreFile;
@@ -89,11 +90,16 @@ public final class SslContexts {
   private static KeyManager[] keyManagers(ClientKey key)
       throws KeyStores.StoreException, GeneralSecurityException {
     if (key instanceof ClientKey.InMemory memory) {
-      // A store in this heap only, never written: its password protects nothing.
+      // A store in this heap only, never written: its password protects nothing. Its chain in
+      // issuing order: a Secret's tls.crt may list the intermediates in any order (JDK agents take
+      // that), PKCS12 refuses to store it so.
       char[] none = new char[0];
       KeyStore keys = emptyStore("PKCS12");
       keys.setKeyEntry(
-          "client", memory.key(), none, memory.chain().toArray(new X509Certificate[0]));
+          "client",
+          memory.key(),
+          none,
+          ClientCertificateCheck.path(memory.chain()).toArray(new X509Certificate[0]));
       return keyManagers(keys, none);
     }
     return keyManagers(((ClientKey.Store) key).file());

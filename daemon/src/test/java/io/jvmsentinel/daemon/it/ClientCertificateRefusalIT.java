@@ -199,11 +199,12 @@ class ClientCertificateRefusalIT {
   }
 
   /**
-   * A daemon whose key store files hold an expired certificate of the agents' CA, against a JDK 11
-   * and a JDK 21 agent: every refusal counts as {@code tls} (none as {@code error}) and the
-   * target's last error names the expiry; once each file is replaced by a renewed certificate (no
-   * reload, no signal: the key store is read again at each attempt) the targets come up within the
-   * backoff's cap.
+   * A daemon whose key store files hold an expired certificate of the agents' CA, or a valid one
+   * whose intermediate CA expired (sent in its chain; the agents trust only the root), against a
+   * JDK 11 and a JDK 21 agent: every refusal counts as {@code tls} (none as {@code error}) and the
+   * target's last error names the expired certificate, not the agent's trust store; once each file
+   * is replaced by a renewed certificate (no reload, no signal: the key store is read again at each
+   * attempt) the targets come up within the backoff's cap.
    */
   @Test
   void anExpiredKeyStoreCertificateIsNamedAndARenewedFileOpensTheTargets() throws Exception {
@@ -214,9 +215,37 @@ class ClientCertificateRefusalIT {
     Path daemonTrust = pki.trustStore("daemon", TRUST_PW, server);
     Identity expired = pki.issued(ca, "sentinel-2025", CLIENT_PW, "-3d", 1);
     Identity renewed = pki.issued(ca, "sentinel-2026", CLIENT_PW, "-1d", 3, "EKU=clientAuth");
+    Identity issuing = pki.issued(ca, "sentinel-issuing-2024", CLIENT_PW, "-3d", 1, "bc:c");
+    Identity chained =
+        pki.issued(issuing, "sentinel-chained", CLIENT_PW, "-1d", 3, "EKU=clientAuth");
     Map<String, Path> keyStores = new LinkedHashMap<>();
-    for (String target : List.of("jdk11", "jdk21")) {
-      keyStores.put(target, Files.copy(expired.keyStore(), dir.resolve(target + "-client.p12")));
+    Map<String, String> diagnoses = new LinkedHashMap<>();
+    Map<String, String> warnings = new LinkedHashMap<>();
+    for (String jdk : List.of("jdk11", "jdk21")) {
+      Path own = Files.copy(expired.keyStore(), dir.resolve(jdk + "-client.p12"));
+      keyStores.put(jdk, own);
+      diagnoses.put(
+          jdk,
+          "refused the one sent (CN=sentinel-2025, issued by CN=sentinel-ca, from key store "
+              + own
+              + "): it expired at "
+              + certificate(expired).getNotAfter().toInstant()
+              + " (notAfter); give the daemon a valid one in key store");
+      warnings.put(jdk, "will be refused by its agent: it expired at");
+      Path chain = Files.copy(chained.keyStore(), dir.resolve(jdk + "-chain-client.p12"));
+      keyStores.put(jdk + "-chain", chain);
+      diagnoses.put(
+          jdk + "-chain",
+          "refused the one sent (CN=sentinel-chained, issued by CN=sentinel-issuing-2024, from key"
+              + " store "
+              + chain
+              + "): its chain's CA certificate CN=sentinel-issuing-2024 (issued by CN=sentinel-ca)"
+              + " expired at "
+              + certificate(issuing).getNotAfter().toInstant()
+              + " (notAfter): an agent that trusts only a CA above it refuses the chain");
+      warnings.put(
+          jdk + "-chain",
+          "may be refused by its agent: its chain's CA certificate CN=sentinel-issuing-2024");
     }
     ListAppender<ILoggingEvent> logged = new ListAppender<>();
     logged.start();
@@ -232,16 +261,17 @@ class ClientCertificateRefusalIT {
             Daemons.start(
                 dir,
                 "jfr:\n  enabled: false\ntargets:\n"
-                    + target("jdk11", lab11.jmxPort(), daemonTrust, keyStores.get("jdk11"))
-                    + target("jdk21", lab21.jmxPort(), daemonTrust, keyStores.get("jdk21")),
+                    + keyStores.entrySet().stream()
+                        .map(
+                            store ->
+                                target(
+                                    store.getKey(),
+                                    (store.getKey().startsWith("jdk11") ? lab11 : lab21).jmxPort(),
+                                    daemonTrust,
+                                    store.getValue()))
+                        .collect(Collectors.joining()),
                 Map.of("TRUST_PW", TRUST_PW, "CLIENT_PW", CLIENT_PW))) {
       DaemonHttp http = new DaemonHttp(daemon.httpPort());
-      String expiry =
-          "refused the one sent (CN=sentinel-2025, issued by CN=sentinel-ca, from key store "
-              + dir.resolve("jdk")
-              + "%s-client.p12): it expired at "
-              + certificate(expired).getNotAfter().toInstant()
-              + " (notAfter); give the daemon a valid one in key store";
       await()
           .atMost(Duration.ofSeconds(90))
           .untilAsserted(
@@ -252,7 +282,7 @@ class ClientCertificateRefusalIT {
                   assertThat(failures(scrape, target, "error")).as(target).isZero();
                 }
                 String targets = http.get("/api/v1/targets").body();
-                assertThat(targets).contains(expiry.formatted("11"), expiry.formatted("21"));
+                assertThat(targets).contains(diagnoses.values());
               });
       PrometheusText before = http.scrape();
       for (String target : keyStores.keySet()) {
@@ -263,7 +293,7 @@ class ClientCertificateRefusalIT {
                 .toList();
         assertThat(lines)
             .as("warned of at start-up")
-            .anyMatch(line -> line.contains("will be refused by its agent: it expired at"));
+            .anyMatch(line -> line.contains(warnings.get(target)));
         long refusals =
             lines.stream().filter(line -> line.contains("refused the one sent")).count();
         long others =
@@ -302,7 +332,8 @@ class ClientCertificateRefusalIT {
       for (String target : keyStores.keySet()) {
         assertThat(failures(after, target, "error")).as(target).isZero();
         System.out.printf(
-            "ClientCertificateRefusalIT: %s with an expired certificate: %.0f attempts failed, all"
+            "ClientCertificateRefusalIT: %s with an expired certificate (or CA certificate): %.0f"
+                + " attempts failed, all"
                 + " tls (%.0f before the renewal); up %d ms after the key store file was"
                 + " replaced%n",
             target,

@@ -40,16 +40,26 @@ class ClientCertificateRefusedTest {
   private static X509Certificate sentinel;
   private static X509Certificate expired;
 
+  /** A CA certificate of {@code expired}'s key, expired too, and one it issued, valid now. */
+  private static X509Certificate expiredCa;
+
+  private static X509Certificate issuedByExpiredCa;
+
   /** An hour into the validity of {@code sentinel}. */
   private static Instant now;
 
   @BeforeAll
   static void certificate() throws Exception {
     TestCertificates pki = new TestCertificates(dir);
-    sentinel = read(pki.identity("sentinel-old", "pw-123456").certificate());
+    TestCertificates.Identity old = pki.identity("sentinel-old", "pw-123456");
+    sentinel = read(old.certificate());
     now = sentinel.getNotBefore().toInstant().plus(Duration.ofHours(1));
     TestCertificates.Identity ca = pki.authority("agent-ca", "ca-pw-1234");
-    expired = read(pki.issued(ca, "sentinel-expired", "pw-123456", "-3d", 1).certificate());
+    TestCertificates.Identity issuing = pki.issued(ca, "sentinel-expired", "pw-123456", "-3d", 1);
+    expired = read(issuing.certificate());
+    // The expired one's key as an expired CA, and a certificate of sentinel-old's key it issued.
+    expiredCa = read(pki.reissued(ca, issuing, "expired-ca", "-3d", 1, "bc:c"));
+    issuedByExpiredCa = read(pki.reissued(issuing, old, "below-expired-ca", "-1d", 3));
   }
 
   private static X509Certificate read(Path pem) throws Exception {
@@ -71,11 +81,11 @@ class ClientCertificateRefusedTest {
     return new ConnectIOException(JRMP + alert, alert);
   }
 
-  private static Seen asked(Optional<X509Certificate> sent, List<X509Certificate> held) {
+  private static Seen asked(List<X509Certificate> sent, List<X509Certificate> held) {
     return new Seen(true, List.of(new X500Principal("CN=sentinel-new")), sent, held);
   }
 
-  private static final Seen NOTHING_ASKED = new Seen(false, List.of(), Optional.empty(), List.of());
+  private static final Seen NOTHING_ASKED = new Seen(false, List.of(), List.of(), List.of());
 
   @Test
   void aBrokenPipeAfterTheRequestWithNoKeyIsATlsFailureThatSaysWhatToConfigure() {
@@ -83,8 +93,7 @@ class ClientCertificateRefusedTest {
     assertThat(ConnectFailure.classify(failure)).as("today").isEqualTo(ConnectFailure.ERROR);
 
     ClientCertificateRefused refused =
-        ClientCertificateRefused.of(
-                failure, asked(Optional.empty(), List.of()), Optional.empty(), now)
+        ClientCertificateRefused.of(failure, asked(List.of(), List.of()), Optional.empty(), now)
             .orElseThrow();
 
     assertThat(ConnectFailure.classify(refused)).isEqualTo(ConnectFailure.TLS);
@@ -100,8 +109,7 @@ class ClientCertificateRefusedTest {
   @Test
   void aKeyOfAnotherIssuerIsNamedWithTheIssuersTheTargetAccepts() {
     ClientCertificateRefused refused =
-        ClientCertificateRefused.of(
-                brokenPipe(), asked(Optional.empty(), List.of(sentinel)), SECRET, now)
+        ClientCertificateRefused.of(brokenPipe(), asked(List.of(), List.of(sentinel)), SECRET, now)
             .orElseThrow();
 
     assertThat(ConnectFailure.hintFor(refused))
@@ -121,7 +129,7 @@ class ClientCertificateRefusedTest {
             new X500Principal("CN=c"),
             new X500Principal("CN=d"),
             new X500Principal("CN=e"));
-    Seen seen = new Seen(true, named, Optional.empty(), List.of(sentinel));
+    Seen seen = new Seen(true, named, List.of(), List.of(sentinel));
 
     String hint =
         ConnectFailure.hintFor(
@@ -136,7 +144,7 @@ class ClientCertificateRefusedTest {
   void aCertificateSentAndRefusedIsNamed() {
     ClientCertificateRefused refused =
         ClientCertificateRefused.of(
-                badCertificateAlert(), asked(Optional.of(sentinel), List.of(sentinel)), SECRET, now)
+                badCertificateAlert(), asked(List.of(sentinel), List.of(sentinel)), SECRET, now)
             .orElseThrow();
 
     assertThat(ConnectFailure.classify(refused)).isEqualTo(ConnectFailure.TLS);
@@ -154,7 +162,7 @@ class ClientCertificateRefusedTest {
   void anExpiredCertificateSentIsNamedWithItsNotAfterEvenAsABrokenPipe() {
     ClientCertificateRefused refused =
         ClientCertificateRefused.of(
-                brokenPipe(), asked(Optional.of(expired), List.of(expired)), SECRET, now)
+                brokenPipe(), asked(List.of(expired), List.of(expired)), SECRET, now)
             .orElseThrow();
 
     assertThat(ConnectFailure.classify(refused)).isEqualTo(ConnectFailure.TLS);
@@ -170,8 +178,31 @@ class ClientCertificateRefusedTest {
   }
 
   @Test
+  void anExpiredCaCertificateSentInTheChainIsNamedNotTheAgentsTrust() {
+    ClientCertificateRefused refused =
+        ClientCertificateRefused.of(
+                brokenPipe(),
+                asked(List.of(issuedByExpiredCa, expiredCa), List.of(issuedByExpiredCa)),
+                SECRET,
+                now)
+            .orElseThrow();
+
+    assertThat(ConnectFailure.hintFor(refused))
+        .contains(
+            "the target requires a client certificate and refused the one sent (CN=sentinel-old,"
+                + " issued by CN=sentinel-expired, from tls.crt and tls.key of the pod's Secret):"
+                + " its chain's CA certificate CN=sentinel-expired (issued by CN=agent-ca) expired"
+                + " at "
+                + expiredCa.getNotAfter().toInstant()
+                + " (notAfter): an agent that trusts only a CA above it refuses the chain (one that"
+                + " trusts CN=sentinel-expired itself does not check its dates); give the daemon a"
+                + " valid chain in tls.crt and tls.key of the pod's Secret")
+        .doesNotContain("most likely", "trust store");
+  }
+
+  @Test
   void theAlertAndTheBrokenPipeOfOneRefusalAreTheSameFailureForTheLog() {
-    Seen seen = asked(Optional.of(expired), List.of(expired));
+    Seen seen = asked(List.of(expired), List.of(expired));
     ClientCertificateRefused pipe =
         ClientCertificateRefused.of(brokenPipe(), seen, SECRET, now).orElseThrow();
     ClientCertificateRefused alert =
@@ -192,7 +223,7 @@ class ClientCertificateRefusedTest {
         ConnectFailure.hintFor(
             ClientCertificateRefused.of(
                     badCertificateAlert(),
-                    asked(Optional.of(sentinel), List.of(sentinel)),
+                    asked(List.of(sentinel), List.of(sentinel)),
                     SECRET,
                     beforeIt)
                 .orElseThrow());
@@ -217,7 +248,7 @@ class ClientCertificateRefusedTest {
 
   @Test
   void failuresThatAreNotTheTargetsRefusalKeepTheirReason() {
-    Seen seen = asked(Optional.of(sentinel), List.of(sentinel));
+    Seen seen = asked(List.of(sentinel), List.of(sentinel));
     SSLHandshakeException untrustedTarget = new SSLHandshakeException("PKIX path building failed");
     untrustedTarget.initCause(new CertificateException("no trusted certificate found"));
     SocketException reset = new SocketException("Connection reset");

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.PrivateKey;
+import java.security.cert.Certificate;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -48,11 +49,11 @@ public final class TestCertificates {
   }
 
   /**
-   * A key store with an EC key whose certificate {@code ca} signed, its chain holding the CA's
-   * certificate, and that certificate as PEM. It is valid from {@code start} (keytool's {@code
-   * -startdate}: {@code -3d} three days ago, {@code +1d} tomorrow) for {@code days} days and
-   * carries the keytool {@code -ext} values given ({@code EKU=serverAuth}, {@code
-   * KU=keyEncipherment}).
+   * A key store with an EC key whose certificate {@code ca} signed, its chain holding the CA's own
+   * chain (an intermediate's up to its root), and that certificate as PEM; an intermediate CA is
+   * one issued with {@code bc:c}. It is valid from {@code start} (keytool's {@code -startdate}:
+   * {@code -3d} three days ago, {@code +1d} tomorrow) for {@code days} days and carries the keytool
+   * {@code -ext} values given ({@code EKU=serverAuth}, {@code KU=keyEncipherment}).
    */
   public Identity issued(
       Identity ca, String name, String password, String start, int days, String... extensions)
@@ -60,9 +61,9 @@ public final class TestCertificates {
     Identity own = selfSigned(name, password, "EC", "san=ip:127.0.0.1,dns:localhost", false);
     Path chain = dir.resolve(name + "-chain.crt");
     sign(ca, own, own.certificate(), start, days, extensions);
-    // The reply with its CA: keytool installs a chain it can complete, whatever its dates.
-    Files.writeString(
-        chain, Files.readString(own.certificate()) + Files.readString(ca.certificate()));
+    // The reply with the CA's own chain (an intermediate's up to its root): keytool installs a
+    // chain it can complete, whatever its dates.
+    Files.writeString(chain, Files.readString(own.certificate()) + chainPem(ca));
     keytool(
         "-importcert",
         "-noprompt",
@@ -75,6 +76,21 @@ public final class TestCertificates {
         "-storepass",
         password);
     return own;
+  }
+
+  /** The certificate chain of the key of {@code identity} (its own first) as PEM text. */
+  private static String chainPem(Identity identity) throws IOException {
+    try (InputStream in = Files.newInputStream(identity.keyStore())) {
+      KeyStore keys = KeyStore.getInstance("PKCS12");
+      keys.load(in, identity.password().toCharArray());
+      StringBuilder pem = new StringBuilder();
+      for (Certificate certificate : keys.getCertificateChain(keys.aliases().nextElement())) {
+        pem.append(pem("CERTIFICATE", certificate.getEncoded()));
+      }
+      return pem.toString();
+    } catch (GeneralSecurityException e) {
+      throw new IOException("cannot read the chain of " + identity.keyStore() + ": " + e, e);
+    }
   }
 
   /**

@@ -13,6 +13,9 @@ import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import javax.net.ssl.SSLContext;
@@ -54,7 +57,8 @@ class ClientCertificateRequestsTest {
     assertThat(seen.asked()).isTrue();
     assertThat(seen.acceptedIssuers()).containsExactly(new X500Principal("CN=good"));
     assertThat(seen.sent())
-        .hasValueSatisfying(
+        .singleElement()
+        .satisfies(
             c -> assertThat(c.getSubjectX500Principal()).isEqualTo(new X500Principal("CN=good")));
   }
 
@@ -88,22 +92,59 @@ class ClientCertificateRequestsTest {
     assertThat(seen.sent()).isEmpty();
   }
 
+  /**
+   * A Secret's tls.crt may list its CA certificates in any order (JDK 11 and 21 agents took leaf,
+   * root, intermediate); PKCS12 refuses to store a chain so: the daemon's in-memory store holds and
+   * sends it in issuing order.
+   */
+  @Test
+  void aSecretsChainOutOfOrderIsSentInIssuingOrder() throws Exception {
+    TestCertificates pki = new TestCertificates(dir);
+    Identity root = pki.authority("clients-root", "root-pw-1");
+    Identity intermediate = pki.issued(root, "clients-int", "int-pw-1", "-1d", 3, "bc:c");
+    Identity leaf = pki.issued(intermediate, "chained", "leaf-pw-1", "-1d", 3);
+    X509Certificate own = read(leaf.certificate());
+    X509Certificate issuer = read(intermediate.certificate());
+    X509Certificate top = read(root.certificate());
+
+    ClientCertificateRequests.Seen seen =
+        handshake(
+            true,
+            pki.trustStore("clients-of-root", "c-pw-1", root),
+            Optional.of(
+                new ClientKey.InMemory(
+                    TestCertificates.privateKey(leaf), List.of(own, top, issuer))));
+
+    assertThat(seen.sent()).containsExactly(own, issuer, top);
+  }
+
+  private static X509Certificate read(Path pem) throws Exception {
+    try (InputStream in = Files.newInputStream(pem)) {
+      return (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(in);
+    }
+  }
+
   /** One handshake against a server that needs (or not) a client certificate of CN=good. */
   private static ClientCertificateRequests.Seen handshake(
       boolean needClientAuth, Optional<Identity> client) throws Exception {
+    return handshake(
+        needClientAuth,
+        trustGood,
+        client.map(
+            id -> new ClientKey.Store(new StoreFile(id.keyStore(), Secret.of(id.password())))));
+  }
+
+  /** One handshake against a server that trusts the clients of {@code clients} ("c-pw-1"). */
+  private static ClientCertificateRequests.Seen handshake(
+      boolean needClientAuth, Path clients, Optional<ClientKey> client) throws Exception {
     SSLContext serverContext = SSLContext.getInstance("TLS");
     serverContext.init(
         SslContexts.keyManagers(
             load(server.keyStore(), "server-pw-1"), "server-pw-1".toCharArray()),
-        SslContexts.trustManagers(load(trustGood, "c-pw-1")),
+        SslContexts.trustManagers(load(clients, "c-pw-1")),
         null);
     ClientCertificateRequests requests = new ClientCertificateRequests();
-    SSLContext clientContext =
-        SslContexts.client(
-            trustServer,
-            client.map(
-                id -> new ClientKey.Store(new StoreFile(id.keyStore(), Secret.of(id.password())))),
-            requests);
+    SSLContext clientContext = SslContexts.client(trustServer, client, requests);
     try (SSLServerSocket listening =
         (SSLServerSocket)
             serverContext
