@@ -24,15 +24,27 @@ public enum ConnectFailure {
    */
   static final Duration TIMEOUT_RETRY_CAP = Duration.ofSeconds(2);
 
+  /**
+   * How long a target whose connects are refused (a JVM restarting, a closed JMX port) waits at
+   * most: a refused connect costs nothing, a restarted JVM is found again within seconds, and
+   * TargetDown, which pages only once an attempt has seen the target down for its threshold, pages
+   * within this of it instead of within the 30 s backoff cap.
+   */
+  static final Duration REFUSED_RETRY_CAP = Duration.ofSeconds(10);
+
   public String tag() {
     return name().toLowerCase(java.util.Locale.ROOT);
   }
 
   /** The delay before the next attempt after a failure of this kind, from the backoff's. */
   Duration nextDelay(Duration backoff) {
-    return this == TIMEOUT && backoff.compareTo(TIMEOUT_RETRY_CAP) > 0
-        ? TIMEOUT_RETRY_CAP
-        : backoff;
+    Duration cap =
+        switch (this) {
+          case TIMEOUT -> TIMEOUT_RETRY_CAP;
+          case REFUSED -> REFUSED_RETRY_CAP;
+          default -> backoff; // Credentials, TLS, errors: a configuration problem, backed off.
+        };
+    return backoff.compareTo(cap) > 0 ? cap : backoff;
   }
 
   /** Classifies an exception from a connection attempt by walking its causes. */

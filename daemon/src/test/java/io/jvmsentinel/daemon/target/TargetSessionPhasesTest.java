@@ -106,6 +106,17 @@ class TargetSessionPhasesTest {
   }
 
   @Test
+  void refusedConnectsAreTriedAgainAtLeastEveryTenSeconds() {
+    assertThat(ConnectFailure.REFUSED.nextDelay(Duration.ofSeconds(30)))
+        .isEqualTo(Duration.ofSeconds(10));
+    assertThat(ConnectFailure.REFUSED.nextDelay(Duration.ofSeconds(4)))
+        .isEqualTo(Duration.ofSeconds(4));
+    assertThat(ConnectFailure.AUTH.nextDelay(Duration.ofSeconds(30)))
+        .as("wrong credentials are backed off in full")
+        .isEqualTo(Duration.ofSeconds(30));
+  }
+
+  @Test
   void aFailingConnectBacksOffWithGrowingDelaysAndThenConnects() {
     connector.refuseNext(3);
     assertThat(session.phase()).isEqualTo(ConnectionPhase.NEW);
