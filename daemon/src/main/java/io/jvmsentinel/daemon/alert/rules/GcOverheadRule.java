@@ -71,8 +71,13 @@ public final class GcOverheadRule implements AlertRule {
       return List.of();
     }
     Duration window = Rates.seconds(context.threshold(WINDOW));
+    // Only what the rule reads (the window, and the sub-window's sample before it), not the whole
+    // 15-minute history every tick.
     SignalWindow answered =
-        new SignalWindow(context.history().all().stream().filter(SignalSample::up).toList());
+        new SignalWindow(
+            context.history().window(window.plus(window.dividedBy(SubWindows.PARTS))).stream()
+                .filter(SignalSample::up)
+                .toList());
     double share = answered.rate(window, SignalSample::gcPauseSeconds);
     double recent =
         SubWindows.rate(
