@@ -78,7 +78,7 @@ class ArchitectureTest {
           .mayOnlyAccessLayers("cli")
           .whereLayer("cli")
           .mayOnlyAccessLayers(
-              "runtime", "detection", "alert.notify", "target", "config", "alert", "lab")
+              "runtime", "detection", "alert.notify", "target", "tls", "config", "alert", "lab")
           .whereLayer("runtime")
           .mayOnlyAccessLayers(
               "web",

@@ -1,10 +1,10 @@
 package io.jvmsentinel.daemon.cli;
 
 import io.jvmsentinel.daemon.config.CliOverrides;
-import io.jvmsentinel.daemon.config.ClientCertificateCheck;
 import io.jvmsentinel.daemon.config.ConfigException;
 import io.jvmsentinel.daemon.config.ConfigLoader;
 import io.jvmsentinel.daemon.config.SentinelConfig;
+import io.jvmsentinel.daemon.tls.ClientCertificateCheck;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Instant;

@@ -1,7 +1,7 @@
 package io.jvmsentinel.daemon.runtime;
 
-import io.jvmsentinel.daemon.config.ClientCertificateCheck;
 import io.jvmsentinel.daemon.config.TargetConfig;
+import io.jvmsentinel.daemon.tls.ClientCertificateCheck;
 import java.time.Instant;
 import java.util.List;
 import org.slf4j.Logger;

@@ -1,8 +1,8 @@
 package io.jvmsentinel.daemon.target;
 
 import io.jvmsentinel.collectors.text.SafeText;
-import io.jvmsentinel.daemon.config.ClientCertificateCheck;
 import io.jvmsentinel.daemon.support.Causes;
+import io.jvmsentinel.daemon.tls.ClientCertificateCheck;
 import io.jvmsentinel.daemon.tls.ClientCertificateRequests;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;

@@ -1,6 +1,5 @@
 package io.jvmsentinel.daemon.tls;
 
-import io.jvmsentinel.daemon.config.ClientCertificateCheck;
 import io.jvmsentinel.daemon.config.ClientKey;
 import io.jvmsentinel.daemon.config.KeyStores;
 import io.jvmsentinel.daemon.config.StoreFile;

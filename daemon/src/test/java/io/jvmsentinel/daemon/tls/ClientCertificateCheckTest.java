@@ -1,7 +1,9 @@
-package io.jvmsentinel.daemon.config;
+package io.jvmsentinel.daemon.tls;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jvmsentinel.daemon.config.ConfigLoader;
+import io.jvmsentinel.daemon.config.TargetConfig;
 import io.jvmsentinel.daemon.testing.TestCertificates;
 import io.jvmsentinel.daemon.testing.TestCertificates.Identity;
 import java.io.InputStream;

@@ -1,5 +1,10 @@
-package io.jvmsentinel.daemon.config;
+package io.jvmsentinel.daemon.tls;
 
+import io.jvmsentinel.daemon.config.ClientKey;
+import io.jvmsentinel.daemon.config.KeyStores;
+import io.jvmsentinel.daemon.config.StoreFile;
+import io.jvmsentinel.daemon.config.TargetConfig;
+import io.jvmsentinel.daemon.config.TargetTlsConfig;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.cert.Certificate;
