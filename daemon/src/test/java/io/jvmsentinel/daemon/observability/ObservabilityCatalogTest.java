@@ -9,12 +9,15 @@ import io.jvmsentinel.daemon.alert.rules.Rules;
 import io.jvmsentinel.daemon.catalog.Catalog;
 import io.jvmsentinel.daemon.catalog.SentinelMetric;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
@@ -82,6 +85,76 @@ class ObservabilityCatalogTest {
           .as("alerts/runbooks/README.md lists " + id)
           .contains("| " + id + " |");
     }
+  }
+
+  /**
+   * A Datadog metric monitor that pages on a state held over its window ({@code max(last_2m):... <
+   * 1}) holds it at least as long as the Prometheus alert of the same rule on the same metric holds
+   * its expression ({@code for}): a gauge that lags the state it shows (target_up reads 0 until the
+   * next reconnect attempt) must not page in Datadog where Prometheus stays silent.
+   */
+  @Test
+  void datadogStateMonitorsHoldTheirStateAsLongAsThePrometheusAlerts() {
+    Pattern stateWindow = Pattern.compile("^(?:max|min)\\(last_(\\d+)([mh])\\):");
+    int compared = 0;
+    for (JsonNode monitor : ObservabilityFiles.datadogMonitors("metrics")) {
+      String query = monitor.path("query").asText();
+      Matcher window = stateWindow.matcher(query);
+      if (!window.find()) {
+        continue;
+      }
+      Duration monitorWindow =
+          Duration.ofMinutes(
+              Long.parseLong(window.group(1)) * (window.group(2).equals("h") ? 60 : 1));
+      String rule = ruleTag(monitor);
+      Set<String> metrics =
+          ObservabilityFiles.datadogMetricNames(query).stream()
+              .map(name -> name.replace('.', '_'))
+              .collect(Collectors.toSet());
+      List<JsonNode> alerts =
+          ObservabilityFiles.rules().stream()
+              .filter(r -> r.path("labels").path("rule").asText().equals(rule))
+              .filter(
+                  r ->
+                      PromQlMetricNames.of(r.path("expr").asText()).stream()
+                          .anyMatch(name -> metrics.stream().anyMatch(name::startsWith)))
+              .toList();
+      assertThat(alerts).as("the Prometheus alert of " + rule + " on " + metrics).isNotEmpty();
+      for (JsonNode alert : alerts) {
+        Duration held = promDuration(alert.path("for").asText("0s"));
+        assertThat(monitorWindow)
+            .as(monitor.path("name").asText() + " against " + alert.path("alert").asText())
+            .isGreaterThanOrEqualTo(held);
+        compared++;
+      }
+    }
+    assertThat(compared).as("state monitors compared").isGreaterThanOrEqualTo(4);
+  }
+
+  /** A Prometheus duration of seconds, minutes and hours, e.g. {@code 90s} or {@code 1m30s}. */
+  private static Duration promDuration(String text) {
+    Matcher part = Pattern.compile("(\\d+)([smh])").matcher(text);
+    Duration total = Duration.ZERO;
+    while (part.find()) {
+      long n = Long.parseLong(part.group(1));
+      total =
+          total.plus(
+              switch (part.group(2)) {
+                case "s" -> Duration.ofSeconds(n);
+                case "m" -> Duration.ofMinutes(n);
+                default -> Duration.ofHours(n);
+              });
+    }
+    return total;
+  }
+
+  private static String ruleTag(JsonNode monitor) {
+    for (JsonNode tag : monitor.path("tags")) {
+      if (tag.asText().startsWith("rule:")) {
+        return tag.asText().substring("rule:".length());
+      }
+    }
+    throw new AssertionError("no rule: tag on " + monitor.path("name").asText());
   }
 
   /**
