@@ -465,7 +465,8 @@ public enum Metric implements MeterDefinition {
       MeterKind.GAUGE,
       null,
       "CPU used by the JIT compiler threads over the last complete 1 s period, as a fraction of"
-          + " all CPUs (the scale of process.cpu.usage)",
+          + " all CPUs (the scale of process.cpu.usage); NaN while no JFR event has arrived for"
+          + " 10 s (a stalled stream's last period is not repeated)",
       "compiler (c1, c2, sweeper)",
       "JFR `jdk.ThreadCPULoad` of the `C1 CompilerThread*`, `C2 CompilerThread*` and `Sweeper"
           + " thread` threads; on targets without JFR (no FlightRecorder MBean), the `cpu=` of those"

@@ -8,6 +8,7 @@ import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.DoubleSupplier;
+import java.util.function.LongSupplier;
 
 /**
  * CPU of the JIT compiler threads per sampling period, shared by {@link ThreadCpuLoadHandler} and
@@ -19,7 +20,10 @@ import java.util.function.DoubleSupplier;
  * the open period closes it, and the closed period is published (so a value is one period late, and
  * never a half-summed one). A compiler with no event in the published period reads 0. When the
  * process events move on by more than 1.5 periods past the published one, a whole period went by
- * without any thread event (an idle JVM): every compiler reads 0 rather than a stale value.
+ * without any thread event (an idle JVM): every compiler reads 0 rather than a stale value. Those
+ * times are the events' own: a stream that stops delivering (stalled, the target starved of CPU)
+ * would keep its last period forever, so when no event has arrived for {@link #SILENCE} of the
+ * daemon's time the usage and the share read NaN (unknown) until events flow again.
  *
  * <p>Beside the per-period usage, CPU seconds per compiler add up into a counter that only grows
  * (across stream restarts too): a 1 s load read by a 15 or 60 s scrape is one random second, while
@@ -33,6 +37,9 @@ public final class CompilerCpu {
   public static final String SWEEPER = "sweeper";
 
   private static final int RECENT_PROCESS_LOADS = 4;
+  // jdk.CPULoad arrives every period even from an idle JVM, a stream's flush every second and the
+  // chunk feed's paced hand-out every 100 ms: 10 s without any is a feed that stopped delivering.
+  static final Duration SILENCE = Duration.ofSeconds(10);
 
   private final Duration tolerance;
   private final Duration stale;
@@ -47,8 +54,17 @@ public final class CompilerCpu {
   private final double periodSeconds;
   private final Map<String, Double> cpuSeconds = new HashMap<>();
   private volatile DoubleSupplier processors = () -> Double.NaN;
+  private final LongSupplier nanoTime;
+  // When the last JFR event arrived (daemon time); null for the thread-dump source or before any.
+  private Long arrivedNanos;
 
   public CompilerCpu(Duration period) {
+    this(period, System::nanoTime);
+  }
+
+  /** {@code nanoTime}: the daemon's monotonic clock, which judges whether events still arrive. */
+  public CompilerCpu(Duration period, LongSupplier nanoTime) {
+    this.nanoTime = nanoTime;
     this.tolerance = period.dividedBy(2);
     this.stale = period.plus(tolerance);
     this.periodSeconds = period.toNanos() / 1e9;
@@ -113,6 +129,7 @@ public final class CompilerCpu {
   }
 
   private void advance(Instant time) {
+    arrivedNanos = nanoTime.getAsLong();
     if (latest == null || time.isAfter(latest)) {
       latest = time;
     }
@@ -134,6 +151,7 @@ public final class CompilerCpu {
     published = Map.copyOf(perCompiler);
     publishedStart = time;
     latest = time;
+    arrivedNanos = null;
     processUsage = process;
     if (recentProcess.size() == RECENT_PROCESS_LOADS) {
       recentProcess.removeFirst();
@@ -141,9 +159,12 @@ public final class CompilerCpu {
     recentProcess.addLast(Map.entry(time, process));
   }
 
-  /** CPU of one compiler's threads in the last complete period; NaN before the first. */
+  /**
+   * CPU of one compiler's threads in the last complete period; NaN before the first and while the
+   * JFR events stopped arriving.
+   */
   public synchronized double usage(String compiler) {
-    if (publishedStart == null) {
+    if (publishedStart == null || silent()) {
       return Double.NaN;
     }
     if (Duration.between(publishedStart, latest).compareTo(stale) > 0) {
@@ -163,6 +184,10 @@ public final class CompilerCpu {
       return Double.NaN;
     }
     return compilers / processUsage;
+  }
+
+  private boolean silent() {
+    return arrivedNanos != null && nanoTime.getAsLong() - arrivedNanos > SILENCE.toNanos();
   }
 
   private double processUsageOfPublishedPeriod() {
@@ -191,6 +216,7 @@ public final class CompilerCpu {
     publishedStart = null;
     published = Map.of();
     latest = null;
+    arrivedNanos = null;
     processUsage = Double.NaN;
     recentProcess.clear();
   }

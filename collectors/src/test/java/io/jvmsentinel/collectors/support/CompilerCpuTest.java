@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Test;
 
 class CompilerCpuTest {
   private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
-  private final CompilerCpu cpu = new CompilerCpu(Duration.ofSeconds(1));
+  private long nanos;
+  private final CompilerCpu cpu = new CompilerCpu(Duration.ofSeconds(1), () -> nanos);
 
   @Test
   void cpuSecondsAreLoadTimesProcessorsTimesPeriodAndCountFromTheFirstEvent() {
@@ -44,6 +45,33 @@ class CompilerCpuTest {
     cpu.threadLoad(at(1000), "C2 CompilerThread0", 0.5);
 
     assertThat(cpu.cpuSeconds("c2")).isZero();
+  }
+
+  @Test
+  void aFeedThatStopsDeliveringReadsUnknownNotItsLastPeriodAndKnownAgainWhenEventsFlow() {
+    cpu.threadLoad(at(0), "C2 CompilerThread0", 0.2);
+    cpu.processLoad(at(0), 0.8);
+    cpu.threadLoad(at(1000), "C2 CompilerThread0", 0.1);
+    cpu.processLoad(at(1000), 0.4);
+    assertThat(cpu.share()).isCloseTo(0.25, within(1e-9));
+
+    nanos += CompilerCpu.SILENCE.toNanos();
+    assertThat(cpu.share()).as("silent for exactly the limit: still the last period").isNotNaN();
+    nanos += Duration.ofMillis(1).toNanos();
+    assertThat(cpu.usage("c2")).as("a stalled stream's last period is not repeated").isNaN();
+    assertThat(cpu.share()).isNaN();
+
+    cpu.processLoad(at(2000), 0.4);
+    assertThat(cpu.usage("c2")).as("events flow again").isCloseTo(0.1, within(1e-9));
+  }
+
+  @Test
+  void theThreadDumpSourceIsNotJudgedByEventArrivals() {
+    cpu.threadLoad(at(0), "C2 CompilerThread0", 0.2);
+    cpu.measured(at(5000), java.util.Map.of("c2", 0.3), 0.6);
+    nanos += CompilerCpu.SILENCE.multipliedBy(3).toNanos();
+
+    assertThat(cpu.usage("c2")).isCloseTo(0.3, within(1e-9));
   }
 
   @Test
