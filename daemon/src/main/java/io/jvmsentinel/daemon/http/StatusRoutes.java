@@ -92,6 +92,8 @@ public final class StatusRoutes {
     map.put("address", status.address());
     map.put("since", status.since().toString());
     map.put("error", status.lastError());
+    // While down: the latest failed attempt, up to which TargetDown counts the time seen down.
+    map.put("lastFailure", status.lastFailure() == null ? null : status.lastFailure().toString());
     return map;
   }
 

@@ -9,8 +9,10 @@ import io.jvmsentinel.daemon.watch.WatchedTarget;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -61,6 +63,28 @@ class ReadyProbeTest {
             .ready(open::credentialed);
 
     assertThat(body(ready.get(request(Map.of())))).contains("\"down\":[{\"target\":\"orders\"");
+  }
+
+  @Test
+  void aDownTargetSaysWhenTheLatestAttemptFailedUpToWhichItIsSeenDown() throws Exception {
+    down = UnstartedTarget.create("orders", registry, tmp);
+    StatusRoutes routes =
+        new StatusRoutes(() -> List.of(down), name -> false, RedactedArguments.builtIn());
+    assertThat(body(routes.targets().get(request(Map.of()))))
+        .as("never tried: no failure yet")
+        .contains("\"lastFailure\":null");
+
+    down.start();
+
+    Awaitility.await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(
+            () ->
+                assertThat(body(routes.targets().get(request(Map.of()))))
+                    .contains("\"error\":\"")
+                    .containsPattern("\"lastFailure\":\"\\d{4}-\\d\\d-\\d\\dT[^\"]+Z\""));
+    assertThat(body(routes.ready(r -> true).get(request(Map.of()))))
+        .containsPattern("\"down\":\\[\\{.*\"lastFailure\":\"[^\"]+Z\"");
   }
 
   private static HttpEndpoint.Request request(Map<String, String> headers) {
