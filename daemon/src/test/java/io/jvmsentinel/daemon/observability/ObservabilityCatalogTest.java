@@ -131,6 +131,27 @@ class ObservabilityCatalogTest {
     assertThat(compared).as("state monitors compared").isGreaterThanOrEqualTo(4);
   }
 
+  /**
+   * A metric monitor's name and message name only tags it groups by ({@code {{class.name}}} needs
+   * {@code by {target,class}}): any other variable is left empty in the page.
+   */
+  @Test
+  void datadogMetricMonitorsNameOnlyTheTagsTheyGroupBy() {
+    Pattern groups = Pattern.compile("by \\{([^}]*)}");
+    Pattern variable = Pattern.compile("\\{\\{([a-z_]+)\\.name}}");
+    for (JsonNode monitor : ObservabilityFiles.datadogMonitors("metrics")) {
+      Matcher by = groups.matcher(monitor.path("query").asText());
+      Set<String> grouped = by.find() ? Set.of(by.group(1).replace(" ", "").split(",")) : Set.of();
+      Matcher used =
+          variable.matcher(monitor.path("name").asText() + monitor.path("message").asText());
+      while (used.find()) {
+        assertThat(grouped)
+            .as(monitor.path("name").asText() + " names {{" + used.group(1) + ".name}}")
+            .contains(used.group(1));
+      }
+    }
+  }
+
   /** A Prometheus duration of seconds, minutes and hours, e.g. {@code 90s} or {@code 1m30s}. */
   private static Duration promDuration(String text) {
     Matcher part = Pattern.compile("(\\d+)([smh])").matcher(text);
