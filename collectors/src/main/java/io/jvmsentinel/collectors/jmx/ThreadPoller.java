@@ -30,6 +30,7 @@ public final class ThreadPoller implements JmxPoller {
   private final Tags tags;
   private final LatestReading<Attributes> reading = new LatestReading<>();
   private final LatestReading<ThreadStates> states = new LatestReading<>();
+  private final NewThreadNames newThreads = new NewThreadNames();
 
   /**
    * One {@code getThreadInfo} read.
@@ -113,6 +114,19 @@ public final class ThreadPoller implements JmxPoller {
               new Object[] {ids},
               GET_THREAD_INFO_SIGNATURE);
       states.update(countStates(infos));
+      seenAlive(ids, infos);
+    }
+  }
+
+  private void seenAlive(long[] ids, Object threadInfos) {
+    if (threadInfos instanceof CompositeData[] infos && infos.length == ids.length) {
+      String[] names = new String[ids.length];
+      for (int i = 0; i < infos.length; i++) {
+        if (infos[i] != null && infos[i].get("threadName") instanceof String name) {
+          names[i] = name;
+        }
+      }
+      newThreads.seen(ids, names);
     }
   }
 
@@ -148,6 +162,14 @@ public final class ThreadPoller implements JmxPoller {
     return states.current();
   }
 
+  /**
+   * The threads first seen alive since detection last drained them (ThreadStorm on targets without
+   * JFR: which kinds of threads a burst started, and how many ended unseen).
+   */
+  public NewThreadNames newThreads() {
+    return newThreads;
+  }
+
   /** The latest reading, or null while disconnected; detection reads the started count here. */
   public Attributes current() {
     return reading.current();
@@ -157,5 +179,6 @@ public final class ThreadPoller implements JmxPoller {
   public void disconnected() {
     reading.clear();
     states.clear();
+    newThreads.clear();
   }
 }

@@ -155,6 +155,8 @@ public record SignalSample(
    * @param gcPauses GC pauses by {@code collector / cause}
    * @param contention threads and lock contention in this tick; {@link Contention#NONE} in
    *     recordings made before it existed
+   * @param newThreads threads first seen alive in this tick by JMX, by name pattern ({@code
+   *     pool-#-thread-#}); empty in recordings made before it existed
    */
   public record Details(
       Target target,
@@ -164,7 +166,8 @@ public record SignalSample(
       List<CodeCacheFullHandler.CodeCacheFull> codeCacheFulls,
       Map<String, Double> compilerCpu,
       Map<String, GcPauses> gcPauses,
-      Contention contention) {
+      Contention contention,
+      Map<String, Long> newThreads) {
     public static final Details NONE =
         new Details(
             Target.UNKNOWN,
@@ -182,6 +185,7 @@ public record SignalSample(
       compilerCpu = Map.copyOf(compilerCpu);
       gcPauses = Map.copyOf(gcPauses);
       contention = contention == null ? Contention.NONE : contention;
+      newThreads = newThreads == null ? Map.of() : Map.copyOf(newThreads);
     }
 
     /** Details of a tick without contention data. */
@@ -201,7 +205,8 @@ public record SignalSample(
           codeCacheFulls,
           compilerCpu,
           gcPauses,
-          Contention.NONE);
+          Contention.NONE,
+          Map.of());
     }
   }
 

@@ -111,7 +111,8 @@ final class SignalSampler {
         jfr.codeCacheFull().recent(),
         compilerCpu,
         gcPauses(target),
-        contention(target));
+        contention(target),
+        target.session().pollers().threads().newThreads().drain());
   }
 
   private static SignalSample.Contention contention(WatchedTarget target) {

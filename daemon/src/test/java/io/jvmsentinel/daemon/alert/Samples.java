@@ -233,7 +233,24 @@ public final class Samples {
             details.codeCacheFulls(),
             details.compilerCpu(),
             details.gcPauses(),
-            new SignalSample.Contention(live, blocked, locks, holders, signals));
+            new SignalSample.Contention(live, blocked, locks, holders, signals),
+            details.newThreads());
+    return this;
+  }
+
+  /** Threads first seen alive by JMX in this tick, by name pattern. */
+  public Samples newThreads(Map<String, Long> byNamePattern) {
+    details =
+        new SignalSample.Details(
+            details.target(),
+            details.creatorSites(),
+            details.deoptimizedMethods(),
+            details.recompiledMethods(),
+            details.codeCacheFulls(),
+            details.compilerCpu(),
+            details.gcPauses(),
+            details.contention(),
+            byNamePattern);
     return this;
   }
 

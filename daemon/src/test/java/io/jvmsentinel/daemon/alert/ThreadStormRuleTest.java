@@ -86,6 +86,57 @@ class ThreadStormRuleTest {
   }
 
   @Test
+  void withoutJfrABatchJobThenAPoolStartedAtOnceAreNotAStorm() {
+    // The same pair on a target without JFR, read every second: the batch's threads end before a
+    // read sees most of them, the pool's 200 are all seen alive, of one kind, in the newer half.
+    SignalHistory history =
+        jmxHistory(
+            596,
+            t -> {
+              double batchStarts = 60.0 * Math.max(0, Math.min(t, 594) - 588);
+              return 2.0 * t + batchStarts + (t >= 596 ? 200 : 0);
+            },
+            t ->
+                t >= 590 && t <= 594
+                    ? Map.of("batch-worker-#", 10L)
+                    : t == 596 ? Map.of("pool-#-thread-#", 200L) : Map.of());
+
+    assertThat(rule.evaluate(context(history, Set.of(), false))).isEmpty();
+  }
+
+  @Test
+  void withoutJfrAStormOfThreadsThatEndUnseenIsAStormBesideAPoolStart() {
+    // 100/s of threads that end before any read, and a pool of 200 seen alive in the last second.
+    SignalHistory history =
+        jmxHistory(
+            600,
+            t -> 2.0 * t + 98.0 * Math.max(0, t - 580) + (t >= 600 ? 200 : 0),
+            t -> t == 600 ? Map.of("pool-#-thread-#", 200L) : Map.of());
+
+    assertThat(rule.evaluate(context(history, Set.of(), false)))
+        .singleElement()
+        .satisfies(
+            f ->
+                assertThat(f.evidence())
+                    .as("what JMX saw of the storm's threads, busiest kind first")
+                    .containsEntry(
+                        "threadKinds",
+                        List.of("(ended before a read saw them) x2000", "pool-#-thread-# x200")));
+  }
+
+  @Test
+  void withoutJfrAStormOfThreadsThatStayAliveIsAStorm() {
+    // 80 threads/s that never end (a leak): every one seen alive, of one kind, in both halves.
+    SignalHistory history =
+        jmxHistory(
+            600,
+            t -> 2.0 * t + 78.0 * Math.max(0, t - 580),
+            t -> t > 580 ? Map.of("leaked-#", 78L) : Map.of());
+
+    assertThat(rule.evaluate(context(history, Set.of(), false))).hasSize(1);
+  }
+
+  @Test
   void aStormFromOneCreatorBesideAOneOffPoolStartIsAStorm() {
     // 100/s from one creator for 20 s, and a pool of 200 started in the last tick.
     String dispatcher = "com.example.Dispatcher.dispatch";
@@ -405,6 +456,27 @@ class ThreadStormRuleTest {
           .as("read every 10 s, at %d s", end)
           .isEmpty();
     }
+  }
+
+  /**
+   * A target without JFR read every second for {@code seconds}: its started count and the threads
+   * first seen alive, by name pattern, at each second.
+   */
+  private static SignalHistory jmxHistory(
+      int seconds,
+      java.util.function.IntToDoubleFunction started,
+      java.util.function.IntFunction<Map<String, Long>> seenAlive) {
+    SignalHistory history = new SignalHistory(Duration.ofMinutes(15));
+    for (int t = 0; t <= seconds; t++) {
+      history.add(
+          new Samples()
+              .at(Samples.T0.plusSeconds(t))
+              .jmxOnly()
+              .threadStarts(started.applyAsDouble(t))
+              .newThreads(seenAlive.apply(t))
+              .build());
+    }
+    return history;
   }
 
   /** A JMX-only target starting 150 threads/s, sampled every second, its count read every n s. */

@@ -177,7 +177,8 @@ class AlertLifeReplayTest {
             List.of(),
             d.compilerCpu(),
             d.gcPauses(),
-            d.contention());
+            d.contention(),
+            d.newThreads());
     return new SignalSample(
         s.at(),
         s.up(),

@@ -141,7 +141,9 @@ public final class ThreadStormRule implements AlertRule {
           rate >= limit
               && newer >= floor / 2
               && older >= floor / 2
-              && sustainedByItsCreators(context.history(), window, rate, floor);
+              && (jfr
+                  ? sustainedByItsCreators(context.history(), window, rate, floor)
+                  : sustainedByItsThreadKinds(context.history(), window, rate, floor, sameSource));
     }
     // The creators of this storm only: the starts since its onset, not since the stream began.
     // The application's: the monitoring's own starts are never the cause.
@@ -192,6 +194,31 @@ public final class ThreadStormRule implements AlertRule {
             samples.stream().filter(s -> s.at().isAfter(from) && !s.at().isAfter(split)).toList());
     Map<String, Long> newer =
         applicationStartsBySite(samples.stream().filter(s -> s.at().isAfter(split)).toList());
+    return carriedByCreatorsOfBothHalves(older, newer, rate, floor);
+  }
+
+  /**
+   * The same without JFR: the kinds of threads JMX saw first alive ({@code pool-#-thread-#}) and
+   * the starts that ended unseen stand for the creators. A pool started at once is seen alive, all
+   * of one kind, in one half; a thread per request mostly ends unseen, in both (sequences: a batch
+   * job's threads, then a pool started at once, on a target without JFR).
+   */
+  static boolean sustainedByItsThreadKinds(
+      SignalWindow history,
+      Duration window,
+      double rate,
+      double floor,
+      Predicate<SignalSample> source) {
+    List<Map<String, Long>> halves = ThreadKinds.halves(history, window, source);
+    return carriedByCreatorsOfBothHalves(halves.get(0), halves.get(1), rate, floor);
+  }
+
+  /**
+   * Whether the creators seen in both halves carry the floor's share of {@code rate}; true when
+   * either half shows none (nothing tells the creators apart: the counts alone decide).
+   */
+  private static boolean carriedByCreatorsOfBothHalves(
+      Map<String, Long> older, Map<String, Long> newer, double rate, double floor) {
     if (older.isEmpty() || newer.isEmpty()) {
       return true;
     }
@@ -310,6 +337,18 @@ public final class ThreadStormRule implements AlertRule {
     String explanation;
     String action;
     if (!jfr && !latest.jfrStormPaused()) {
+      // No stacks: the kinds of threads JMX saw alive, and how many ended unseen, are the clue.
+      evidence.put(
+          "threadKinds",
+          storm.isEmpty()
+              ? List.of()
+              : ThreadKinds.top(
+                  ThreadKinds.between(
+                      storm,
+                      storm.get(0).at(),
+                      latest.at(),
+                      sample -> sample.up() && !sample.jfr()),
+                  5));
       explanation =
           "The target starts "
               + Rates.format(rate)
