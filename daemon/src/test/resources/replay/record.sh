@@ -6,7 +6,7 @@
 # e.g. record.sh tls-30rps-jdk17 60 "" tls-listener-storm --rate 30 --delay 10s
 # JAVA (default: java on PATH) runs the lab; DAEMON_JAVA (default: JAVA) runs the daemon, which
 # needs JDK 17+; POLL_INTERVAL (default 2s) is the target's pollInterval; CALL_TIMEOUT (default 5s)
-# the daemon's connection.callTimeout.
+# the daemon's connection.callTimeout; JFR=false watches the target over JMX only (jfr.enabled).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../../../../.." && pwd)"
@@ -16,6 +16,7 @@ java=${JAVA:-java}
 daemon_java=${DAEMON_JAVA:-$java}
 poll=${POLL_INTERVAL:-2s}
 call_timeout=${CALL_TIMEOUT:-5s}
+jfr=${JFR:-true}
 jar="$root/daemon/target/jvm-sentinel.jar"
 work=$(mktemp -d)
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
@@ -32,6 +33,8 @@ http:
   listen: 127.0.0.1:0
 connection:
   callTimeout: $call_timeout
+jfr:
+  enabled: $jfr
 detection:
   recordDirectory: $work/rec
   snapshots:

@@ -224,22 +224,16 @@ public final class Samples {
       LockContention locks,
       LockHolders holders,
       ContentionSignals signals) {
-    details =
-        new SignalSample.Details(
-            details.target(),
-            details.creatorSites(),
-            details.deoptimizedMethods(),
-            details.recompiledMethods(),
-            details.codeCacheFulls(),
-            details.compilerCpu(),
-            details.gcPauses(),
-            new SignalSample.Contention(live, blocked, locks, holders, signals),
-            details.newThreads());
-    return this;
+    return threads(
+        new SignalSample.Contention(live, blocked, locks, holders, signals), details.newThreads());
   }
 
   /** Threads first seen alive by JMX in this tick, by name pattern. */
   public Samples newThreads(Map<String, Long> byNamePattern) {
+    return threads(details.contention(), byNamePattern);
+  }
+
+  private Samples threads(SignalSample.Contention contention, Map<String, Long> newThreads) {
     details =
         new SignalSample.Details(
             details.target(),
@@ -249,8 +243,8 @@ public final class Samples {
             details.codeCacheFulls(),
             details.compilerCpu(),
             details.gcPauses(),
-            details.contention(),
-            byNamePattern);
+            contention,
+            newThreads);
     return this;
   }
 
