@@ -58,6 +58,11 @@ final class SequenceReplays {
         // after the batch), run live with both fixes on a quiet machine: one ThreadStorm. The
         // mean-and-counts rule pages the pair ("69.0 thread starts/s, 50% from runBatch").
         stormThenBursts("storm-then-bursts-v2-jdk17"),
+        // The same on targets watched over JMX only (jfr.enabled: false), read every second: no
+        // stacks name the creators, the kinds of threads JMX saw alive do. The storm's threads end
+        // unseen in both halves of the window; the pool's are seen alive, of one kind, in one.
+        stormThenBurstsJmxOnly("storm-then-bursts-jmx-only-jdk17"),
+        stormThenBurstsJmxOnly("storm-then-bursts-jmx-only-jdk11"),
         // GC pressure starting while CodeCacheChurn fires (4 MB cache, -Xmx128m): GcOverhead
         // names GC pauses, not the churn, and resolves once the allocation stops while the churn
         // (still paging) goes on. The compilers' CPU is the churn's: CompilerCpuHigh may fire.
@@ -79,6 +84,15 @@ final class SequenceReplays {
         WarmUp.DEFAULT,
         List.of(
             Expected.of("ThreadStorm", "phase=storm ", 10, DISPATCHER)
+                .resolvedWithin(30, "phase=after-storm")));
+  }
+
+  private static Scenario stormThenBurstsJmxOnly(String fixture) {
+    return new Scenario(
+        fixture,
+        WarmUp.DEFAULT,
+        List.of(
+            Expected.of("ThreadStorm", "phase=storm ", 10, "thread starts/s")
                 .resolvedWithin(30, "phase=after-storm")));
   }
 
