@@ -56,6 +56,8 @@ class FaultsIT {
     LabProcess lab = on17.startReady(READY);
     try (ForkedDaemon daemon = startDaemon(lab, "1s")) {
       DaemonHttp http = daemon.http();
+      // Beside the other ITs a first stream start can time out and wait out the 10 s retry.
+      awaitStreaming(http, 1, Duration.ofSeconds(60));
       await()
           .atMost(READY)
           .ignoreExceptions()
