@@ -10,10 +10,12 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -67,12 +69,11 @@ class HelmChartIT {
           "--set", "discovery.kind=DaemonSet",
           "--set", "discovery.namespaces={shop,billing}");
 
+  private static KubernetesValidator validator;
+
   @TempDir Path dir;
 
-  /**
-   * Renderings a test expects valid, checked together after it: the validator spends 2.5 s loading
-   * its schemas and 0.2 s per file, and a test renders up to a dozen value sets.
-   */
+  /** Renderings a test expects valid, checked together after it in one request to the validator. */
   private final List<Path> toValidate = new ArrayList<>();
 
   @AfterEach
@@ -1574,12 +1575,33 @@ class HelmChartIT {
   }
 
   private static Result validate(List<String> files) {
-    return run(
-        concat(
-            List.of(
+    KubernetesValidator.Verdict verdict =
+        validator().validate(files, Duration.ofSeconds(TIMEOUT_SECONDS));
+    return new Result(verdict.valid() ? 0 : 1, verdict.report(), "");
+  }
+
+  /** The validator the class shares, started by the first test that validates. */
+  private static synchronized KubernetesValidator validator() {
+    if (validator == null) {
+      try {
+        validator =
+            KubernetesValidator.start(
                 tool("k8s-validate-venv/bin/python", null),
-                DeployFiles.repo().resolve(".ci/validate-k8s.py").toString()),
-            files));
+                DeployFiles.repo().resolve(".ci/validate-k8s.py"),
+                DeployFiles.repo());
+      } catch (IOException e) {
+        throw new IllegalStateException("cannot start .ci/validate-k8s.py", e);
+      }
+    }
+    return validator;
+  }
+
+  @AfterAll
+  static void stopTheValidator() throws Exception {
+    if (validator != null) {
+      validator.close();
+      validator = null;
+    }
   }
 
   /** The tool in the cache of .ci/install-test-deps, else (if it has one) by name on the PATH. */

@@ -34,8 +34,12 @@ class FaultsIT {
   private static final Duration READY = Duration.ofSeconds(30);
   private static final Map<String, String> TARGET = Map.of("target", "app");
 
-  /** Restart cycles of the leak test: {@code -Dfaults.cycles} (CI: 50). */
-  private static final int CYCLES = Integer.getInteger("faults.cycles", 50);
+  /**
+   * Restart cycles of the leak test: {@code -Dfaults.cycles} (CI: 30, to save CI time; a leak of
+   * one thread, descriptor or connection every few cycles still passes the bounds; 50 measured the
+   * same, see docs/operations.md).
+   */
+  private static final int CYCLES = Integer.getInteger("faults.cycles", 30);
 
   /**
    * How long the hang test keeps the target stopped: {@code -Dfaults.hangSeconds} (CI: 20 s to save
@@ -275,7 +279,7 @@ class FaultsIT {
   }
 
   @Test
-  void fiftyRestartCyclesLeakNoThreadsDescriptorsConnectionsOrChunkDirectories() throws Exception {
+  void restartCyclesLeakNoThreadsDescriptorsConnectionsOrChunkDirectories() throws Exception {
     LabSpec spec =
         LabSpec.builder("idle")
             .javaHome(Jdks.jdk17())

@@ -165,13 +165,16 @@ class ScenarioSuiteIT {
                     a.finding().evidence().get("mostDeoptimizedMethods") instanceof List<?> l
                         && !l.isEmpty(),
                 Duration.ZERO),
+            // A target thrashing at 90% GC on a loaded 2-core runner can leave the JMX calls
+            // unanswered (2 s call timeout) for a minute; the daemon pages once it answers again
+            // (GcFreezeIT): 14 s measured alone, 71 s beside HostileTargetIT.
             new Case(
                 "gc-pressure",
                 25,
                 List.of(),
                 "gc",
                 "GcOverhead",
-                Duration.ofSeconds(60),
+                Duration.ofSeconds(100),
                 a -> number(a, "pauseShareOfWallTime") > 0.2,
                 Duration.ZERO))
         .map(Arguments::of);

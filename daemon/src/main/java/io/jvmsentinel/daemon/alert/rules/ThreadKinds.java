@@ -70,10 +70,9 @@ final class ThreadKinds {
     if (samples.isEmpty()) {
       return List.of(Map.of(), Map.of());
     }
-    Instant latest = samples.get(samples.size() - 1).at();
-    Instant split = latest.minus(window.dividedBy(2));
+    WindowHalves halves = WindowHalves.endingAtLatest(samples, window);
     return List.of(
-        between(samples, latest.minus(window), split, source),
-        between(samples, split, latest, source));
+        between(samples, halves.from(), halves.split(), source),
+        between(samples, halves.split(), halves.latest(), source));
   }
 }

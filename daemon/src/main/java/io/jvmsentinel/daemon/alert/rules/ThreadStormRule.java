@@ -185,15 +185,11 @@ public final class ThreadStormRule implements AlertRule {
     if (samples.isEmpty()) {
       return true;
     }
-    Instant latest = samples.get(samples.size() - 1).at();
-    Instant from = latest.minus(window);
-    Instant split = latest.minus(window.dividedBy(2));
-    // A sample's starts happened in the tick before it: one at the window's start is before it.
+    WindowHalves halves = WindowHalves.endingAtLatest(samples, window);
     Map<String, Long> older =
-        applicationStartsBySite(
-            samples.stream().filter(s -> s.at().isAfter(from) && !s.at().isAfter(split)).toList());
+        applicationStartsBySite(samples.stream().filter(halves::inOlder).toList());
     Map<String, Long> newer =
-        applicationStartsBySite(samples.stream().filter(s -> s.at().isAfter(split)).toList());
+        applicationStartsBySite(samples.stream().filter(halves::inNewer).toList());
     return carriedByCreatorsOfBothHalves(older, newer, rate, floor);
   }
 
