@@ -1,16 +1,16 @@
 package io.jvmsentinel.collectors.jmx;
 
-import io.jvmsentinel.collectors.text.SafeText;
+import io.jvmsentinel.collectors.text.ThreadNames;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
- * The threads a JMX read sees alive for the first time, counted by name pattern (digits as {@code
- * #}: {@code pool-3-thread-17} is {@code pool-#-thread-#}): on a target without JFR, the only trace
- * of which code starts threads. A thread that starts and ends between two reads is never seen, so
- * the started count minus these is what ended unseen.
+ * The threads a JMX read sees alive for the first time, counted by name pattern ({@link
+ * ThreadNames#pattern}: {@code pool-3-thread-17} is {@code pool-#-thread-#}, {@code
+ * req-3f2a9c1e-4b7d-11ee} is {@code req-#-#-#}): on a target without JFR, the only trace of which
+ * code starts threads. A thread that starts and ends between two reads is never seen, so the
+ * started count minus these is what ended unseen.
  *
  * <p>Thread ids are never reused within a JVM, so a new id is a new thread. The first read after a
  * connect only learns the ids: the threads already running were not started now.
@@ -20,7 +20,6 @@ public final class NewThreadNames {
   static final int MAX_PATTERNS = 20;
 
   public static final String OTHER = "other";
-  private static final Pattern DIGITS = Pattern.compile("[0-9]+");
 
   private long[] known;
   private final Map<String, Long> pending = new LinkedHashMap<>();
@@ -32,7 +31,7 @@ public final class NewThreadNames {
     if (known != null) {
       for (int i = 0; i < ids.length; i++) {
         if (names[i] != null && Arrays.binarySearch(known, ids[i]) < 0) {
-          String pattern = pattern(names[i]);
+          String pattern = ThreadNames.pattern(names[i]);
           String key =
               pending.containsKey(pattern) || pending.size() < MAX_PATTERNS ? pattern : OTHER;
           pending.merge(key, 1L, Long::sum);
@@ -53,9 +52,5 @@ public final class NewThreadNames {
   synchronized void clear() {
     known = null;
     pending.clear();
-  }
-
-  static String pattern(String name) {
-    return SafeText.bounded(DIGITS.matcher(name).replaceAll("#"), SafeText.MAX_NAME);
   }
 }

@@ -33,6 +33,30 @@ class NewThreadNamesTest {
   }
 
   @Test
+  void threadsNamedByIdsOrUuidsAreOneKind() {
+    names.seen(new long[0], new String[0]);
+    names.seen(
+        new long[] {1, 2, 3, 4, 5, 6},
+        new String[] {
+          "request-3f2a9c1e-4b7d-11ee-be56-0242ac120002",
+          "request-9d0c55aa-01f3-4e2b-8c1d-7f00aa11bb22",
+          "task-0x1f",
+          "task-0xa2",
+          "C2 CompilerThread0",
+          "decoder-facade"
+        });
+
+    assertThat(names.drain())
+        .as("a storm of uniquely named threads keeps one kind; words without digits stay")
+        .isEqualTo(
+            Map.of(
+                "request-#-#-#-#-#", 2L,
+                "task-#", 2L,
+                "C# CompilerThread#", 1L,
+                "decoder-facade", 1L));
+  }
+
+  @Test
   void aTargetsNamesAreBoundedInNumberAndMadeSafe() {
     names.seen(new long[0], new String[0]);
     int many = NewThreadNames.MAX_PATTERNS + 5;
