@@ -7,6 +7,13 @@ public final class ThreadNames {
 
   private static final int MAX_NAME = 128;
 
+  /**
+   * How much of a name is read. The target chooses its thread names and this runs on every thread
+   * start, so a huge name costs no more than this; a word running past it is judged on what was
+   * read.
+   */
+  private static final int MAX_READ = 8 * MAX_NAME;
+
   private ThreadNames() {}
 
   /**
@@ -15,15 +22,16 @@ public final class ThreadNames {
    * digits with a digit in it, or of any after {@code 0x} (ids and UUIDs: {@code req-3f2a9c1e}
    * becomes {@code req-#}). Control and bidirectional characters become {@code _}, and the name is
    * cut to a bounded length, so numbered or uniquely named threads do not spread one kind over many
-   * names.
+   * names. Only the name's first {@value #MAX_READ} characters are read.
    */
   public static String pattern(String name) {
     if (name == null) {
       return UNKNOWN;
     }
-    StringBuilder out = new StringBuilder(Math.min(name.length(), MAX_NAME));
+    int length = Math.min(name.length(), MAX_READ);
+    StringBuilder out = new StringBuilder(Math.min(length, MAX_NAME));
     int i = 0;
-    while (i < name.length() && out.length() < MAX_NAME) {
+    while (i < length && out.length() < MAX_NAME) {
       char c = name.charAt(i);
       if (!letterOrDigit(c)) {
         out.append(SafeText.unsafe(c) ? '_' : c);
@@ -31,7 +39,7 @@ public final class ThreadNames {
         continue;
       }
       int end = i + 1;
-      while (end < name.length() && letterOrDigit(name.charAt(end))) {
+      while (end < length && letterOrDigit(name.charAt(end))) {
         end++;
       }
       appendWord(name, i, end, out);

@@ -32,4 +32,12 @@ class ThreadNamesTest {
     assertThat(ThreadNames.pattern("a\u202Eb\nc")).isEqualTo("a_b_c");
     assertThat(ThreadNames.pattern("w".repeat(500))).hasSize(128);
   }
+
+  @Test
+  void onlyTheStartOfAHugeNameIsRead() {
+    // A hex word with its digit at the very end: judged on what was read, it has no digit.
+    String hugeWord = "a".repeat(1_000_000) + "1";
+    assertThat(ThreadNames.pattern(hugeWord)).isEqualTo("a".repeat(128));
+    assertThat(ThreadNames.pattern("a".repeat(1_000) + "1")).isEqualTo("#");
+  }
 }
