@@ -48,8 +48,7 @@ final class AlertConsole implements AlertListener {
       switch (n.status()) {
         case FIRING -> print("ALERT " + n.severity(), n);
         case UPDATED -> print("UPDATED", n);
-        case RESOLVED ->
-            println("  " + clock(n) + " RESOLVED " + n.ruleId() + ": " + resolvedText(n));
+        case RESOLVED -> println("  " + clock(n) + " RESOLVED " + n.ruleId() + ": " + n.summary());
       }
     }
   }
@@ -57,11 +56,6 @@ final class AlertConsole implements AlertListener {
   /** When it happened, as the lab's lines and a watch tell it: HH:mm:ss UTC. */
   private static String clock(AlertNotification n) {
     return TIME.format(n.at());
-  }
-
-  private static String resolvedText(AlertNotification n) {
-    String prefix = "RESOLVED: ";
-    return n.summary().startsWith(prefix) ? n.summary().substring(prefix.length()) : n.summary();
   }
 
   private static void print(String label, AlertNotification n) {

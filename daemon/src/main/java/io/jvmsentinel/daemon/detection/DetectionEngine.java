@@ -491,9 +491,8 @@ public final class DetectionEngine implements AutoCloseable {
             status,
             alert.since(),
             now,
-            status == AlertNotification.Status.RESOLVED
-                ? "RESOLVED: " + finding.summary()
-                : finding.summary(),
+            // As it last fired, for every status: each sink says "resolved" its own way.
+            finding.summary(),
             finding.explanation(),
             finding.action(),
             runbook,

@@ -126,7 +126,7 @@ class AlertStateRestoreTest {
     assertThat(resolve.status()).isEqualTo(resolved());
     assertThat(resolve.dedupKey()).isEqualTo(fired.dedupKey());
     assertThat(resolve.startedAt()).isEqualTo(fired.startedAt());
-    assertThat(resolve.summary()).isEqualTo("RESOLVED: trouble with seg-a");
+    assertThat(resolve.summary()).isEqualTo("trouble with seg-a");
   }
 
   @Test

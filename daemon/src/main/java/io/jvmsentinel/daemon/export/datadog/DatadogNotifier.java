@@ -88,7 +88,7 @@ public final class DatadogNotifier implements Notifier {
 
   static Event event(AlertNotification n, String[] tags, int maxMessageBytes) {
     // One line: the client escapes line breaks in the text only.
-    String title = clip(SafeText.of(n.summary()), TITLE_MAX);
+    String title = clip(SafeText.of(headline(n)), TITLE_MAX);
     String aggregationKey = aggregationKey(n);
     int budget =
         maxMessageBytes
@@ -112,6 +112,11 @@ public final class DatadogNotifier implements Notifier {
    */
   static String aggregationKey(AlertNotification n) {
     return AlertKey.shortened(DogStatsdNames.message(n.dedupKey()), AGGREGATION_KEY_MAX);
+  }
+
+  /** The summary, after "Resolved: " for a resolve: in the event stream it reads as one. */
+  private static String headline(AlertNotification n) {
+    return (n.status() == AlertNotification.Status.RESOLVED ? "Resolved: " : "") + n.summary();
   }
 
   static Event.AlertType alertType(AlertNotification n) {
@@ -208,9 +213,7 @@ public final class DatadogNotifier implements Notifier {
         .withStatus(status)
         .withTimestamp((int) n.at().getEpochSecond())
         .withTags(tags.toArray(String[]::new))
-        .withMessage(
-            DogStatsdNames.message(
-                clip((resolved ? "Resolved: " : "") + n.summary(), CHECK_MESSAGE_MAX)))
+        .withMessage(DogStatsdNames.message(clip(headline(n), CHECK_MESSAGE_MAX)))
         .build();
   }
 

@@ -168,7 +168,7 @@ class DatadogNotifierTest {
     assertThat(sink.deliver(resolved(firing())))
         .containsExactly(
             new Event(
-                "Thread storm on orders: 212 thread starts/s",
+                "Resolved: Thread storm on orders: 212 thread starts/s",
                 "Resolved at 2024-05-01T10:04:12Z (firing since 2024-05-01T10:00:00Z).\n\n" + TEXT,
                 Map.of(
                     "d", "1714557852",
