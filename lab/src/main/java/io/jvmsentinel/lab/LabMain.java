@@ -23,7 +23,15 @@ public final class LabMain {
       System.exit(2);
       return;
     }
-    Optional<Scenario> scenario = Scenarios.create(options);
+    Optional<Scenario> scenario;
+    try {
+      scenario = Scenarios.create(options);
+    } catch (IllegalArgumentException e) {
+      // A scenario this JVM cannot run (virtual-threads before JDK 21).
+      System.err.println("LAB error " + e.getMessage());
+      System.exit(2);
+      return;
+    }
     if (!scenario.isPresent()) {
       System.err.println("LAB error unknown scenario " + options.scenario());
       System.err.print(Scenarios.usage());

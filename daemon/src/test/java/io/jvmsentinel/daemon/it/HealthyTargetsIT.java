@@ -2,25 +2,37 @@ package io.jvmsentinel.daemon.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jvmsentinel.collectors.catalog.Metric;
 import io.jvmsentinel.daemon.lab.LabProcess;
 import io.jvmsentinel.daemon.lab.LabScenarios;
 import io.jvmsentinel.daemon.runtime.SentinelDaemon;
 import io.jvmsentinel.daemon.testing.Jdks;
+import io.jvmsentinel.daemon.testing.JmxClient;
+import io.jvmsentinel.lab.RequestCounterMBean;
+import io.micrometer.core.instrument.Measurement;
+import io.micrometer.core.instrument.Statistic;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Precision live: the healthy service on JDK 11, 17, 21 and 25 raises nothing with the default
- * rules. The replays judge healthy JDK 11 and 17 recordings for 6 minutes, but they carry no thread
- * states or contended locks (LockContention cannot speak there) and there is none of JDK 21 or 25.
- * A class of its own (it was ScenarioSuiteIT's, issue 27): three minutes of waiting that an IT fork
- * runs beside the scenario suite instead of after it.
+ * rules. On JDK 21 and 25 it also serves 1,000 requests a second each on a new virtual thread
+ * ({@code virtual-threads}): a Loom service starts thousands of threads a second and has no thread
+ * storm, because a virtual thread is no OS thread (JFR's {@code jdk.ThreadStart} and JMX's started
+ * count are of platform threads only; measured on 21.0.8 and 25.0.3). The replays judge healthy JDK
+ * 11 and 17 recordings for 6 minutes, but they carry no thread states or contended locks
+ * (LockContention cannot speak there) and there is none of JDK 21 or 25. A class of its own (it was
+ * ScenarioSuiteIT's, issue 27): three minutes of waiting that an IT fork runs beside the scenario
+ * suite instead of after it.
  */
 class HealthyTargetsIT {
+  private static final int[] JDKS = {11, 17, 21, 25};
+
   @TempDir Path dir;
 
   /** The healthy service on every JDK of the matrix, JDK 11 (chunk feed) included: no alert. */
@@ -29,9 +41,9 @@ class HealthyTargetsIT {
     List<LabProcess> labs = new ArrayList<>();
     try {
       StringBuilder targets = new StringBuilder("targets:\n");
-      for (int jdk : new int[] {11, 17, 21, 25}) {
+      for (int jdk : JDKS) {
         LabProcess lab =
-            LabScenarios.builder("healthy", Jdks.jdk(jdk), jdk)
+            LabScenarios.builder(jdk >= 21 ? "virtual-threads" : "healthy", Jdks.jdk(jdk), jdk)
                 .build()
                 .startReady(Duration.ofSeconds(60));
         labs.add(lab);
@@ -64,11 +76,36 @@ class HealthyTargetsIT {
               .as("C2 CPU of " + target)
               .isNotNaN();
         }
+        for (int i = 2; i < JDKS.length; i++) {
+          String target = "jdk" + JDKS[i];
+          long virtualThreads;
+          try (JmxClient jmx = JmxClient.connect(labs.get(i))) {
+            virtualThreads = jmx.longAttribute(RequestCounterMBean.OBJECT_NAME, "Completed");
+          }
+          double jfrStarts = count(daemon, Metric.JVM_THREADS_STARTED_BY_SITE, target);
+          double jmxStarts = count(daemon, Metric.JVM_THREADS_STARTED, target);
+          System.out.printf(
+              "%s: %d virtual threads started; thread starts seen: %.0f by JFR, %.0f by JMX%n",
+              target, virtualThreads, jfrStarts, jmxStarts);
+          // A third of the 180,000 due, for a loaded runner; platform threads are a few dozen.
+          assertThat(virtualThreads).as("virtual threads of " + target).isGreaterThan(60_000);
+          assertThat(jfrStarts).as("JFR thread starts of " + target).isLessThan(500);
+          assertThat(jmxStarts).as("JMX thread starts of " + target).isLessThan(500);
+        }
         System.out.printf(
             "healthy on JDK 11/17/21/25: 0 alerts in 3 minutes (%d checks)%n", checks);
       }
     } finally {
       labs.forEach(LabProcess::close);
     }
+  }
+
+  /** The count of a counter summed over its series of one target (all creator sites). */
+  private static double count(SentinelDaemon daemon, Metric metric, String target) {
+    return daemon.registry().find(metric.spec().meterName()).tag("target", target).meters().stream()
+        .flatMap(meter -> StreamSupport.stream(meter.measure().spliterator(), false))
+        .filter(measurement -> measurement.getStatistic() == Statistic.COUNT)
+        .mapToDouble(Measurement::getValue)
+        .sum();
   }
 }
