@@ -73,11 +73,7 @@ public final class EventFields {
       return null;
     }
     RecordedThread thread = event.getThread();
-    if (thread == null) {
-      return null;
-    }
-    String name = thread.getJavaName();
-    return SafeText.name(name != null ? name : thread.getOSName());
+    return thread == null ? null : SafeText.name(name(thread));
   }
 
   /** The Java thread id of the thread that emitted the event, -1 when there is none. */
@@ -101,13 +97,26 @@ public final class EventFields {
         : null;
   }
 
-  /** The thread's Java name, else its OS name, else {@link ThreadNames#UNKNOWN}. */
+  /**
+   * The thread's Java name, else its OS name, else {@link ThreadNames#UNKNOWN}; an unnamed virtual
+   * thread is {@code virtual-<id>}.
+   */
   public static String threadName(RecordedThread thread) {
-    if (thread == null) {
-      return ThreadNames.UNKNOWN;
-    }
-    String name = thread.getJavaName() != null ? thread.getJavaName() : thread.getOSName();
+    String name = thread == null ? null : name(thread);
     return name == null ? ThreadNames.UNKNOWN : SafeText.name(name);
+  }
+
+  /**
+   * The Java name, else the OS name, else null. Virtual threads (JDK 21+) are unnamed unless their
+   * code names them: JFR gives {@code ""}, which would show a lock's holder as nothing.
+   */
+  private static String name(RecordedThread thread) {
+    String name = thread.getJavaName() != null ? thread.getJavaName() : thread.getOSName();
+    boolean unnamedVirtual =
+        (name == null || name.isEmpty())
+            && thread.hasField("virtual")
+            && Boolean.TRUE.equals(thread.getValue("virtual"));
+    return unnamedVirtual ? "virtual-" + thread.getJavaThreadId() : name;
   }
 
   /** {@code Class.method(descriptor)}: tells overloads apart. */
