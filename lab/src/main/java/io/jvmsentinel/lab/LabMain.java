@@ -23,15 +23,7 @@ public final class LabMain {
       System.exit(2);
       return;
     }
-    Optional<Scenario> scenario;
-    try {
-      scenario = Scenarios.create(options);
-    } catch (IllegalArgumentException e) {
-      // A scenario this JVM cannot run (virtual-threads before JDK 21).
-      System.err.println("LAB error " + e.getMessage());
-      System.exit(2);
-      return;
-    }
+    Optional<Scenario> scenario = Scenarios.create(options);
     if (!scenario.isPresent()) {
       System.err.println("LAB error unknown scenario " + options.scenario());
       System.err.print(Scenarios.usage());
@@ -53,6 +45,10 @@ public final class LabMain {
       scenario.get().run(log);
     } catch (InterruptedException e) {
       // The --duration timer: the normal end of a bounded run.
+    } catch (UnsupportedOperationException e) {
+      // A scenario this JVM cannot run (virtual-threads before JDK 21).
+      System.err.println("LAB error " + e.getMessage());
+      System.exit(2);
     }
     linger(log, options.linger());
     log.done();

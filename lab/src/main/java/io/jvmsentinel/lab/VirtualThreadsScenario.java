@@ -19,12 +19,10 @@ final class VirtualThreadsScenario implements Scenario {
 
   private final LabOptions options;
   private final int rate;
-  private final MethodHandle unstarted;
 
   VirtualThreadsScenario(LabOptions options) {
     this.options = options;
     this.rate = options.rate(DEFAULT_RATE);
-    this.unstarted = virtualThreadBuilder();
   }
 
   @Override
@@ -41,17 +39,18 @@ final class VirtualThreadsScenario implements Scenario {
 
   @Override
   public void run(LabLog log) throws InterruptedException {
+    MethodHandle unstarted = virtualThreadBuilder();
     Thread service = Phases.startInBackground(new HealthyScenario(options), log);
     try {
       log.onset("virtual-threads", "rate", rate);
-      RateLoop.run(rate, this::serveOnVirtualThread);
+      RateLoop.run(rate, request -> serveOnVirtualThread(unstarted, request));
     } finally {
       service.interrupt();
     }
   }
 
   /** The creator site: one new virtual thread per request. */
-  private void serveOnVirtualThread(long request) {
+  private static void serveOnVirtualThread(MethodHandle unstarted, long request) {
     Thread thread;
     try {
       thread = (Thread) unstarted.invokeExact((Runnable) () -> serve(request));
@@ -77,25 +76,28 @@ final class VirtualThreadsScenario implements Scenario {
    * for JDK 11, where neither exists.
    */
   private static MethodHandle virtualThreadBuilder() {
+    MethodHandles.Lookup lookup = MethodHandles.publicLookup();
+    MethodHandle ofVirtual;
+    MethodHandle unstarted;
     try {
-      MethodHandles.Lookup lookup = MethodHandles.publicLookup();
       Class<?> builder = Class.forName("java.lang.Thread$Builder");
-      Object ofVirtual =
-          lookup
-              .findStatic(
-                  Thread.class,
-                  "ofVirtual",
-                  MethodType.methodType(Class.forName("java.lang.Thread$Builder$OfVirtual")))
-              .invoke();
-      return lookup
-          .findVirtual(builder, "unstarted", MethodType.methodType(Thread.class, Runnable.class))
-          .bindTo(ofVirtual);
-    } catch (Throwable e) {
-      throw new IllegalArgumentException(
+      Class<?> ofVirtualBuilder = Class.forName("java.lang.Thread$Builder$OfVirtual");
+      ofVirtual =
+          lookup.findStatic(Thread.class, "ofVirtual", MethodType.methodType(ofVirtualBuilder));
+      unstarted =
+          lookup.findVirtual(
+              builder, "unstarted", MethodType.methodType(Thread.class, Runnable.class));
+    } catch (ReflectiveOperationException e) {
+      throw new UnsupportedOperationException(
           "virtual-threads needs JDK 21 or later (this is "
               + System.getProperty("java.version")
               + ")",
           e);
+    }
+    try {
+      return unstarted.bindTo(ofVirtual.invoke());
+    } catch (Throwable e) {
+      throw new IllegalStateException("Thread.ofVirtual() failed", e);
     }
   }
 }
