@@ -71,6 +71,7 @@ class LabOptionsTest {
             "gc-at-startup",
             "batch-thread-bursts",
             "batch-gc-burst",
+            "virtual-threads",
             "plugin-reload",
             "lock-refresh-burst",
             "new-message-type",
