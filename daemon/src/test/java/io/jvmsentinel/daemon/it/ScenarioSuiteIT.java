@@ -166,10 +166,10 @@ class ScenarioSuiteIT {
                         && !l.isEmpty(),
                 Duration.ZERO),
             // 80 MB/s, not the default 200: 38% of the time in GC pauses alone (83% at 200). A
-            // target thrashing at 90% on a loaded 2-core runner leaves the JMX calls unanswered (2 s
-            // call timeout) for minutes and the daemon pages once it answers again (GcFreezeIT
-            // judges that): at 200, 71 s and 101 s in CI beside HostileTargetIT, and no page in
-            // 5.5 min beside two busy loops, where 80 paged in 63 s.
+            // target thrashing at 90% on a loaded 2-core runner leaves the JMX calls unanswered
+            // (a 2 s call timeout) for minutes, and the daemon pages once it answers again
+            // (GcFreezeIT judges that): at 200, 71 s and 101 s in CI beside HostileTargetIT, and
+            // no page in 5.5 min beside two busy loops, where 80 paged in 63 s.
             new Case(
                 "gc-pressure",
                 25,
