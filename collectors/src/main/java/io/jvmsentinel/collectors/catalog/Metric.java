@@ -334,6 +334,20 @@ public enum Metric implements MeterDefinition {
       "kind, class (the monitor's or park blocker's class)",
       "JFR `jdk.JavaMonitorEnter`, `jdk.ThreadPark`, `jdk.JavaMonitorWait` (JFR targets: streamed from JDK 16+, read in chunks from JDK 11 and 8u262+)"),
 
+  JVM_THREADS_VIRTUAL_PINNED(
+      "jvm.threads.virtual.pinned",
+      MeterKind.TIMER,
+      "seconds",
+      "Time virtual threads spent blocked while pinned to their carrier thread, so the carrier"
+          + " could serve no other virtual thread, by site: the first application frame of the"
+          + " pinned thread's stack (where it blocked: the synchronized method or block is there"
+          + " or in a caller; a class initializer on JDK 24+, where the event's pinnedReason names"
+          + " it when no frame does); only pins of at least 20 ms are recorded; the first 20 sites"
+          + " get their own series, the rest are site=\"other\"; rate(_sum) is carriers held on"
+          + " average",
+      "site",
+      "JFR `jdk.VirtualThreadPinned` (JDK 21+; from JDK 24 a `synchronized` block no longer pins, JEP 491)"),
+
   // --- Code cache (JFR; compilation state from the DiagnosticCommand MBean) ---
   JVM_CODECACHE_FULL(
       "jvm.codecache.full",

@@ -17,6 +17,7 @@ import io.jvmsentinel.collectors.jfr.locks.ContentionTable;
 import io.jvmsentinel.collectors.jfr.threads.ThreadEndHandler;
 import io.jvmsentinel.collectors.jfr.threads.ThreadLifetimes;
 import io.jvmsentinel.collectors.jfr.threads.ThreadStartHandler;
+import io.jvmsentinel.collectors.jfr.threads.VirtualThreadPinnedHandler;
 import io.jvmsentinel.collectors.jfr.tls.RecentValidations;
 import io.jvmsentinel.collectors.jfr.tls.TlsHandshakeHandler;
 import io.jvmsentinel.collectors.jfr.tls.X509CertificateHandler;
@@ -36,6 +37,7 @@ public final class JfrHandlers {
   private final ThreadLifetimes lifetimes = new ThreadLifetimes();
   private final ThreadStartHandler threadStarts;
   private final ThreadEndHandler threadEnds;
+  private final VirtualThreadPinnedHandler virtualThreadPins;
   private final CodeCacheStatisticsHandler codeCacheStatistics;
   private final CodeCacheFullHandler codeCacheFull;
   private final CodeSweeperStatisticsHandler sweeper;
@@ -57,6 +59,7 @@ public final class JfrHandlers {
   private JfrHandlers(Tags tags) {
     threadStarts = new ThreadStartHandler(tags, lifetimes);
     threadEnds = new ThreadEndHandler(tags, lifetimes);
+    virtualThreadPins = new VirtualThreadPinnedHandler(tags);
     codeCacheStatistics = new CodeCacheStatisticsHandler(tags);
     codeCacheFull = new CodeCacheFullHandler();
     sweeper = new CodeSweeperStatisticsHandler(tags);
@@ -87,6 +90,7 @@ public final class JfrHandlers {
         // threads
         threadStarts,
         threadEnds,
+        virtualThreadPins,
         // code cache
         codeCacheStatistics,
         codeCacheFull,

@@ -79,7 +79,8 @@ class DashboardMetricsIT {
     // JDK 17 targets: JFR streaming, the code cache sweeper (JDK 16-19), segmented code cache.
     // tls-listener-storm: thread starts by site, short-lived threads, TLS handshakes (and a
     // ThreadStorm alert, hence notifications); tls-full-handshakes: full handshakes and
-    // certificates; healthy: JIT warm-up (compilations, deoptimizations) on a small code cache.
+    // certificates; healthy: JIT warm-up (compilations, deoptimizations) on a small code cache;
+    // virtual-threads on JDK 21: carriers pinned by a legacy driver's synchronized call.
     LabSpec storm = LabSpec.builder("tls-listener-storm").javaHome(Jdks.jdk17()).rate(60).build();
     LabSpec full = LabSpec.builder("tls-full-handshakes").javaHome(Jdks.jdk17()).rate(10).build();
     LabSpec healthy =
@@ -87,6 +88,7 @@ class DashboardMetricsIT {
             .javaHome(Jdks.jdk17())
             .jvmArgs("-XX:ReservedCodeCacheSize=32m", "-XX:+SegmentedCodeCache", "-Xmx128m")
             .build();
+    LabSpec loom = LabSpec.builder("virtual-threads").javaHome(Jdks.jdk(21)).rate(100).build();
     Map<String, Set<String>> datadogUsed = ObservabilityFiles.datadogMetricNames();
     assertThat(CatalogNames.datadogMetrics().keySet())
         .as("Datadog catalog-only names must be catalog names")
@@ -97,12 +99,14 @@ class DashboardMetricsIT {
         LabProcess stormLab = storm.startReady(Duration.ofSeconds(30));
         LabProcess fullLab = full.startReady(Duration.ofSeconds(30));
         LabProcess healthyLab = healthy.startReady(Duration.ofSeconds(30));
+        LabProcess loomLab = loom.startReady(Duration.ofSeconds(30));
         SentinelDaemon daemon =
             start(
                 Map.of(
                     "storm", stormLab.jmxHostPort(),
                     "full", fullLab.jmxHostPort(),
-                    "healthy", healthyLab.jmxHostPort()),
+                    "healthy", healthyLab.jmxHostPort(),
+                    "loom", loomLab.jmxHostPort()),
                 agent)) {
       Set<String> sent = ConcurrentHashMap.newKeySet();
       agent.record(
@@ -120,9 +124,9 @@ class DashboardMetricsIT {
                   http.scrape().series("jvm_sentinel_target_up").stream()
                           .filter(s -> s.value() == 1.0)
                           .count()
-                      == 3);
+                      == 4);
       // A collection on each target: its pause becomes jvm_gc_pause_seconds_* series.
-      for (LabProcess lab : List.of(stormLab, fullLab, healthyLab)) {
+      for (LabProcess lab : List.of(stormLab, fullLab, healthyLab, loomLab)) {
         try (JMXConnector jmx = JMXConnectorFactory.connect(lab.jmxServiceUrl())) {
           jmx.getMBeanServerConnection()
               .invoke(new ObjectName(ManagementFactory.MEMORY_MXBEAN_NAME), "gc", null, null);

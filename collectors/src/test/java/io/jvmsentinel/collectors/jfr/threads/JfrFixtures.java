@@ -20,6 +20,8 @@ final class JfrFixtures {
   static final String OWN_FOOTPRINT_11 = "own-footprint-jdk11.jfr";
   static final String OWN_FOOTPRINT_17 = "own-footprint-jdk17.jfr";
   static final String OWN_FOOTPRINT_25 = "own-footprint-jdk25.jfr";
+  static final String VT_PINNED_21 = "vt-pinned-jdk21.jfr";
+  static final String VT_PINNED_25 = "vt-pinned-jdk25.jfr";
 
   /** The fixture program's creator methods. */
   static final String FIXTURE =
