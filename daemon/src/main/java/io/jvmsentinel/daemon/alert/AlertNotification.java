@@ -58,6 +58,13 @@ public record AlertNotification(
     RESOLVED
   }
 
+  /**
+   * What the text sinks add to a resolve: its summary is the alert's as it last fired, so a reader
+   * who sees "RESOLVED ... 44% of time in GC pauses" knows the 44% is not the current reading.
+   */
+  public static final String RESOLVED_FIGURES =
+      "The figures are those the alert last fired with, not readings after it cleared.";
+
   public AlertNotification {
     Objects.requireNonNull(ruleId, "ruleId");
     Objects.requireNonNull(target, "target");

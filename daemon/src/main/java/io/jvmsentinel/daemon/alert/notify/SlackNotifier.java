@@ -77,7 +77,8 @@ public final class SlackNotifier implements Notifier {
                   + elapsed(Duration.between(n.startedAt(), n.at()))
                   + " (firing since "
                   + n.startedAt()
-                  + ")."));
+                  + "). "
+                  + AlertNotification.RESOLVED_FIGURES));
     } else {
       if (updated) {
         blocks.add(

@@ -134,7 +134,13 @@ public final class DatadogNotifier implements Notifier {
   static String text(AlertNotification n, int budget) {
     List<String> head = new ArrayList<>();
     if (n.status() == AlertNotification.Status.RESOLVED) {
-      head.add("Resolved at " + n.at() + " (firing since " + n.startedAt() + ").");
+      head.add(
+          "Resolved at "
+              + n.at()
+              + " (firing since "
+              + n.startedAt()
+              + "). "
+              + AlertNotification.RESOLVED_FIGURES);
     } else if (n.status() == AlertNotification.Status.UPDATED) {
       head.add(
           "Updated at "

@@ -153,7 +153,7 @@ class PayloadsTest {
                     {"type": "header", "text": {"type": "plain_text", "emoji": false,
                       "text": "RESOLVED: Code cache segment 98% full on payments"}},
                     {"type": "section", "text": {"type": "mrkdwn",
-                      "text": "Resolved at 2024-05-01T10:04:12Z after 4m 12s (firing since 2024-05-01T10:00:00Z)."}},
+                      "text": "Resolved at 2024-05-01T10:04:12Z after 4m 12s (firing since 2024-05-01T10:00:00Z). The figures are those the alert last fired with, not readings after it cleared."}},
                     {"type": "context", "elements": [{"type": "mrkdwn",
                       "text": "target `payments` · `CodeHeap 'non-profiled nmethods'` · rule `CodeCacheFull` · started 2024-05-01T10:00:00Z"}]}
                    ]}

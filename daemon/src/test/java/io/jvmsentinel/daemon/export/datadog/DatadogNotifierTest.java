@@ -169,7 +169,9 @@ class DatadogNotifierTest {
         .containsExactly(
             new Event(
                 "Resolved: Thread storm on orders: 212 thread starts/s",
-                "Resolved at 2024-05-01T10:04:12Z (firing since 2024-05-01T10:00:00Z).\n\n" + TEXT,
+                "Resolved at 2024-05-01T10:04:12Z (firing since 2024-05-01T10:00:00Z). The figures"
+                    + " are those the alert last fired with, not readings after it cleared.\n\n"
+                    + TEXT,
                 Map.of(
                     "d", "1714557852",
                     "k", "jvm-sentinel/ThreadStorm/orders",
