@@ -72,6 +72,7 @@ class LabOptionsTest {
             "batch-thread-bursts",
             "batch-gc-burst",
             "virtual-threads",
+            "carrier-deadlock",
             "plugin-reload",
             "lock-refresh-burst",
             "new-message-type",
