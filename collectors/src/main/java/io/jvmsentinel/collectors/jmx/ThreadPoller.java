@@ -18,8 +18,6 @@ import javax.management.openmbean.CompositeData;
  * {@code getThreadInfo} of all thread ids without stack traces. The same read gives how often and
  * (where the target already has thread contention monitoring on; the daemon never turns it on) how
  * long the live threads have blocked on monitors: the contention signal of targets without JFR.
- * Each metrics poll (not the fast detection poll) then reads what the carriers of virtual threads
- * are doing ({@link VirtualThreadCarriers}).
  */
 public final class ThreadPoller implements JmxPoller {
   private static final String LIVE = "ThreadCount";
