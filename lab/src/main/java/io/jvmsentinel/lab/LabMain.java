@@ -46,7 +46,7 @@ public final class LabMain {
     } catch (InterruptedException e) {
       // The --duration timer: the normal end of a bounded run.
     } catch (UnsupportedOperationException e) {
-      // A scenario this JVM cannot run (virtual threads before JDK 21).
+      // A scenario this JVM cannot run (virtual-threads before JDK 21).
       System.err.println("LAB error " + e.getMessage());
       System.exit(2);
     }

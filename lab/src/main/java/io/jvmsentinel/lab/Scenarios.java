@@ -38,7 +38,6 @@ public final class Scenarios {
     register("batch-thread-bursts", BatchThreadBurstsScenario::new);
     register("batch-gc-burst", BatchGcBurstScenario::new);
     register("virtual-threads", VirtualThreadsScenario::new);
-    register("carrier-deadlock", CarrierDeadlockScenario::new);
     register("plugin-reload", PluginReloadScenario::new);
     register("lock-refresh-burst", LockRefreshBurstScenario::new);
     register("new-message-type", NewMessageTypeScenario::new);

@@ -1,5 +1,9 @@
 package io.jvmsentinel.lab;
 
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+
 /**
  * A healthy Loom service (JDK 21+): the {@code healthy} service throughout, and each request served
  * on a new virtual thread, {@code --rate} a second (default {@value #DEFAULT_RATE}), counted in the
@@ -38,19 +42,27 @@ final class VirtualThreadsScenario implements Scenario {
 
   @Override
   public void run(LabLog log) throws InterruptedException {
-    VirtualThreads virtualThreads = VirtualThreads.forScenario(name());
+    MethodHandle unstarted = virtualThreadBuilder();
     Thread service = Phases.startInBackground(new HealthyScenario(options), log);
     try {
       log.onset("virtual-threads", "rate", rate);
-      RateLoop.run(rate, request -> serveOnVirtualThread(virtualThreads, request));
+      RateLoop.run(rate, request -> serveOnVirtualThread(unstarted, request));
     } finally {
       service.interrupt();
     }
   }
 
   /** The creator site: one new virtual thread per request. */
-  private static void serveOnVirtualThread(VirtualThreads virtualThreads, long request) {
-    virtualThreads.start(() -> serve(request));
+  private static void serveOnVirtualThread(MethodHandle unstarted, long request) {
+    Thread thread;
+    try {
+      thread = (Thread) unstarted.invokeExact((Runnable) () -> serve(request));
+    } catch (RuntimeException | Error e) {
+      throw e;
+    } catch (Throwable e) {
+      throw new IllegalStateException(e);
+    }
+    thread.start();
   }
 
   private static void serve(long request) {
@@ -63,5 +75,35 @@ final class VirtualThreadsScenario implements Scenario {
       return;
     }
     Blackhole.consume(CpuWork.tiny(request));
+  }
+
+  /**
+   * {@code Thread.ofVirtual().unstarted(Runnable)} as a handle taking the task: the lab is compiled
+   * for JDK 11, where neither exists.
+   */
+  private static MethodHandle virtualThreadBuilder() {
+    MethodHandles.Lookup lookup = MethodHandles.publicLookup();
+    MethodHandle ofVirtual;
+    MethodHandle unstarted;
+    try {
+      Class<?> builder = Class.forName("java.lang.Thread$Builder");
+      Class<?> ofVirtualBuilder = Class.forName("java.lang.Thread$Builder$OfVirtual");
+      ofVirtual =
+          lookup.findStatic(Thread.class, "ofVirtual", MethodType.methodType(ofVirtualBuilder));
+      unstarted =
+          lookup.findVirtual(
+              builder, "unstarted", MethodType.methodType(Thread.class, Runnable.class));
+    } catch (ReflectiveOperationException e) {
+      throw new UnsupportedOperationException(
+          "virtual-threads needs JDK 21 or later (this is "
+              + System.getProperty("java.version")
+              + ")",
+          e);
+    }
+    try {
+      return unstarted.bindTo(ofVirtual.invoke());
+    } catch (Throwable e) {
+      throw new IllegalStateException("Thread.ofVirtual() failed", e);
+    }
   }
 }

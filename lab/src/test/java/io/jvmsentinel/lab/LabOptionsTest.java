@@ -72,7 +72,6 @@ class LabOptionsTest {
             "batch-thread-bursts",
             "batch-gc-burst",
             "virtual-threads",
-            "carrier-deadlock",
             "plugin-reload",
             "lock-refresh-burst",
             "new-message-type",

@@ -348,19 +348,6 @@ public enum Metric implements MeterDefinition {
       "site",
       "JFR `jdk.VirtualThreadPinned` (JDK 21+; from JDK 24 a `synchronized` block no longer pins, JEP 491)"),
 
-  JVM_THREADS_VIRTUAL_CARRIERS(
-      "jvm.threads.virtual.carriers",
-      MeterKind.GAUGE,
-      BaseUnits.THREADS,
-      "Carrier threads with a virtual thread mounted, at the last poll, by state: state=\"running\""
-          + " runs it, state=\"pinned\" holds a virtual thread that is blocked while mounted, so the"
-          + " carrier serves no other; carriers all pinned for polls on end is a stalled scheduler"
-          + " (a deadlock, which JFR's pin events never show: they are recorded when a pin ends);"
-          + " the series appear once a mounted virtual thread was seen",
-      "state",
-      "JMX `java.lang:type=Threading` `getThreadInfo` of the ForkJoinPool workers (at most 256), top"
-          + " frame `jdk.internal.vm.Continuation.run` (JDK 21+)"),
-
   // --- Code cache (JFR; compilation state from the DiagnosticCommand MBean) ---
   JVM_CODECACHE_FULL(
       "jvm.codecache.full",

@@ -31,9 +31,6 @@ public final class ThreadPoller implements JmxPoller {
   private final LatestReading<Attributes> reading = new LatestReading<>();
   private final LatestReading<ThreadStates> states = new LatestReading<>();
   private final NewThreadNames newThreads = new NewThreadNames();
-  private final LatestReading<VirtualThreadCarriers.Carriers> carriers = new LatestReading<>();
-  private volatile MeterRegistry registry;
-  private volatile boolean carrierGauges;
 
   /**
    * One {@code getThreadInfo} read.
@@ -65,7 +62,6 @@ public final class ThreadPoller implements JmxPoller {
 
   @Override
   public void bindTo(MeterRegistry registry) {
-    this.registry = registry;
     Metric.JVM_THREADS_LIVE.gauge(registry, tags, reading, r -> r.gauge(a -> a.number(LIVE)));
     Metric.JVM_THREADS_DAEMON.gauge(registry, tags, reading, r -> r.gauge(a -> a.number(DAEMON)));
     Metric.JVM_THREADS_PEAK.gauge(registry, tags, reading, r -> r.gauge(a -> a.number(PEAK)));
@@ -94,7 +90,7 @@ public final class ThreadPoller implements JmxPoller {
 
   @Override
   public void poll(MBeanServerConnection mbeans) throws IOException, JMException {
-    readCountsAndStates(mbeans, true);
+    readCountsAndStates(mbeans);
   }
 
   /**
@@ -103,14 +99,10 @@ public final class ThreadPoller implements JmxPoller {
    */
   @Override
   public void pollDetectionSignals(MBeanServerConnection mbeans) throws IOException, JMException {
-    readCountsAndStates(mbeans, false);
+    readCountsAndStates(mbeans);
   }
 
-  /**
-   * With {@code withCarriers}, also the carriers of virtual threads (a second read, with stacks).
-   */
-  private void readCountsAndStates(MBeanServerConnection mbeans, boolean withCarriers)
-      throws IOException, JMException {
+  private void readCountsAndStates(MBeanServerConnection mbeans) throws IOException, JMException {
     Attributes a =
         Attributes.read(mbeans, ObjectNames.THREADING, LIVE, DAEMON, PEAK, STARTED, ALL_IDS);
     reading.update(a);
@@ -123,31 +115,6 @@ public final class ThreadPoller implements JmxPoller {
               GET_THREAD_INFO_SIGNATURE);
       states.update(countStates(infos));
       seenAlive(ids, infos);
-      if (withCarriers && infos instanceof CompositeData[] named) {
-        updateCarriers(VirtualThreadCarriers.read(mbeans, ids, named));
-      }
-    }
-  }
-
-  /**
-   * The carrier gauges appear with the first mounted virtual thread seen: a target that runs none
-   * (every JDK before 21, and most services on 21+) gets no such series.
-   */
-  private void updateCarriers(VirtualThreadCarriers.Carriers read) {
-    carriers.update(read);
-    MeterRegistry bound = registry;
-    if (read.any() && !carrierGauges && bound != null) {
-      carrierGauges = true;
-      Metric.JVM_THREADS_VIRTUAL_CARRIERS.gauge(
-          bound,
-          tags.and("state", "running"),
-          carriers,
-          r -> r.gauge(VirtualThreadCarriers.Carriers::running));
-      Metric.JVM_THREADS_VIRTUAL_CARRIERS.gauge(
-          bound,
-          tags.and("state", "pinned"),
-          carriers,
-          r -> r.gauge(VirtualThreadCarriers.Carriers::pinned));
     }
   }
 
@@ -212,7 +179,6 @@ public final class ThreadPoller implements JmxPoller {
   public void disconnected() {
     reading.clear();
     states.clear();
-    carriers.clear();
     newThreads.clear();
   }
 }

@@ -80,8 +80,7 @@ class DashboardMetricsIT {
     // tls-listener-storm: thread starts by site, short-lived threads, TLS handshakes (and a
     // ThreadStorm alert, hence notifications); tls-full-handshakes: full handshakes and
     // certificates; healthy: JIT warm-up (compilations, deoptimizations) on a small code cache;
-    // virtual-threads on JDK 21: carriers pinned by a legacy driver's synchronized call (JFR)
-    // and seen mounted by a poll (JMX), at the default 1,000 requests a second so that polls do.
+    // virtual-threads on JDK 21: carriers pinned by a legacy driver's synchronized call.
     LabSpec storm = LabSpec.builder("tls-listener-storm").javaHome(Jdks.jdk17()).rate(60).build();
     LabSpec full = LabSpec.builder("tls-full-handshakes").javaHome(Jdks.jdk17()).rate(10).build();
     LabSpec healthy =
@@ -89,7 +88,7 @@ class DashboardMetricsIT {
             .javaHome(Jdks.jdk17())
             .jvmArgs("-XX:ReservedCodeCacheSize=32m", "-XX:+SegmentedCodeCache", "-Xmx128m")
             .build();
-    LabSpec loom = LabSpec.builder("virtual-threads").javaHome(Jdks.jdk(21)).build();
+    LabSpec loom = LabSpec.builder("virtual-threads").javaHome(Jdks.jdk(21)).rate(100).build();
     Map<String, Set<String>> datadogUsed = ObservabilityFiles.datadogMetricNames();
     assertThat(CatalogNames.datadogMetrics().keySet())
         .as("Datadog catalog-only names must be catalog names")
