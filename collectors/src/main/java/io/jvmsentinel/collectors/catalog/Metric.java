@@ -418,6 +418,16 @@ public enum Metric implements MeterDefinition {
           + " compilation of new code never counts",
       "",
       "JFR `jdk.Compilation` (JFR targets: streamed from JDK 16+, read in chunks from JDK 11 and 8u262+)"),
+  JVM_JIT_RECOMPILATIONS_DISCARDED(
+      "jvm.jit.recompilations.discarded",
+      MeterKind.COUNTER,
+      null,
+      "Of the recompilations, those of a method of the same loaded class (not a copy of it loaded"
+          + " again by another class loader): compiled code thrown away, by deoptimisation or by"
+          + " flushing, and compiled again. With a roomy code cache that is not being flushed this is"
+          + " deoptimisation, which JVMs before JDK 14 have no event for",
+      "",
+      "JFR `jdk.Compilation`, its method's class (JFR targets: streamed from JDK 16+, read in chunks from JDK 11 and 8u262+)"),
   JVM_JIT_COMPILATION_DURATION(
       "jvm.jit.compilation.duration",
       MeterKind.TIMER,

@@ -127,6 +127,19 @@ public final class EventFields {
     return SafeText.bounded(method(event, field) + method.getDescriptor(), 2 * SafeText.MAX_NAME);
   }
 
+  /**
+   * The JFR id of a method field's class, -1 when absent. Each class a class loader defines has its
+   * own id: a class loaded again by a new loader has the same name and a new id.
+   */
+  public static long methodClassId(RecordedEvent event, String field) {
+    if (!event.hasField(field)
+        || !(event.getValue(field) instanceof RecordedMethod method)
+        || method.getType() == null) {
+      return -1;
+    }
+    return method.getType().getId();
+  }
+
   /** A method field as {@code fully.qualified.Class.method}, null when absent. */
   public static String method(RecordedEvent event, String field) {
     if (!event.hasField(field) || !(event.getValue(field) instanceof RecordedMethod method)) {

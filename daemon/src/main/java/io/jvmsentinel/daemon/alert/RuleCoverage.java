@@ -119,7 +119,7 @@ public final class RuleCoverage {
             + seconds(input.every());
       }
       if (jfr) {
-        from.add(signal.jfr());
+        from.add(jfrSource(signal, sources));
       } else if (arrives == null) {
         from.add(signal.jmx() + " as they arrive");
       } else {
@@ -127,6 +127,24 @@ public final class RuleCoverage {
       }
     }
     return from.isEmpty() ? "judged" : "judged from " + String.join(" and ", from);
+  }
+
+  /**
+   * The JFR events a signal is judged from on this target: all of them, or those its JVM has when
+   * it lacks some ("JFR jdk.Compilation events (its JVM has no jdk.Deoptimization)").
+   */
+  private static String jfrSource(RuleInput.Signal signal, Sources sources) {
+    List<String> lacking =
+        signal.events().stream().filter(sources.missingEvents()::contains).toList();
+    if (lacking.isEmpty()) {
+      return signal.jfr();
+    }
+    List<String> has = signal.events().stream().filter(e -> !lacking.contains(e)).toList();
+    return "JFR "
+        + String.join(" and ", has)
+        + " events (its JVM has no "
+        + String.join(" or ", lacking)
+        + ")";
   }
 
   /** How often a JMX-sourced signal brings a fresh value; null when pushed as it happens. */

@@ -55,8 +55,14 @@ public record RuleInput(Signal signal, Duration every, String because) {
     CONNECTION("connection states", null, "the JMX connection", JmxRead.PUSHED),
     RECOMPILATIONS(
         "compilation events", "JFR jdk.Compilation events", null, null, "jdk.Compilation"),
+    // Before JDK 14, inferred from the compilations of code compiled before (DeoptimizationStorm).
     DEOPTIMIZATIONS(
-        "deoptimization events", "JFR jdk.Deoptimization events", null, null, "jdk.Deoptimization"),
+        "deoptimization events",
+        "JFR jdk.Deoptimization events",
+        null,
+        null,
+        "jdk.Deoptimization",
+        "jdk.Compilation"),
     TLS_HANDSHAKES(
         "TLS handshake events", "JFR jdk.TLSHandshake events", null, null, "jdk.TLSHandshake");
 

@@ -53,6 +53,9 @@ import java.util.Map;
  * @param unnotifiedGcPauseSeconds of {@code gcPauseSeconds}, the time of collections never notified
  *     because the connection was down when they ended (a freeze that timed out the polls), from the
  *     collectors' CollectionTime; boxed like {@code classesLoaded}
+ * @param discardedRecompilations of {@code recompilations}, those of a method of the same loaded
+ *     class (JFR), not a copy loaded again by a new class loader: compiled code discarded and
+ *     compiled again; boxed like {@code classesLoaded}
  * @param details what happened in this tick (creator sites, deoptimised and recompiled methods) and
  *     what the target is: the rules build their evidence from these, never from live state
  */
@@ -83,6 +86,7 @@ public record SignalSample(
     Double classesLoaded,
     Double classesUnloaded,
     Double unnotifiedGcPauseSeconds,
+    Double discardedRecompilations,
     Details details) {
 
   /** One code cache segment. */
@@ -157,6 +161,8 @@ public record SignalSample(
    *     recordings made before it existed
    * @param newThreads threads first seen alive in this tick by JMX, by name pattern ({@code
    *     pool-#-thread-#}); empty in recordings made before it existed
+   * @param discardedMethods the recompilations of discarded code (the same loaded class) by method
+   *     in this tick, with tiers (JFR); empty in recordings made before it existed
    */
   public record Details(
       Target target,
@@ -167,7 +173,8 @@ public record SignalSample(
       Map<String, Double> compilerCpu,
       Map<String, GcPauses> gcPauses,
       Contention contention,
-      Map<String, Long> newThreads) {
+      Map<String, Long> newThreads,
+      List<IntervalCounts.Count> discardedMethods) {
     public static final Details NONE =
         new Details(
             Target.UNKNOWN,
@@ -186,6 +193,7 @@ public record SignalSample(
       gcPauses = Map.copyOf(gcPauses);
       contention = contention == null ? Contention.NONE : contention;
       newThreads = newThreads == null ? Map.of() : Map.copyOf(newThreads);
+      discardedMethods = discardedMethods == null ? List.of() : List.copyOf(discardedMethods);
     }
 
     /** Details of a tick without contention data. */
@@ -206,7 +214,8 @@ public record SignalSample(
           compilerCpu,
           gcPauses,
           Contention.NONE,
-          Map.of());
+          Map.of(),
+          List.of());
     }
   }
 
@@ -244,6 +253,8 @@ public record SignalSample(
     classesUnloaded = classesUnloaded == null ? Double.NaN : classesUnloaded;
     unnotifiedGcPauseSeconds =
         unnotifiedGcPauseSeconds == null ? Double.NaN : unnotifiedGcPauseSeconds;
+    discardedRecompilations =
+        discardedRecompilations == null ? Double.NaN : discardedRecompilations;
     details = details == null ? Details.NONE : details;
   }
 }

@@ -83,6 +83,7 @@ final class SignalSampler {
         pollers.classes().totalLoaded(),
         pollers.classes().unloaded(),
         pollers.gc().unnotifiedPauseSeconds(),
+        streaming ? (double) jfr.compilations().discardedRecompilations() : Double.NaN,
         details(target, status));
   }
 
@@ -112,7 +113,8 @@ final class SignalSampler {
         compilerCpu,
         gcPauses(target),
         contention(target),
-        target.session().pollers().threads().newThreads().drain());
+        target.session().pollers().threads().newThreads().drain(),
+        jfr.compilations().drainDiscarded(METHODS_PER_TICK));
   }
 
   private static SignalSample.Contention contention(WatchedTarget target) {

@@ -124,22 +124,43 @@ class ClassLoaderChurnRuleTest {
     assertThat(rule.evaluate(Samples.context(rule, history, Set.of()))).isEmpty();
   }
 
-  @Test
-  void withoutDeoptimisationEventsItIsNotJudged() {
-    // JDK 11 has no jdk.Deoptimization: the demo's deoptimisation storm (which reloads its
-    // classes) paged ClassLoaderChurn there, as 0 deoptimisations could not rule it out.
-    SignalHistory history =
-        Samples.history(
-            120,
-            (s, t) ->
-                s.recompilations(180.0 * t)
-                    .compilations(182.0 * t)
-                    .classes(5_000 + 10.0 * t, 10.0 * t)
-                    .heap(CODE_CACHE, 20, 100)
-                    .deopts(Double.NaN, Double.NaN)
-                    .compilerCpuSeconds(0.25 * t));
+  /**
+   * A JVM without jdk.Deoptimization (JDK 11) reloading classes: 180 recompilations a second, of
+   * which {@code discarded} a second are of a class still loaded (code thrown away); NaN for a
+   * recording made before that count existed.
+   */
+  private static SignalHistory jdk11Reloading(double discarded) {
+    return Samples.history(
+        120,
+        (s, t) ->
+            s.recompilations(180.0 * t)
+                .compilations(182.0 * t)
+                .classes(5_000 + 10.0 * t, 10.0 * t)
+                .heap(CODE_CACHE, 20, 100)
+                .discarded(discarded * t)
+                .compilerCpuSeconds(0.25 * t));
+  }
 
-    assertThat(rule.evaluate(Samples.context(rule, history, Set.of()))).isEmpty();
+  @Test
+  void withoutDeoptimisationEventsReloadedCodeThatNothingDiscardsIsClassLoaderChurn() {
+    // classloader-churn on JDK 11: no recompilation of the same class in the whole run.
+    assertThat(rule.evaluate(Samples.context(rule, jdk11Reloading(0), Set.of())))
+        .singleElement()
+        .satisfies(f -> assertThat(f.summary()).contains("compiled again 180/s because"));
+  }
+
+  @Test
+  void withoutDeoptimisationEventsCodeDiscardedAgainAndAgainLeavesItToDeoptimizationStorm() {
+    // The demo's deoptimisation storm on JDK 11 reloads its classes too (a fresh copy a round):
+    // a fifth of its recompilations are of code the same class had compiled. It paged
+    // ClassLoaderChurn there once, when 0 deoptimisations could not rule deoptimisation out.
+    assertThat(rule.evaluate(Samples.context(rule, jdk11Reloading(36), Set.of()))).isEmpty();
+  }
+
+  @Test
+  void withoutDeoptimisationEventsOrTheDiscardedCountItIsNotJudged() {
+    assertThat(rule.evaluate(Samples.context(rule, jdk11Reloading(Double.NaN), Set.of())))
+        .isEmpty();
   }
 
   @Test

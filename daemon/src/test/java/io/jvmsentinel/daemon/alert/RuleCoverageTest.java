@@ -129,7 +129,9 @@ class RuleCoverageTest {
         .containsEntry(
             "LockContention", "judged from JFR jdk.JavaMonitorEnter and jdk.ThreadPark events")
         .containsEntry("CompilerCpuHigh", "judged from JFR jdk.ThreadCPULoad events")
-        .containsEntry("DeoptimizationStorm", "judged from JFR jdk.Deoptimization events")
+        .containsEntry(
+            "DeoptimizationStorm",
+            "judged from JFR jdk.Deoptimization events and JMX code cache memory pools every 10 s")
         .containsEntry("TlsHandshakeStorm", "judged from JFR jdk.TLSHandshake events")
         // No fast poll while JFR events flow: the pools are read every poll.
         .containsEntry(
@@ -195,7 +197,7 @@ class RuleCoverageTest {
   }
 
   @Test
-  void aJdk11ChunkFeedJudgesTheJfrRulesButNotDeoptimizationStormWhoseEventItLacks() {
+  void aJdk11ChunkFeedJudgesDeoptimizationStormFromTheCompilationsItHasForTheEventItLacks() {
     RuleCoverage.Sources jdk11Chunks =
         new RuleCoverage.Sources(
             true,
@@ -208,8 +210,8 @@ class RuleCoverageTest {
 
     assertThat(judged.get("DeoptimizationStorm"))
         .isEqualTo(
-            "not judged: needs JFR deoptimization events; this target has none (its JVM has no"
-                + " jdk.Deoptimization)");
+            "judged from JFR jdk.Compilation events (its JVM has no jdk.Deoptimization) and JMX"
+                + " code cache memory pools every 10 s");
     assertThat(judged.get("CodeCacheChurn")).startsWith("judged from JFR jdk.Compilation events");
     assertThat(judged.get("ThreadStorm")).isEqualTo("judged from JFR jdk.ThreadStart events");
   }

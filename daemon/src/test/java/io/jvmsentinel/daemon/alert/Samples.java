@@ -4,6 +4,7 @@ import io.jvmsentinel.collectors.jfr.locks.LockContention;
 import io.jvmsentinel.collectors.jfr.threads.SiteStarts;
 import io.jvmsentinel.collectors.jfr.threads.ThreadStartReport;
 import io.jvmsentinel.collectors.jmx.LockHolders;
+import io.jvmsentinel.collectors.support.IntervalCounts;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -42,6 +43,7 @@ public final class Samples {
   private double compilerCpuSeconds = Double.NaN;
   private double classesLoaded = Double.NaN;
   private double classesUnloaded = Double.NaN;
+  private double discardedRecompilations = Double.NaN;
   private SignalSample.Details details = SignalSample.Details.NONE;
 
   public Samples at(Instant value) {
@@ -244,7 +246,31 @@ public final class Samples {
             details.compilerCpu(),
             details.gcPauses(),
             contention,
-            newThreads);
+            newThreads,
+            details.discardedMethods());
+    return this;
+  }
+
+  /**
+   * Of the recompilations so far, those of discarded code (cumulative), with this tick's methods: a
+   * JVM without {@code jdk.Deoptimization} (JDK 11), whose deoptimisations are unknown.
+   */
+  public Samples discarded(double total, IntervalCounts.Count... methods) {
+    deopts = Double.NaN;
+    notEntrant = Double.NaN;
+    discardedRecompilations = total;
+    details =
+        new SignalSample.Details(
+            details.target(),
+            details.creatorSites(),
+            details.deoptimizedMethods(),
+            details.recompiledMethods(),
+            details.codeCacheFulls(),
+            details.compilerCpu(),
+            details.gcPauses(),
+            details.contention(),
+            details.newThreads(),
+            List.of(methods));
     return this;
   }
 
@@ -293,6 +319,7 @@ public final class Samples {
         classesLoaded,
         classesUnloaded,
         unnotifiedGcPause,
+        discardedRecompilations,
         details);
   }
 

@@ -178,7 +178,8 @@ class AlertLifeReplayTest {
             d.compilerCpu(),
             d.gcPauses(),
             d.contention(),
-            d.newThreads());
+            d.newThreads(),
+            List.of());
     return new SignalSample(
         s.at(),
         s.up(),
@@ -207,6 +208,7 @@ class AlertLifeReplayTest {
         s.classesLoaded(),
         s.classesUnloaded(),
         s.unnotifiedGcPauseSeconds(),
+        Double.NaN,
         jmxOnly);
   }
 
@@ -239,6 +241,7 @@ class AlertLifeReplayTest {
         s.classesLoaded(),
         s.classesUnloaded(),
         s.unnotifiedGcPauseSeconds(),
+        s.discardedRecompilations(),
         s.details());
   }
 

@@ -227,6 +227,21 @@ class ScenarioReplayTest {
             List.of(Expected.of("CodeCacheChurn", "phase=churn", 90, "compiled again")),
             Set.of("CodeCacheFull", "CompilerCpuHigh")),
         new Scenario("healthy-jdk11", WarmUp.DEFAULT, List.of()),
+        // JDK 11 has no jdk.Deoptimization: the storm is inferred from the code it throws away,
+        // the same five methods of each copy compiled again (15/s), and named by them.
+        new Scenario(
+            "deopt-storm-jdk11",
+            WarmUp.DEFAULT,
+            List.of(
+                Expected.of(
+                        "DeoptimizationStorm",
+                        "phase=deopt",
+                        30,
+                        "compiled code thrown away and recompiled")
+                    .resolvedWithin(30, "phase=linger"))),
+        // JDK 11 tells reloaded code from discarded code by the class of each compiled method.
+        classLoaderChurn(
+            "classloader-churn-jdk11", "the same methods compiled again 94.2/s because"),
         new Scenario("pool-start-jdk11", WarmUp.DEFAULT, List.of()),
         new Scenario("feature-after-warmup-jdk11", WarmUp.DEFAULT, List.of()),
         new Scenario("gc-at-startup-jdk11", WarmUp.DEFAULT, List.of(), Set.of("GcOverhead")),

@@ -49,7 +49,10 @@ final class RuleSignals {
                   SentinelMetric.SENTINEL_TARGET_WARMING_UP)),
           entry(
               "DeoptimizationStorm",
-              List.of(Metric.JVM_JIT_DEOPTIMIZATIONS, SentinelMetric.SENTINEL_TARGET_WARMING_UP)),
+              List.of(
+                  Metric.JVM_JIT_DEOPTIMIZATIONS,
+                  Metric.JVM_JIT_RECOMPILATIONS_DISCARDED,
+                  SentinelMetric.SENTINEL_TARGET_WARMING_UP)),
           entry("GcOverhead", List.of(Metric.JVM_GC_PAUSE)),
           entry(
               "TlsHandshakeStorm",

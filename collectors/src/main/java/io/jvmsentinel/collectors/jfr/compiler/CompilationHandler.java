@@ -35,9 +35,12 @@ public final class CompilationHandler implements JfrEventHandler {
   private final java.util.concurrent.atomic.AtomicLong total =
       new java.util.concurrent.atomic.AtomicLong();
   private final AtomicLong recompilations = new AtomicLong();
-  // Owned by the stream thread.
+  private final AtomicLong discarded = new AtomicLong();
+  // Owned by the stream thread: by method name, and by method of one loaded class.
   private final CompiledMethods compiled = new CompiledMethods();
+  private final CompiledMethods compiledInClass = new CompiledMethods();
   private final IntervalCounts recompiled = new IntervalCounts();
+  private final IntervalCounts recompiledDiscarded = new IntervalCounts();
   private MeterRegistry registry;
 
   public CompilationHandler(Tags tags) {
@@ -60,6 +63,8 @@ public final class CompilationHandler implements JfrEventHandler {
     compilers.bindTo(registry, tags, Metric.JVM_JIT_COMPILATIONS, "compiler");
     tiers.bindTo(registry, tags, Metric.JVM_JIT_COMPILATIONS, "tier");
     Metric.JVM_JIT_RECOMPILATIONS.functionCounter(registry, tags, recompilations, AtomicLong::get);
+    Metric.JVM_JIT_RECOMPILATIONS_DISCARDED.functionCounter(
+        registry, tags, discarded, AtomicLong::get);
   }
 
   @Override
@@ -106,13 +111,25 @@ public final class CompilationHandler implements JfrEventHandler {
   /**
    * A standard (not OSR) compilation of a method already compiled at the same tier on this stream:
    * the same code compiled again. OSR compilations are left out: a long loop gets several, at
-   * different bytecode indexes, on its first run.
+   * different bytecode indexes, on its first run. When the method's class is the one compiled
+   * before (the same JFR class id, not a copy loaded again), its compiled code was discarded.
    */
   private void countRecompilation(RecordedEvent event, long level) {
     String method = EventFields.methodWithDescriptor(event, "method");
-    if (method != null && compiled.compiledBefore(method, level)) {
+    if (method == null) {
+      return;
+    }
+    long classId = EventFields.methodClassId(event, "method");
+    boolean sameClass =
+        classId != -1 && compiledInClass.compiledBefore(classId + "/" + method, level);
+    if (compiled.compiledBefore(method, level)) {
       recompilations.incrementAndGet();
-      recompiled.add(EventFields.method(event, "method"), "tier " + level);
+      String name = EventFields.method(event, "method");
+      recompiled.add(name, "tier " + level);
+      if (sameClass) {
+        discarded.incrementAndGet();
+        recompiledDiscarded.add(name, "tier " + level);
+      }
     }
   }
 
@@ -129,10 +146,25 @@ public final class CompilationHandler implements JfrEventHandler {
     return recompiled.drain(n);
   }
 
+  /**
+   * Of the recompilations, those of a method of the same loaded class (monotonic): compiled code
+   * discarded (deoptimised and made not entrant, or flushed) and compiled again, not a class loaded
+   * again by a new class loader.
+   */
+  public long discardedRecompilations() {
+    return discarded.get();
+  }
+
+  /** The {@code n} methods whose discarded code was recompiled most since the last call. */
+  public List<IntervalCounts.Count> drainDiscarded(int n) {
+    return recompiledDiscarded.drain(n);
+  }
+
   /** A new stream may be a new JVM whose code is all new: what it compiles is first-time again. */
   @Override
   public void streamStopped() {
     compiled.clear();
+    compiledInClass.clear();
   }
 
   /** Compilations seen since the daemon started (monotonic across reconnects), for detection. */

@@ -2,6 +2,7 @@ package io.jvmsentinel.collectors.jfr.compiler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jvmsentinel.collectors.support.IntervalCounts;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -53,6 +54,60 @@ class CompilationHandlerTest {
         .isEqualTo(osrC2);
     assertThat(registry.get("jvm.jit.compilations").tag("outcome", "success").counters())
         .isNotEmpty();
+  }
+
+  /**
+   * Each round of the fixture's program loads a fresh copy of DeoptTemplate, whose methods are then
+   * compiled again under the same names (reloaded code, not discarded), and breaks the compiled
+   * copy's assumptions, so the same copy's static helpers are deoptimised and compiled again
+   * (discarded code). Only the second kind counts as discarded; the copies' own first compilations
+   * (the nested Shape classes' area methods, compiled once per copy) never do.
+   */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "compiler/compiler-deopt-jdk11.jfr",
+        "compiler/compiler-deopt-jdk17.jfr",
+        "compiler/compiler-deopt-jdk25.jfr"
+      })
+  void tellsCodeDiscardedAndCompiledAgainFromClassesLoadedAgain(String fixture) {
+    handler.bindTo(registry);
+    Recordings.events(fixture, CompilationHandler.EVENT).forEach(handler::accept);
+
+    List<IntervalCounts.Count> discarded = handler.drainDiscarded(20);
+    List<IntervalCounts.Count> recompiled = handler.drainRecompiled(20);
+    assertThat(handler.discardedRecompilations()).isGreaterThan(20);
+    assertThat(handler.recompilations()).isGreaterThan(3 * handler.discardedRecompilations());
+    assertThat(registry.get("jvm.jit.recompilations.discarded").functionCounter().count())
+        .isEqualTo(handler.discardedRecompilations());
+    assertThat(discarded)
+        .extracting(IntervalCounts.Count::key)
+        .anyMatch(method -> method.endsWith(".DeoptTemplate.area"))
+        .anyMatch(method -> method.endsWith(".DeoptTemplate.length"))
+        .noneMatch(method -> method.contains("$"));
+    assertThat(recompiled)
+        .extracting(IntervalCounts.Count::key)
+        .anyMatch(method -> method.contains("DeoptTemplate$"));
+    assertThat(discarded.stream().mapToLong(IntervalCounts.Count::count).sum())
+        .isEqualTo(handler.discardedRecompilations());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"compiler/compiler-deopt-jdk11.jfr"})
+  void aNewStreamStartsOverForBothKinds(String fixture) {
+    handler.bindTo(registry);
+    List<RecordedEvent> events = Recordings.events(fixture, CompilationHandler.EVENT);
+    events.forEach(handler::accept);
+    long discarded = handler.discardedRecompilations();
+    long recompilations = handler.recompilations();
+
+    handler.streamStopped();
+    events.forEach(handler::accept);
+
+    // A new JVM's class ids may repeat the old one's: after a restart, nothing it compiles counts
+    // as compiled before except what this stream saw it compile.
+    assertThat(handler.discardedRecompilations()).isEqualTo(2 * discarded);
+    assertThat(handler.recompilations()).isEqualTo(2 * recompilations);
   }
 
   private static double sum(java.util.Collection<Counter> counters) {

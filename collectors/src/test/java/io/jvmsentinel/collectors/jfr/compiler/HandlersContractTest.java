@@ -71,6 +71,7 @@ class HandlersContractTest {
             "jvm.jit.compiler.cpu.time[tag(compiler=c1),tag(target=t1)]",
             "jvm.jit.compiler.cpu.time[tag(compiler=c2),tag(target=t1)]",
             "jvm.jit.recompilations[tag(target=t1)]",
+            "jvm.jit.recompilations.discarded[tag(target=t1)]",
             "jvm.jit.compiler.cpu.share[tag(target=t1)]");
     for (Meter meter : registry.getMeters()) {
       double value = meter.measure().iterator().next().getValue();

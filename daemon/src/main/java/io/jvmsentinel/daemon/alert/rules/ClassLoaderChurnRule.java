@@ -39,6 +39,8 @@ public final class ClassLoaderChurnRule implements AlertRule {
   static final String SUSTAINED = "sustainedShare";
   // Deoptimisations at a quarter of the recompilations or more: deoptimisation discards the code.
   private static final double DEOPTIMIZED = 0.25;
+  // Without deoptimisation events: recompilations of discarded code at a tenth of them or more.
+  private static final double DISCARDED = 0.1;
 
   @Override
   public String id() {
@@ -114,10 +116,7 @@ public final class ClassLoaderChurnRule implements AlertRule {
     double loaded = history.rate(window, SignalSample::classesLoaded);
     double minLoaded = context.threshold(MIN_CLASS_LOAD_RATE);
     if (ChurnSignature.cacheUnderPressure(history, window)
-        // Unknown deoptimisation (a JVM without jdk.Deoptimization, JDK 11) cannot rule out that
-        // the code was discarded by deoptimisation: not judged.
-        || Double.isNaN(history.latest().map(SignalSample::deoptimizations).orElse(Double.NaN))
-        || deopts >= DEOPTIMIZED * recompiles
+        || discardedByDeoptimization(history, window, recompiles, deopts)
         || !(loaded >= minLoaded)) {
       return List.of();
     }
@@ -133,6 +132,26 @@ public final class ClassLoaderChurnRule implements AlertRule {
       return List.of();
     }
     return List.of(ClassLoaderChurnFinding.of(context, window, samples, held));
+  }
+
+  /**
+   * Deoptimisation discards a material part of the code compiled again: deoptimisations at a
+   * quarter of the recompilations or more. A JVM without jdk.Deoptimization (before JDK 14) tells
+   * it by what deoptimisation leaves behind: a tenth of the recompilations are of a class still
+   * loaded (the lab's deopt-storm: a fifth; class loader churn: none). Unknown: judged discarded.
+   */
+  private static boolean discardedByDeoptimization(
+      SignalWindow history, Duration window, double recompiles, double deopts) {
+    if (!Double.isNaN(history.latest().map(SignalSample::deoptimizations).orElse(Double.NaN))) {
+      return deopts >= DEOPTIMIZED * recompiles;
+    }
+    if (Double.isNaN(
+        history.latest().map(SignalSample::discardedRecompilations).orElse(Double.NaN))) {
+      return true;
+    }
+    double discarded =
+        history.rate(window, SignalSample::discardedRecompilations, SignalSample::jfr);
+    return !(discarded < DISCARDED * recompiles);
   }
 
   private static double recompileRate(List<SignalSample> slice) {

@@ -15,16 +15,25 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 
 /**
- * Compiled code is deoptimised at a high, sustained rate after warm-up: in most 5 s sub-windows of
- * the last 30 s. A one-off invalidation (a class hierarchy change, a new code path) deoptimises its
- * methods within a second or two and the JIT recompiles them; deoptimisation that outlasts that for
- * 20 s is a loop of compile and throw away, and is reported while it is happening.
+ * Compiled code is deoptimised at a high, sustained rate after warm-up: in most 4 s sub-windows of
+ * the last 24 s. A one-off invalidation (a class hierarchy change, a new code path) deoptimises its
+ * methods within a second or two and the JIT recompiles them; deoptimisation that outlasts that is
+ * a loop of compile and throw away, and is reported while it is happening.
+ *
+ * <p>A JVM before JDK 14 has no {@code jdk.Deoptimization} event. There the rule judges what
+ * deoptimisation leaves behind: methods of a class that is still loaded compiled again at a tier
+ * they were compiled at before (their code was discarded), at {@code minRecompileRate}, while
+ * nothing else explains it: the code cache is roomy, and flushes only what reloaded classes left
+ * (else the cache discards the code: CodeCacheChurn). A class loaded again by a new class loader
+ * does not count: its methods are new code (ClassLoaderChurn).
  */
 public final class DeoptimizationStormRule implements AlertRule {
   static final String RATE = "minRate";
   static final String WINDOW = "windowSeconds";
+  static final String RECOMPILE_RATE = "minRecompileRate";
   private static final double SUSTAINED_SHARE = 0.6;
 
   @Override
@@ -51,7 +60,16 @@ public final class DeoptimizationStormRule implements AlertRule {
             24,
             "seconds",
             "Window judged in 6 sub-windows: the rate must hold in most of them to fire; a firing"
-                + " alert is judged on the latest one at half the rate"));
+                + " alert is judged on the latest one at half the rate"),
+        // Higher than minRate's deoptimisations: a new message type's class_check traps recompile
+        // at up to 4.5/s in the seconds after their burst (new-message-type on JDK 11).
+        new RuleThreshold(
+            RECOMPILE_RATE,
+            8,
+            "recompilations/s",
+            "On a JVM without jdk.Deoptimization (before JDK 14): the rate of compilations of a"
+                + " method of the same loaded class at a tier it was compiled at before, which"
+                + " stands for the deoptimisations"));
   }
 
   @Override
@@ -59,11 +77,13 @@ public final class DeoptimizationStormRule implements AlertRule {
     return true;
   }
 
-  /** Deoptimisations (JFR) in each sub-window. */
+  /** Deoptimisations (JFR) in each sub-window; code cache readings for the inferred form. */
   @Override
   public List<RuleInput> inputs(Map<String, Double> thresholds) {
     double window = thresholds.get(WINDOW);
-    return List.of(Rates.everySubWindow(Signal.DEOPTIMIZATIONS, window));
+    return List.of(
+        Rates.everySubWindow(Signal.DEOPTIMIZATIONS, window),
+        Rates.everyWindow(Signal.CODE_HEAPS, window));
   }
 
   @Override
@@ -72,8 +92,13 @@ public final class DeoptimizationStormRule implements AlertRule {
       return List.of();
     }
     Duration window = Rates.seconds(context.threshold(WINDOW));
+    if (Double.isNaN(
+        context.history().latest().map(SignalSample::deoptimizations).orElse(Double.NaN))) {
+      return InferredDeoptimizationStorm.evaluate(
+          context, window, context.threshold(RECOMPILE_RATE));
+    }
     double rate = context.history().rate(window, SignalSample::deoptimizations, SignalSample::jfr);
-    if (Double.isNaN(rate) || !storming(context, window)) {
+    if (Double.isNaN(rate) || !storming(context, window, SignalSample::deoptimizations, RATE)) {
       return List.of();
     }
     Map<String, Object> evidence = new LinkedHashMap<>();
@@ -106,21 +131,27 @@ public final class DeoptimizationStormRule implements AlertRule {
   }
 
   /**
-   * Sustained: the rate holds in most sub-windows, so the burst of a class hierarchy change or a
+   * Sustained: the rate of {@code count} (deoptimisations, or the inferred form's recompilations)
+   * holds at {@code threshold} in most sub-windows, so the burst of a class hierarchy change or a
    * new code path (a second or two of deoptimisations) does not average into a storm. Once firing,
    * the storm lasts while the latest sub-window keeps half the rate.
    */
-  private static boolean storming(RuleContext context, Duration window) {
-    double limit = context.threshold(RATE);
+  static boolean storming(
+      RuleContext context,
+      Duration window,
+      ToDoubleFunction<SignalSample> count,
+      String threshold) {
+    double limit = context.threshold(threshold);
     if (context.firing("")) {
-      return deoptimizing(Latest.subWindow(context.history(), window), limit / 2);
+      return holds(Latest.subWindow(context.history(), window), count, limit / 2);
     }
     return SubWindows.sustained(
-        SubWindows.holding(context.history(), window, slice -> deoptimizing(slice, limit)),
+        SubWindows.holding(context.history(), window, slice -> holds(slice, count, limit)),
         SUSTAINED_SHARE);
   }
 
-  private static boolean deoptimizing(List<SignalSample> slice, double limit) {
-    return SubWindows.rate(slice, SignalSample::deoptimizations, SignalSample::jfr) >= limit;
+  private static boolean holds(
+      List<SignalSample> slice, ToDoubleFunction<SignalSample> count, double limit) {
+    return SubWindows.rate(slice, count, SignalSample::jfr) >= limit;
   }
 }

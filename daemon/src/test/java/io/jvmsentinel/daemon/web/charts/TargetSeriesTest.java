@@ -45,6 +45,7 @@ class TargetSeriesTest {
         null,
         null,
         null,
+        null,
         null);
   }
 

@@ -1,0 +1,214 @@
+package io.jvmsentinel.daemon.alert;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jvmsentinel.collectors.support.IntervalCounts;
+import io.jvmsentinel.daemon.alert.rules.DeoptimizationStormRule;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.IntFunction;
+import java.util.function.IntToDoubleFunction;
+import org.junit.jupiter.api.Test;
+
+/**
+ * DeoptimizationStorm on a JVM without {@code jdk.Deoptimization} (JDK 8 to 13): judged from the
+ * code it throws away, methods of the same loaded class compiled again, on synthetic timelines
+ * shaped like the lab's scenarios measured on JDK 11 (JFR recordings of the lab, 2026-11-27).
+ */
+class InferredDeoptimizationStormTest {
+  private static final String CODE_CACHE = "CodeCache";
+  private static final String AREA = "io.jvmsentinel.lab.DeoptTemplate.area";
+  private final DeoptimizationStormRule rule = new DeoptimizationStormRule();
+
+  /**
+   * Two minutes of a JDK 11 target at these rates a second: recompilations, of which discarded code
+   * ({@code discarded} of elapsed seconds, cumulative), classes loaded and unloaded, the cache at
+   * {@code occupancy} with the sweeper reclaiming {@code swept}.
+   */
+  private static SignalHistory jdk11(
+      double recompiles,
+      IntToDoubleFunction discarded,
+      double loaded,
+      double occupancy,
+      double swept) {
+    return jdk11(
+        120,
+        recompiles,
+        discarded,
+        InferredDeoptimizationStormTest::labMethods,
+        loaded,
+        occupancy,
+        swept);
+  }
+
+  private static SignalHistory jdk11(
+      int seconds,
+      double recompiles,
+      IntToDoubleFunction discarded,
+      IntFunction<IntervalCounts.Count[]> methods,
+      double loaded,
+      double occupancy,
+      double swept) {
+    return Samples.history(
+        seconds,
+        (s, t) ->
+            s.recompilations(recompiles * t)
+                .compilations((recompiles + 2) * t)
+                .classes(5_000 + loaded * t, loaded * t)
+                .sweeper(swept * t)
+                .heap(CODE_CACHE, occupancy * 100, 100)
+                .discarded(discarded.applyAsDouble(t), methods.apply(t)));
+  }
+
+  /** Each 2 s tick's discarded code of the lab's storm at 16/s: two methods. */
+  private static IntervalCounts.Count[] labMethods(int t) {
+    return new IntervalCounts.Count[] {
+      new IntervalCounts.Count(AREA, 20, List.of("tier 4")),
+      new IntervalCounts.Count("io.jvmsentinel.lab.DeoptTemplate.sign", 12, List.of("tier 3"))
+    };
+  }
+
+  /**
+   * The lab's deopt-storm on JDK 11: a fresh copy of the code 4 times a second (20 classes loaded
+   * and unloaded), 76 recompilations a second, 16 of them of code the same class had compiled
+   * before; the cache roomy, the sweeper reclaiming the dropped copies.
+   */
+  private static SignalHistory deoptStorm() {
+    return jdk11(76, t -> 16.0 * t, 20, 0.2, 30);
+  }
+
+  @Test
+  void discardedCodeRecompiledAtASustainedRateIsADeoptimisationStormOnAJdk11Target() {
+    assertThat(rule.evaluate(Samples.context(rule, deoptStorm(), Set.of())))
+        .singleElement()
+        .satisfies(
+            f -> {
+              assertThat(f.summary())
+                  .isEqualTo(
+                      "Deoptimisation storm on orders: compiled code thrown away and recompiled"
+                          + " 16.0/s, most often "
+                          + AREA);
+              assertThat(f.explanation())
+                  .contains("no jdk.Deoptimization event")
+                  .contains("inferred from the recompilations");
+              assertThat(f.evidence().keySet()).startsWith("mostRecompiledMethods");
+              assertThat(f.evidence()).containsEntry("discardedCodeRecompiledPerSecond", 16.0);
+              assertThat((List<?>) f.evidence().get("mostRecompiledMethods"))
+                  .first()
+                  .isEqualTo(Map.of("method", AREA, "count", 260L, "tiers", List.of("tier 4")));
+            });
+  }
+
+  @Test
+  void manyMethodsRecompiledOnceEachAreAWaveNotAStorm() {
+    // As sustained as the storm, but 32 different methods a tick, each recompiled once: code
+    // invalidated by a change and compiled again, not the same code thrown away again and again.
+    SignalHistory wave =
+        jdk11(
+            120,
+            76,
+            t -> 16.0 * t,
+            t ->
+                java.util.stream.IntStream.range(0, 32)
+                    .mapToObj(
+                        i ->
+                            new IntervalCounts.Count(
+                                "shop.Stage" + (t * 32 + i) + ".apply", 1, List.of("tier 4")))
+                    .toArray(IntervalCounts.Count[]::new),
+            20,
+            0.2,
+            30);
+
+    assertThat(rule.evaluate(Samples.context(rule, wave, Set.of()))).isEmpty();
+  }
+
+  @Test
+  void classLoaderChurnRecompilesOnlyReloadedCopiesAndIsNoDeoptimisationStorm() {
+    // classloader-churn on JDK 11: 180 recompilations a second, none of the same class.
+    SignalHistory churn = jdk11(180, t -> 0, 10, 0.2, 36);
+
+    assertThat(rule.evaluate(Samples.context(rule, churn, Set.of()))).isEmpty();
+  }
+
+  @Test
+  void aNewMessageTypesBurstAndItsTailAreNoStorm() {
+    // new-message-type on JDK 11: ~340 of the stages recompiled within 8 s of the new type, then
+    // a tail of at most 4.5/s; no classes loaded. Judged at every tick from the burst on.
+    IntToDoubleFunction recompiled =
+        t -> t < 100 ? 0 : t < 108 ? 42.0 * (t - 100) : 336 + 4.5 * (t - 108);
+    for (int now = 100; now <= 140; now += 2) {
+      SignalHistory newType =
+          jdk11(now, 0, recompiled, InferredDeoptimizationStormTest::labMethods, 0, 0.1, 0);
+
+      assertThat(rule.evaluate(Samples.context(rule, newType, Set.of())))
+          .as("at %d s", now)
+          .isEmpty();
+    }
+  }
+
+  @Test
+  void aCodeCacheNearItsMaximumDiscardsTheCodeItselfWhichIsCodeCacheChurn() {
+    SignalHistory nearFull = jdk11(76, t -> 16.0 * t, 20, 0.85, 30);
+
+    assertThat(rule.evaluate(Samples.context(rule, nearFull, Set.of()))).isEmpty();
+  }
+
+  @Test
+  void flushingThatNoClassReloadingExplainsIsTheCachesToo() {
+    SignalHistory flushing = jdk11(20, t -> 16.0 * t, 0, 0.4, 30);
+
+    assertThat(rule.evaluate(Samples.context(rule, flushing, Set.of()))).isEmpty();
+  }
+
+  @Test
+  void aTargetWithDeoptimizationEventsIsJudgedOnThemAlone() {
+    // JDK 17: the same recompilations, but the JVM reports no deoptimisation: not a storm.
+    SignalHistory jdk17 =
+        Samples.history(
+            120,
+            (s, t) ->
+                s.recompilations(76.0 * t)
+                    .compilations(78.0 * t)
+                    .classes(5_000 + 20.0 * t, 20.0 * t)
+                    .heap(CODE_CACHE, 20, 100)
+                    .discarded(16.0 * t)
+                    .deopts(0, 0));
+
+    assertThat(rule.evaluate(Samples.context(rule, jdk17, Set.of()))).isEmpty();
+  }
+
+  @Test
+  void aJmxOnlyTargetIsNotJudged() {
+    SignalHistory jmxOnly =
+        Samples.history(120, (s, t) -> s.jmxOnly().discarded(Double.NaN).recompilations(0));
+
+    assertThat(rule.evaluate(Samples.context(rule, jmxOnly, Set.of()))).isEmpty();
+  }
+
+  @Test
+  void aFiringStormResolvesOnceTheLatestSubWindowFallsBelowHalfTheRate() {
+    // The storm stopped at 114 s, or went on at half its minimum rate (8/s) from then.
+    SignalHistory stopped = jdk11(76, t -> 16.0 * Math.min(t, 114), 20, 0.2, 30);
+    SignalHistory halfRate =
+        jdk11(76, t -> 16.0 * Math.min(t, 114) + 4.0 * Math.max(0, t - 114), 20, 0.2, 30);
+
+    assertThat(rule.evaluate(Samples.context(rule, stopped, Set.of("")))).isEmpty();
+    assertThat(rule.evaluate(Samples.context(rule, halfRate, Set.of("")))).hasSize(1);
+  }
+
+  @Test
+  void nothingIsJudgedDuringWarmUp() {
+    SignalHistory storm = deoptStorm();
+    RuleContext warmingUp =
+        new RuleContext(
+            "orders",
+            storm,
+            RuleSettings.DEFAULTS.thresholds(rule, "orders"),
+            Set.of(),
+            true,
+            storm.latest().orElseThrow().at());
+
+    assertThat(rule.evaluate(warmingUp)).isEmpty();
+  }
+}
