@@ -31,12 +31,12 @@ import org.junit.jupiter.params.provider.MethodSource;
  * <p>Only what no recorded replay ({@code ScenarioReplayTest}) and no other suite IT covers runs
  * here (issue 27): the incidents on JDK 25 that no replay holds, TlsHandshakeStorm and its resolve
  * (no fixture), the lock holder's live dump and codecache-churn judged ClassLoaderChurn on JDK 17
- * (the healthy service on JDK 11 to 25 is HealthyTargetsIT). Covered elsewhere, so not here:
- * thread-per-request, deopt-storm and gc-pressure on JDK 17 (their firing, cause, bound and resolve
- * in the replays of {@code mixed-jdk17} and {@code mixed-matrix-jdk17}; ThreadStorm live in
- * OverloadIT, StormPauseIT and SnapshotMatrixIT, GcOverhead live in SnapshotMatrixIT), and
- * codecache-churn on JDK 25 (CodeCacheChurn, ClassLoaderChurn silent: the replay of {@code
- * codecache-churn-4m-jdk25}).
+ * (the healthy service on JDK 11 to 25 is HealthyTargetsIT), and the deoptimisation storm on JDK
+ * 11, inferred without its event. Covered elsewhere, so not here: thread-per-request, deopt-storm
+ * and gc-pressure on JDK 17 (their firing, cause, bound and resolve in the replays of {@code
+ * mixed-jdk17} and {@code mixed-matrix-jdk17}; ThreadStorm live in OverloadIT, StormPauseIT and
+ * SnapshotMatrixIT, GcOverhead live in SnapshotMatrixIT), and codecache-churn on JDK 25
+ * (CodeCacheChurn, ClassLoaderChurn silent: the replay of {@code codecache-churn-4m-jdk25}).
  */
 class ScenarioSuiteIT {
   /** A short warm-up so JIT incidents are judged within the test's time. */
@@ -164,6 +164,20 @@ class ScenarioSuiteIT {
                 a ->
                     a.finding().evidence().get("mostDeoptimizedMethods") instanceof List<?> l
                         && !l.isEmpty(),
+                Duration.ZERO),
+            // JDK 11 has no jdk.Deoptimization: the storm inferred from the code it throws away
+            // (its resolve is judged in the replay of deopt-storm-jdk11).
+            new Case(
+                "deopt-storm",
+                11,
+                List.of(),
+                "deopt",
+                "DeoptimizationStorm",
+                Duration.ofSeconds(90),
+                a ->
+                    a.finding().summary().contains("compiled code thrown away and recompiled")
+                        && a.finding().evidence().get("mostRecompiledMethods") instanceof List<?> l
+                        && l.toString().contains("io.jvmsentinel.lab.DeoptTemplate."),
                 Duration.ZERO),
             // 80 MB/s, not the default 200: 38% of the time in GC pauses alone (83% at 200). A
             // target thrashing at 90% on a loaded 2-core runner leaves the JMX calls unanswered
