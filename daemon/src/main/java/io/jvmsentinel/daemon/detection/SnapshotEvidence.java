@@ -4,6 +4,7 @@ import io.jvmsentinel.collectors.jfr.handler.StackFrame;
 import io.jvmsentinel.collectors.jfr.locks.BlockedEvent;
 import io.jvmsentinel.collectors.jfr.tls.TlsHandshakeHandler;
 import io.jvmsentinel.daemon.alert.ActiveAlert;
+import io.jvmsentinel.daemon.alert.rules.DeoptimizationStormRule;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -49,7 +50,12 @@ final class SnapshotEvidence {
                       "compiler thread CPU",
                       Set.of("jdk.ThreadCPULoad"),
                       e -> threadName(e).contains("CompilerThread")));
-          case "DeoptimizationStorm" -> List.of(Need.any("deoptimizations", "jdk.Deoptimization"));
+          // Inferred on JVMs without jdk.Deoptimization: from the compilations of discarded code.
+          case "DeoptimizationStorm" ->
+              List.of(
+                  alert.finding().evidence().containsKey(DeoptimizationStormRule.INFERRED_RATE)
+                      ? COMPILATIONS
+                      : Need.any("deoptimizations", "jdk.Deoptimization"));
           case "GcOverhead" -> List.of(Need.any("garbage collections", "jdk.GarbageCollection"));
           case "TlsHandshakeStorm" -> List.of(handshakes(alert.key()));
           case "TargetDown" -> null;

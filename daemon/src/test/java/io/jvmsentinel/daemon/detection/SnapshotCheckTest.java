@@ -7,6 +7,7 @@ import io.jvmsentinel.daemon.alert.ActiveAlert;
 import io.jvmsentinel.daemon.alert.AlertRule;
 import io.jvmsentinel.daemon.alert.Finding;
 import io.jvmsentinel.daemon.alert.Severity;
+import io.jvmsentinel.daemon.alert.rules.DeoptimizationStormRule;
 import io.jvmsentinel.daemon.alert.rules.Rules;
 import io.jvmsentinel.lab.HostileFrameTemplate;
 import io.jvmsentinel.lab.RenamedClass;
@@ -80,6 +81,20 @@ class SnapshotCheckTest {
             .allSatisfy(need -> assertThat(need.types()).isNotEmpty());
       }
     }
+  }
+
+  @Test
+  void anInferredDeoptimisationStormNeedsTheCompilationsItWasInferredFrom() {
+    ActiveAlert measured = alert("DeoptimizationStorm", "", Map.of());
+    ActiveAlert inferred =
+        alert("DeoptimizationStorm", "", Map.of(DeoptimizationStormRule.INFERRED_RATE, 15.1));
+
+    assertThat(SnapshotEvidence.of(measured).orElseThrow())
+        .singleElement()
+        .satisfies(need -> assertThat(need.types()).containsExactly("jdk.Deoptimization"));
+    assertThat(SnapshotEvidence.of(inferred).orElseThrow())
+        .singleElement()
+        .satisfies(need -> assertThat(need.types()).containsExactly("jdk.Compilation"));
   }
 
   @Test

@@ -34,6 +34,10 @@ public final class DeoptimizationStormRule implements AlertRule {
   static final String RATE = "minRate";
   static final String WINDOW = "windowSeconds";
   static final String RECOMPILE_RATE = "minRecompileRate";
+
+  /** The evidence key of the rate an inferred storm (a JVM without jdk.Deoptimization) is by. */
+  public static final String INFERRED_RATE = "discardedCodeRecompiledPerSecond";
+
   private static final double SUSTAINED_SHARE = 0.6;
 
   @Override

@@ -54,7 +54,7 @@ final class InferredDeoptimizationStorm {
       return List.of();
     }
     Map<String, Object> evidence = new LinkedHashMap<>();
-    evidence.put("discardedCodeRecompiledPerSecond", Math.round(rate * 100) / 100.0);
+    evidence.put(DeoptimizationStormRule.INFERRED_RATE, Math.round(rate * 100) / 100.0);
     evidence.put("shareOfTheTenMostRecompiledMethods", Math.round(share * 100) / 100.0);
     evidence.put("deoptimizationsPerSecond", UNKNOWN_DEOPTIMIZATIONS);
     List<Map<String, Object>> methods = WindowedEvidence.describe(top, "tiers");
