@@ -36,7 +36,8 @@ public final class CompilationHandler implements JfrEventHandler {
       new java.util.concurrent.atomic.AtomicLong();
   private final AtomicLong recompilations = new AtomicLong();
   private final AtomicLong discarded = new AtomicLong();
-  // Owned by the stream thread: by method name, and by method of one loaded class.
+  // Owned by the stream thread: by method name, and by method of one loaded class (its JFR class
+  // id, which a copy loaded again by a new class loader does not share); each at most 1 MB.
   private final CompiledMethods compiled = new CompiledMethods();
   private final CompiledMethods compiledInClass = new CompiledMethods();
   private final IntervalCounts recompiled = new IntervalCounts();

@@ -71,10 +71,10 @@ final class InferredDeoptimizationStorm {
                 + most,
             "Methods of classes that stay loaded are compiled again at the same tier "
                 + Rates.format(rate)
-                + " times a second after warm-up, "
+                + " times a second after warm-up ("
                 + Math.round(share * 100)
-                + "% of them the ten in the evidence, with a code cache that has room and is not"
-                + " flushing them: their compiled code keeps being deoptimised. This JVM has no"
+                + "% of them in the ten methods of the evidence), with a code cache that has room"
+                + " and is not flushing them: their compiled code keeps being deoptimised. This JVM has no"
                 + " jdk.Deoptimization event (it arrived in JDK 14), so the deoptimisations are"
                 + " inferred from the recompilations they cause, without their reasons. Typical"
                 + " causes: class loading that breaks inlining assumptions (class hierarchy"
