@@ -211,17 +211,7 @@ class ClassLoaderChurnRuleTest {
 
   @Test
   void warmUpIsNotJudged() {
-    SignalHistory history = reloading(0.7, 0);
-    RuleContext warming =
-        new RuleContext(
-            "orders",
-            history,
-            RuleSettings.DEFAULTS.thresholds(rule, "orders"),
-            Set.of(),
-            true,
-            history.latest().orElseThrow().at());
-
-    assertThat(rule.evaluate(warming)).isEmpty();
+    assertThat(rule.evaluate(Samples.warmingUp(rule, reloading(0.7, 0)))).isEmpty();
   }
 
   @Test

@@ -199,16 +199,6 @@ class InferredDeoptimizationStormTest {
 
   @Test
   void nothingIsJudgedDuringWarmUp() {
-    SignalHistory storm = deoptStorm();
-    RuleContext warmingUp =
-        new RuleContext(
-            "orders",
-            storm,
-            RuleSettings.DEFAULTS.thresholds(rule, "orders"),
-            Set.of(),
-            true,
-            storm.latest().orElseThrow().at());
-
-    assertThat(rule.evaluate(warmingUp)).isEmpty();
+    assertThat(rule.evaluate(Samples.warmingUp(rule, deoptStorm()))).isEmpty();
   }
 }

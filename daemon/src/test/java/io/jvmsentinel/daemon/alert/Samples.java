@@ -236,6 +236,14 @@ public final class Samples {
   }
 
   private Samples threads(SignalSample.Contention contention, Map<String, Long> newThreads) {
+    return tickTables(contention, newThreads, details.discardedMethods());
+  }
+
+  /** This tick's details with these contention, new threads and discarded-code tables. */
+  private Samples tickTables(
+      SignalSample.Contention contention,
+      Map<String, Long> newThreads,
+      List<IntervalCounts.Count> discardedMethods) {
     details =
         new SignalSample.Details(
             details.target(),
@@ -247,7 +255,7 @@ public final class Samples {
             details.gcPauses(),
             contention,
             newThreads,
-            details.discardedMethods());
+            discardedMethods);
     return this;
   }
 
@@ -259,19 +267,7 @@ public final class Samples {
     deopts = Double.NaN;
     notEntrant = Double.NaN;
     discardedRecompilations = total;
-    details =
-        new SignalSample.Details(
-            details.target(),
-            details.creatorSites(),
-            details.deoptimizedMethods(),
-            details.recompiledMethods(),
-            details.codeCacheFulls(),
-            details.compilerCpu(),
-            details.gcPauses(),
-            details.contention(),
-            details.newThreads(),
-            List.of(methods));
-    return this;
+    return tickTables(details.contention(), details.newThreads(), List.of(methods));
   }
 
   /** A creator site that started {@code count} threads named {@code threadName} in a tick. */
@@ -325,12 +321,22 @@ public final class Samples {
 
   /** The context a rule sees for target {@code orders}, past warm-up, at the latest sample. */
   static RuleContext context(AlertRule rule, SignalHistory history, Set<String> firing) {
+    return context(rule, history, firing, false);
+  }
+
+  /** The context of a target still warming up, nothing firing. */
+  static RuleContext warmingUp(AlertRule rule, SignalHistory history) {
+    return context(rule, history, Set.of(), true);
+  }
+
+  private static RuleContext context(
+      AlertRule rule, SignalHistory history, Set<String> firing, boolean warmingUp) {
     return new RuleContext(
         "orders",
         history,
         RuleSettings.DEFAULTS.thresholds(rule, "orders"),
         firing,
-        false,
+        warmingUp,
         history.latest().orElseThrow().at());
   }
 
