@@ -227,6 +227,14 @@ class ScenarioReplayTest {
             List.of(Expected.of("CodeCacheChurn", "phase=churn", 90, "compiled again")),
             Set.of("CodeCacheFull", "CompilerCpuHigh")),
         new Scenario("healthy-jdk11", WarmUp.DEFAULT, List.of()),
+        // Codecache churn in a 4 MB cache on JDK 11: its fresh copies are reloaded classes, its
+        // cache swings to 90% (CodeCacheNearFull may fire); neither ClassLoaderChurn nor the
+        // inferred DeoptimizationStorm, now both judged on JDK 11, may take it.
+        new Scenario(
+            "codecache-churn-4m-jdk11",
+            WarmUp.DEFAULT,
+            List.of(Expected.of("CodeCacheChurn", "phase=churn", 90, "compiled again")),
+            Set.of("CodeCacheNearFull", "CompilerCpuHigh")),
         // JDK 11 has no jdk.Deoptimization: the storm is inferred from the code it throws away,
         // the same five methods of each copy compiled again (15/s), and named by them.
         new Scenario(
