@@ -64,6 +64,7 @@ public final class Scenarios {
     register("tls-storm-then-wave", Sequences::tlsStormThenWave);
     register("storm-during-contention", Sequences::stormDuringContention);
     register("gc-during-churn", Sequences::gcDuringChurn);
+    register("deopt-then-new-code", Sequences::deoptThenNewCode);
     register("storm-flaps-then-recurs", Sequences::stormFlapsThenRecurs);
   }
 

@@ -157,6 +157,35 @@ final class Sequences {
   }
 
   /**
+   * A deoptimisation storm that ends, then the healthy changes of the JIT's same signals a minute
+   * later: a message pipeline of 200 new stage classes compiled for the first time, then two new
+   * message types that fail every stage's type check and get the stages recompiled (a wave of
+   * recompilation of many methods once each). One DeoptimizationStorm, for the storm only; on JDK
+   * 13 and older it is inferred from the code it throws away, which the wave produces too.
+   */
+  static Scenario deoptThenNewCode(LabOptions options) {
+    return new SequenceScenario(
+        "deopt-then-new-code",
+        "deopt-storm for 40s; 60s quiet; new-message-type (its 200 stages compiled, then a new"
+            + " type after 40s and another 40s later) for 110s: one DeoptimizationStorm",
+        options,
+        List.of(
+            play(
+                "deopt",
+                "DeoptimizationStorm",
+                new DeoptStormScenario(LabOptions.defaults("deopt-storm")),
+                Duration.ofSeconds(40)),
+            quiet("after-storm", Duration.ofSeconds(60)),
+            play(
+                "new-code",
+                "none",
+                new NewMessageTypeScenario(
+                    LabOptions.parse("new-message-type", "--pause", "40s", "--phase", "40s")),
+                Duration.ofSeconds(110)),
+            quiet("quiet", Duration.ofSeconds(20))));
+  }
+
+  /**
    * A thread-per-request storm that stops and starts again {@value #FLAPS} times, {@code FLAP_OFF}
    * (10 s, under the rules' 15 s clear-for) apart: one alert, resolved once after the last stop.
    * Then 5.5 minutes of quiet, and the same storm recurs at {@code --rate}/s (default {@value

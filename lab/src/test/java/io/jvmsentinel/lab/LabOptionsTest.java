@@ -92,6 +92,7 @@ class LabOptionsTest {
             "tls-storm-then-wave",
             "storm-during-contention",
             "gc-during-churn",
+            "deopt-then-new-code",
             "storm-flaps-then-recurs");
     for (String name : Scenarios.names()) {
       assertThat(Scenarios.create(LabOptions.defaults(name)))

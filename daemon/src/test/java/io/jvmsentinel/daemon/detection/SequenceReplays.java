@@ -75,7 +75,22 @@ final class SequenceReplays {
                 Expected.of("GcOverhead", "phase=gc ", 60, "of time in GC pauses")
                     .resolvedWithin(30, "phase=gc-over")
                     .notNaming("code cache", "compiled again")),
-            Set.of("CompilerCpuHigh")));
+            Set.of("CompilerCpuHigh")),
+        // A deoptimisation storm, then new code and two waves of recompilation a minute later
+        // (new-message-type): one DeoptimizationStorm. On JDK 11 it is inferred from the code it
+        // throws away, and the waves recompile many stages once each, not the same few again.
+        deoptThenNewCode("deopt-then-new-code-jdk17"),
+        deoptThenNewCode("deopt-then-new-code-jdk11"));
+  }
+
+  private static Scenario deoptThenNewCode(String fixture) {
+    return new Scenario(
+        fixture,
+        WarmUp.DEFAULT,
+        List.of(
+            Expected.of(
+                    "DeoptimizationStorm", "phase=deopt ", 30, "io.jvmsentinel.lab.DeoptTemplate.")
+                .resolvedWithin(30, "phase=after-storm")));
   }
 
   private static Scenario stormThenBursts(String fixture) {
