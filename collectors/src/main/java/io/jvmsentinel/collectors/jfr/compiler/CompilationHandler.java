@@ -121,8 +121,7 @@ public final class CompilationHandler implements JfrEventHandler {
       return;
     }
     long classId = EventFields.methodClassId(event, "method");
-    boolean sameClass =
-        classId != -1 && compiledInClass.compiledBefore(classId + "/" + method, level);
+    boolean sameClass = classId != -1 && compiledInClass.compiledBefore(classId, method, level);
     if (compiled.compiledBefore(method, level)) {
       recompilations.incrementAndGet();
       String name = EventFields.method(event, "method");

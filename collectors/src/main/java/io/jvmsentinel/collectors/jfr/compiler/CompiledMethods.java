@@ -24,7 +24,19 @@ final class CompiledMethods {
 
   /** Records a compilation of {@code method} at {@code tier}; true if it was compiled before. */
   boolean compiledBefore(String method, long tier) {
-    long hash = hash(method, tier);
+    return seenBefore(hash(method, tier));
+  }
+
+  /**
+   * Records a compilation of {@code method} of the class with JFR id {@code classId} at {@code
+   * tier}; true if that class's method was compiled at that tier before.
+   */
+  boolean compiledBefore(long classId, String method, long tier) {
+    long hash = (hash(method, tier) ^ classId) * 0x100000001b3L;
+    return seenBefore(hash == 0 ? 1 : hash);
+  }
+
+  private boolean seenBefore(long hash) {
     int slot = find(table, hash);
     if (table[slot] == hash) {
       return true;

@@ -142,11 +142,10 @@ public final class ClassLoaderChurnRule implements AlertRule {
    */
   private static boolean discardedByDeoptimization(
       SignalWindow history, Duration window, double recompiles, double deopts) {
-    if (!Double.isNaN(history.latest().map(SignalSample::deoptimizations).orElse(Double.NaN))) {
+    if (Rates.known(history, SignalSample::deoptimizations)) {
       return deopts >= DEOPTIMIZED * recompiles;
     }
-    if (Double.isNaN(
-        history.latest().map(SignalSample::discardedRecompilations).orElse(Double.NaN))) {
+    if (!Rates.known(history, SignalSample::discardedRecompilations)) {
       return true;
     }
     double discarded =

@@ -65,8 +65,9 @@ public final class DeoptimizationStormRule implements AlertRule {
             "seconds",
             "Window judged in 6 sub-windows: the rate must hold in most of them to fire; a firing"
                 + " alert is judged on the latest one at half the rate"),
-        // Higher than minRate's deoptimisations: a new message type's class_check traps recompile
-        // at up to 4.5/s in the seconds after their burst (new-message-type on JDK 11).
+        // Higher than minRate's deoptimisations: after a new message type's burst of class_check
+        // traps, its stages go on being recompiled for half a minute (new-message-type on JDK 11:
+        // up to 4.5/s alone, lumps of 10/s on a loaded host).
         new RuleThreshold(
             RECOMPILE_RATE,
             8,
@@ -96,10 +97,8 @@ public final class DeoptimizationStormRule implements AlertRule {
       return List.of();
     }
     Duration window = Rates.seconds(context.threshold(WINDOW));
-    if (Double.isNaN(
-        context.history().latest().map(SignalSample::deoptimizations).orElse(Double.NaN))) {
-      return InferredDeoptimizationStorm.evaluate(
-          context, window, context.threshold(RECOMPILE_RATE));
+    if (!Rates.known(context.history(), SignalSample::deoptimizations)) {
+      return InferredDeoptimizationStorm.evaluate(context, window);
     }
     double rate = context.history().rate(window, SignalSample::deoptimizations, SignalSample::jfr);
     if (Double.isNaN(rate) || !storming(context, window, SignalSample::deoptimizations, RATE)) {

@@ -33,7 +33,8 @@ final class InferredDeoptimizationStorm {
 
   private InferredDeoptimizationStorm() {}
 
-  static List<Finding> evaluate(RuleContext context, Duration window, double minRate) {
+  /** Judged at the rule's {@code minRecompileRate} over its window. */
+  static List<Finding> evaluate(RuleContext context, Duration window) {
     double rate =
         context.history().rate(window, SignalSample::discardedRecompilations, SignalSample::jfr);
     if (Double.isNaN(rate)

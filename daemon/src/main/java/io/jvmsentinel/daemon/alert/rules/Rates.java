@@ -5,6 +5,7 @@ import io.jvmsentinel.daemon.alert.RuleContext;
 import io.jvmsentinel.daemon.alert.RuleCoverage;
 import io.jvmsentinel.daemon.alert.RuleInput;
 import io.jvmsentinel.daemon.alert.SignalSample;
+import io.jvmsentinel.daemon.alert.SignalWindow;
 import io.jvmsentinel.daemon.alert.SubWindows;
 import java.time.Duration;
 import java.util.List;
@@ -51,6 +52,11 @@ final class Rates {
   /** {@code value} to three decimals for evidence; null (shown as absent) when unknown. */
   static Double rounded(double value) {
     return Double.isNaN(value) ? null : Math.round(value * 1000) / 1000.0;
+  }
+
+  /** Whether the latest sample knows {@code value}: NaN means the target does not give it. */
+  static boolean known(SignalWindow history, ToDoubleFunction<SignalSample> value) {
+    return history.latest().map(sample -> !Double.isNaN(value.applyAsDouble(sample))).orElse(false);
   }
 
   /** Whether the latest sample says the target is connected (rules about its data need that). */
