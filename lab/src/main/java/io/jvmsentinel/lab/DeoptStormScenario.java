@@ -1,5 +1,6 @@
 package io.jvmsentinel.lab;
 
+import java.util.function.LongFunction;
 import java.util.function.LongUnaryOperator;
 
 /**
@@ -38,12 +39,17 @@ final class DeoptStormScenario implements Scenario {
   @Override
   public void run(LabLog log) throws InterruptedException {
     GeneratedCode code = DeoptTemplate.generatedCode();
+    run(log, sequence -> code);
+  }
+
+  /** The storm, each round on a fresh copy of the code {@code codeOfRound} gives. */
+  void run(LabLog log, LongFunction<GeneratedCode> codeOfRound) throws InterruptedException {
     log.onset("deopt", "rate", rate);
     long[] sink = {0};
     RateLoop.run(
         rate,
         sequence -> {
-          LongUnaryOperator copy = code.newCopy(LongUnaryOperator.class);
+          LongUnaryOperator copy = codeOfRound.apply(sequence).newCopy(LongUnaryOperator.class);
           for (int i = 0; i < TRAINING_ROUNDS; i++) {
             sink[0] += copy.applyAsLong(0);
           }

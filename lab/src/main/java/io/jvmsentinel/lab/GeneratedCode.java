@@ -3,6 +3,8 @@ package io.jvmsentinel.lab;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -25,6 +27,45 @@ public final class GeneratedCode {
     for (Class<?> companion : companions) {
       add(companion);
     }
+  }
+
+  private GeneratedCode(String mainClass, Map<String, byte[]> classes) {
+    this.mainClass = mainClass;
+    this.classes.putAll(classes);
+  }
+
+  /**
+   * The same code under another name of the same length ({@code io.jvmsentinel.lab.DeoptSpread07}
+   * for {@code io.jvmsentinel.lab.DeoptTemplate}): its methods are other methods to the JVM and to
+   * JFR. The class files name their classes in length-prefixed constants, so a name of the same
+   * length is replaced byte for byte.
+   */
+  public GeneratedCode renamed(String name) {
+    if (name.length() != mainClass.length()) {
+      throw new IllegalArgumentException(name + " is not as long as " + mainClass);
+    }
+    byte[] from = internalName(mainClass);
+    byte[] to = internalName(name);
+    Map<String, byte[]> copies = new HashMap<>();
+    classes.forEach(
+        (className, bytes) ->
+            copies.put(name + className.substring(name.length()), replaced(bytes, from, to)));
+    return new GeneratedCode(name, copies);
+  }
+
+  private static byte[] internalName(String className) {
+    return className.replace('.', '/').getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static byte[] replaced(byte[] bytes, byte[] from, byte[] to) {
+    byte[] copy = bytes.clone();
+    for (int i = 0; i + from.length <= copy.length; i++) {
+      if (Arrays.equals(copy, i, i + from.length, from, 0, from.length)) {
+        System.arraycopy(to, 0, copy, i, to.length);
+        i += from.length - 1;
+      }
+    }
+    return copy;
   }
 
   private void add(Class<?> type) {

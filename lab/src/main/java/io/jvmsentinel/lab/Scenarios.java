@@ -26,6 +26,7 @@ public final class Scenarios {
     register("codecache-churn", CodeCacheChurnScenario::new);
     register("codecache-full", CodeCacheFullScenario::new);
     register("deopt-storm", DeoptStormScenario::new);
+    register("spread-deopt-storm", SpreadDeoptStormScenario::new);
     register("gc-pressure", GcPressureScenario::new);
     register("gc-freeze", GcFreezeScenario::new);
     register("mixed", MixedScenario::new);

@@ -60,6 +60,7 @@ class LabOptionsTest {
             "codecache-churn",
             "codecache-full",
             "deopt-storm",
+            "spread-deopt-storm",
             "gc-pressure",
             "gc-freeze",
             "mixed",

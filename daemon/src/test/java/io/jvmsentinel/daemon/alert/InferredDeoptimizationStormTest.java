@@ -124,6 +124,62 @@ class InferredDeoptimizationStormTest {
   }
 
   @Test
+  void theSameManyMethodsRecompiledAllThroughTheWindowAreAStormToo() {
+    // spread-deopt-storm: the storm's code in 32 differently named copies, so its 16/s are spread
+    // over 32 methods (the ten most recompiled carry under a third); the per-tick tables name 16
+    // of them, every method every other tick.
+    SignalHistory spread =
+        jdk11(
+            120,
+            76,
+            t -> 16.0 * t,
+            t ->
+                java.util.stream.IntStream.range(0, 16)
+                    .mapToObj(
+                        i ->
+                            new IntervalCounts.Count(
+                                "io.jvmsentinel.lab.DeoptSpread" + (t / 2 % 2 * 16 + i) + ".area",
+                                2,
+                                List.of("tier 4")))
+                    .toArray(IntervalCounts.Count[]::new),
+            20,
+            0.2,
+            30);
+
+    assertThat(rule.evaluate(Samples.context(rule, spread, Set.of())))
+        .singleElement()
+        .satisfies(
+            f -> {
+              assertThat(f.summary()).contains("16.0/s, most often io.jvmsentinel.lab.DeoptSpread");
+              assertThat(f.evidence()).containsEntry("shareOfMethodsRecompiledThroughout", 1.0);
+              assertThat((List<?>) f.evidence().get("mostRecompiledMethods")).hasSize(10);
+            });
+  }
+
+  @Test
+  void newCodePathsOneAfterAnotherRecompileOtherMethodsEachTimeAndAreNoStorm() {
+    // Sustained, and concentrated within each 4 s: five methods recompiled at 16/s, but five
+    // others in every sub-window (features switched on one after another), none throughout.
+    SignalHistory oneAfterAnother =
+        jdk11(
+            120,
+            76,
+            t -> 16.0 * t,
+            t ->
+                java.util.stream.IntStream.range(0, 5)
+                    .mapToObj(
+                        i ->
+                            new IntervalCounts.Count(
+                                "shop.Feature" + t / 4 + ".step" + i, 6, List.of("tier 4")))
+                    .toArray(IntervalCounts.Count[]::new),
+            20,
+            0.2,
+            30);
+
+    assertThat(rule.evaluate(Samples.context(rule, oneAfterAnother, Set.of()))).isEmpty();
+  }
+
+  @Test
   void classLoaderChurnRecompilesOnlyReloadedCopiesAndIsNoDeoptimisationStorm() {
     // classloader-churn on JDK 11: 180 recompilations a second, none of the same class.
     SignalHistory churn = jdk11(180, t -> 0, 10, 0.2, 36);

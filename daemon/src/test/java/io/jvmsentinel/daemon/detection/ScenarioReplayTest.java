@@ -248,6 +248,26 @@ class ScenarioReplayTest {
                         30,
                         "compiled code thrown away and recompiled")
                     .resolvedWithin(30, "phase=linger"))),
+        // The same storm spread over 48 methods of 12 renamed copies (the ten most recompiled
+        // carry a quarter): on JDK 11 it is still the same methods all through the window; JDK 17
+        // counts its deoptimisations.
+        new Scenario(
+            "spread-deopt-storm-jdk11",
+            WarmUp.DEFAULT,
+            List.of(
+                Expected.of(
+                        "DeoptimizationStorm",
+                        "phase=deopt",
+                        30,
+                        "compiled code thrown away and recompiled")
+                    .resolvedWithin(30, "phase=linger"))),
+        new Scenario(
+            "spread-deopt-storm-jdk17",
+            WarmUp.DEFAULT,
+            List.of(
+                Expected.of(
+                        "DeoptimizationStorm", "phase=deopt", 30, "io.jvmsentinel.lab.DeoptSpread")
+                    .resolvedWithin(30, "phase=linger"))),
         // JDK 11 tells reloaded code from discarded code by the class of each compiled method.
         classLoaderChurn(
             "classloader-churn-jdk11", "the same methods compiled again 94.2/s because"),

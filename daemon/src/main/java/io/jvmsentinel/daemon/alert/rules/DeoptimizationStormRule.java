@@ -25,10 +25,11 @@ import java.util.function.ToDoubleFunction;
  *
  * <p>A JVM before JDK 14 has no {@code jdk.Deoptimization} event. There the rule judges what
  * deoptimisation leaves behind: methods of a class that is still loaded compiled again at a tier
- * they were compiled at before (their code was discarded), at {@code minRecompileRate}, while
- * nothing else explains it: the code cache is roomy, and flushes only what reloaded classes left
- * (else the cache discards the code: CodeCacheChurn). A class loaded again by a new class loader
- * does not count: its methods are new code (ClassLoaderChurn).
+ * they were compiled at before (their code was discarded), at {@code minRecompileRate}, the same
+ * methods all through the window, while nothing else explains it: the code cache is roomy, and
+ * flushes only what reloaded classes left (else the cache discards the code: CodeCacheChurn). A
+ * class loaded again by a new class loader does not count: its methods are new code
+ * (ClassLoaderChurn).
  */
 public final class DeoptimizationStormRule implements AlertRule {
   static final String RATE = "minRate";
@@ -38,7 +39,7 @@ public final class DeoptimizationStormRule implements AlertRule {
   /** The evidence key of the rate an inferred storm (a JVM without jdk.Deoptimization) is by. */
   public static final String INFERRED_RATE = "discardedCodeRecompiledPerSecond";
 
-  private static final double SUSTAINED_SHARE = 0.6;
+  static final double SUSTAINED_SHARE = 0.6;
 
   @Override
   public String id() {
