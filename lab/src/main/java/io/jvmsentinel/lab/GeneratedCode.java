@@ -1,10 +1,5 @@
 package io.jvmsentinel.lab;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -35,49 +30,25 @@ public final class GeneratedCode {
   }
 
   /**
-   * The same code under another name of the same length ({@code io.jvmsentinel.lab.DeoptSpread07}
-   * for {@code io.jvmsentinel.lab.DeoptTemplate}): its methods are other methods to the JVM and to
-   * JFR. The class files name their classes in length-prefixed constants, so a name of the same
-   * length is replaced byte for byte.
+   * The same code under another name ({@code io.jvmsentinel.lab.DeoptSpread07} for {@code
+   * io.jvmsentinel.lab.DeoptTemplate}), its nested classes with it: its methods are other methods
+   * to the JVM and to JFR. Every constant that names the template, alone or in a nested class's
+   * name or a descriptor, names the new class instead.
    */
   public GeneratedCode renamed(String name) {
-    if (name.length() != mainClass.length()) {
-      throw new IllegalArgumentException(name + " is not as long as " + mainClass);
-    }
-    byte[] from = internalName(mainClass);
-    byte[] to = internalName(name);
+    String from = mainClass.replace('.', '/');
+    String to = name.replace('.', '/');
     Map<String, byte[]> copies = new HashMap<>();
     classes.forEach(
         (className, bytes) ->
-            copies.put(name + className.substring(name.length()), replaced(bytes, from, to)));
+            copies.put(
+                name + className.substring(mainClass.length()),
+                RenamedClass.rewritten(bytes, utf -> utf.replace(from, to))));
     return new GeneratedCode(name, copies);
   }
 
-  private static byte[] internalName(String className) {
-    return className.replace('.', '/').getBytes(StandardCharsets.UTF_8);
-  }
-
-  private static byte[] replaced(byte[] bytes, byte[] from, byte[] to) {
-    byte[] copy = bytes.clone();
-    for (int i = 0; i + from.length <= copy.length; i++) {
-      if (Arrays.equals(copy, i, i + from.length, from, 0, from.length)) {
-        System.arraycopy(to, 0, copy, i, to.length);
-        i += from.length - 1;
-      }
-    }
-    return copy;
-  }
-
   private void add(Class<?> type) {
-    String resource = type.getName().replace('.', '/') + ".class";
-    try (InputStream in = GeneratedCode.class.getClassLoader().getResourceAsStream(resource)) {
-      if (in == null) {
-        throw new IllegalStateException("no class file for " + type.getName());
-      }
-      classes.put(type.getName(), in.readAllBytes());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    classes.put(type.getName(), RenamedClass.classFile(type));
   }
 
   /** A new instance of a fresh copy of the template, through a new class loader. */

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 /**
  * A copy of a template class under a name of the caller's choosing, which may hold anything the JVM
@@ -54,7 +55,7 @@ public final class RenamedClass {
     return List.copyOf(instances);
   }
 
-  private static byte[] classFile(Class<?> template) {
+  static byte[] classFile(Class<?> template) {
     String resource = template.getName().replace('.', '/') + ".class";
     try (InputStream in = RenamedClass.class.getClassLoader().getResourceAsStream(resource)) {
       if (in == null) {
@@ -73,6 +74,11 @@ public final class RenamedClass {
    */
   static byte[] renamed(byte[] classFile, String from, String to) {
     String oldName = from.replace('.', '/');
+    return rewritten(classFile, utf -> utf.equals(oldName) ? to : utf);
+  }
+
+  /** The class file with each of its constant pool's texts (Utf8 constants) passed through edit. */
+  static byte[] rewritten(byte[] classFile, UnaryOperator<String> edit) {
     try {
       DataInputStream in = new DataInputStream(new ByteArrayInputStream(classFile));
       ByteArrayOutputStream bytes = new ByteArrayOutputStream();
@@ -86,8 +92,7 @@ public final class RenamedClass {
         out.writeByte(tag);
         switch (tag) {
           case 1: // Utf8
-            String utf = in.readUTF();
-            out.writeUTF(utf.equals(oldName) ? to : utf);
+            out.writeUTF(edit.apply(in.readUTF()));
             break;
           case 3: // Integer, Float, field/method/interface refs, NameAndType, (Invoke)Dynamic
           case 4:
