@@ -238,36 +238,12 @@ class ScenarioReplayTest {
             Set.of("CodeCacheNearFull", "CompilerCpuHigh")),
         // JDK 11 has no jdk.Deoptimization: the storm is inferred from the code it throws away,
         // the same five methods of each copy compiled again (15/s), and named by them.
-        new Scenario(
-            "deopt-storm-jdk11",
-            WarmUp.DEFAULT,
-            List.of(
-                Expected.of(
-                        "DeoptimizationStorm",
-                        "phase=deopt",
-                        30,
-                        "compiled code thrown away and recompiled")
-                    .resolvedWithin(30, "phase=linger"))),
+        deoptimizationStorm("deopt-storm-jdk11", INFERRED_STORM),
         // The same storm spread over 48 methods of 12 renamed copies (the ten most recompiled
         // carry a quarter): on JDK 11 it is still the same methods all through the window; JDK 17
         // counts its deoptimisations.
-        new Scenario(
-            "spread-deopt-storm-jdk11",
-            WarmUp.DEFAULT,
-            List.of(
-                Expected.of(
-                        "DeoptimizationStorm",
-                        "phase=deopt",
-                        30,
-                        "compiled code thrown away and recompiled")
-                    .resolvedWithin(30, "phase=linger"))),
-        new Scenario(
-            "spread-deopt-storm-jdk17",
-            WarmUp.DEFAULT,
-            List.of(
-                Expected.of(
-                        "DeoptimizationStorm", "phase=deopt", 30, "io.jvmsentinel.lab.DeoptSpread")
-                    .resolvedWithin(30, "phase=linger"))),
+        deoptimizationStorm("spread-deopt-storm-jdk11", INFERRED_STORM),
+        deoptimizationStorm("spread-deopt-storm-jdk17", "io.jvmsentinel.lab.DeoptSpread"),
         // JDK 11 tells reloaded code from discarded code by the class of each compiled method.
         classLoaderChurn(
             "classloader-churn-jdk11", "the same methods compiled again 94.2/s because"),
@@ -380,6 +356,19 @@ class ScenarioReplayTest {
   }
 
   /** ClassLoaderChurn within 60 s of the reload's onset, naming {@code rate} and the mechanism. */
+  /** The summary of a storm inferred on a JVM without jdk.Deoptimization (JDK 8 to 13). */
+  private static final String INFERRED_STORM = "compiled code thrown away and recompiled";
+
+  /** The lab's deopt-storm phase: paged within 30 s, resolved within 30 s of its linger phase. */
+  private static Scenario deoptimizationStorm(String fixture, String cause) {
+    return new Scenario(
+        fixture,
+        WarmUp.DEFAULT,
+        List.of(
+            Expected.of("DeoptimizationStorm", "phase=deopt", 30, cause)
+                .resolvedWithin(30, "phase=linger")));
+  }
+
   private static Scenario classLoaderChurn(String fixture, String rate) {
     return new Scenario(
         fixture,
