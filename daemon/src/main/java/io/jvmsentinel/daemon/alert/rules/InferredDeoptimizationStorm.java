@@ -83,10 +83,10 @@ final class InferredDeoptimizationStorm {
                 + Rates.format(rate)
                 + " times a second after warm-up ("
                 + Math.round(share * 100)
-                + "% of them of methods compiled again in most of the last "
+                + "% of them by methods recompiled in most of the last "
                 + window.toSeconds()
-                + " s), with a code cache that has room and is not flushing them: their compiled"
-                + " code keeps being deoptimised. This JVM has no"
+                + " s: the same code, again and again), with a code cache that has room and is not"
+                + " flushing them: their compiled code keeps being deoptimised. This JVM has no"
                 + " jdk.Deoptimization event (it arrived in JDK 14), so the deoptimisations are"
                 + " inferred from the recompilations they cause, without their reasons. Typical"
                 + " causes: class loading that breaks inlining assumptions (class hierarchy"
