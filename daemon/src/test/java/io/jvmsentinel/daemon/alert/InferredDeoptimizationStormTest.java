@@ -211,10 +211,14 @@ class InferredDeoptimizationStormTest {
   }
 
   @Test
-  void flushingThatNoClassReloadingExplainsIsTheCachesToo() {
-    SignalHistory flushing = jdk11(20, t -> 16.0 * t, 0, 0.4, 30);
+  void aSweeperReclaimingInARoomyCacheIsTheStormsOwnDiscardedCode() {
+    // A storm on classes that stay loaded: nothing reloaded, and the sweeper reclaims the code made
+    // not entrant. In a cache under 80% it flushes no hot code (JDK 8 to 17 flush cold code as the
+    // cache fills), so that is the deoptimisation's leftovers, not the cache discarding code.
+    // spread-deopt-storm at 8 rounds a second on JDK 11 resolved while storming when this counted.
+    SignalHistory sweeping = jdk11(20, t -> 16.0 * t, 0, 0.4, 30);
 
-    assertThat(rule.evaluate(Samples.context(rule, flushing, Set.of()))).isEmpty();
+    assertThat(rule.evaluate(Samples.context(rule, sweeping, Set.of()))).hasSize(1);
   }
 
   @Test

@@ -244,6 +244,10 @@ class ScenarioReplayTest {
         // counts its deoptimisations.
         deoptimizationStorm("spread-deopt-storm-jdk11", INFERRED_STORM),
         deoptimizationStorm("spread-deopt-storm-jdk17", "io.jvmsentinel.lab.DeoptSpread"),
+        // Twice as fast (32/s over 48 methods): the sweeper reclaims the code made not entrant
+        // before any dropped copy is unloaded. It resolved the firing storm 4 s before its end
+        // while a roomy cache's sweeping counted as the cache discarding code.
+        deoptimizationStorm("spread-deopt-storm-8-jdk11", INFERRED_STORM),
         // JDK 11 tells reloaded code from discarded code by the class of each compiled method.
         classLoaderChurn(
             "classloader-churn-jdk11", "the same methods compiled again 94.2/s because"),

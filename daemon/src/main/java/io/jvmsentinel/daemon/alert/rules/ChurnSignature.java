@@ -85,16 +85,6 @@ final class ChurnSignature {
     return reloadingClasses(history, window, minLoadRate) && !cacheUnderPressure(history, window);
   }
 
-  /**
-   * The code cache itself discards compiled code: it is under pressure, or it is being flushed
-   * while no class reloading explains the flushing. Then code compiled again is CodeCacheChurn's.
-   */
-  static boolean cacheDiscardsCode(SignalWindow history) {
-    return cacheUnderPressure(history, WINDOW)
-        || (flushing(history.window(WINDOW))
-            && !reloadingInRoomyCache(history, WINDOW, MIN_CLASS_LOAD_RATE));
-  }
-
   /** At least half of what the JIT compiled in the slice it had compiled before. */
   static boolean mostlyRecompiling(List<SignalSample> slice) {
     double recompiles = SubWindows.rate(slice, SignalSample::recompilations, SignalSample::jfr);

@@ -26,10 +26,11 @@ import java.util.function.ToDoubleFunction;
  * <p>A JVM before JDK 14 has no {@code jdk.Deoptimization} event. There the rule judges what
  * deoptimisation leaves behind: methods of a class that is still loaded compiled again at a tier
  * they were compiled at before (their code was discarded), at {@code minRecompileRate}, the same
- * methods all through the window, while nothing else explains it: the code cache is roomy, and
- * flushes only what reloaded classes left (else the cache discards the code: CodeCacheChurn). A
- * class loaded again by a new class loader does not count: its methods are new code
- * (ClassLoaderChurn).
+ * methods all through the window, while the code cache does not explain it: it stays under 80% and
+ * does not fill (else the cache discards the code: CodeCacheChurn). Its sweeper reclaiming code
+ * then is the storm's own: JDK 8 to 17 flush hot code only as the cache fills, and reclaim the code
+ * made not entrant. A class loaded again by a new class loader does not count: its methods are new
+ * code (ClassLoaderChurn).
  */
 public final class DeoptimizationStormRule implements AlertRule {
   static final String RATE = "minRate";

@@ -19,13 +19,13 @@ import java.util.Set;
  * DeoptimizationStorm on a JVM without {@code jdk.Deoptimization} (before JDK 14), judged from the
  * code deoptimisation throws away: methods of a class that is still loaded compiled again at a tier
  * they had been compiled at (JFR {@code jdk.Compilation} with the method's class), sustained, while
- * the code cache does not explain it, and recurring: a storm throws the same code away again and
- * again, so the same methods are recompiled all through the window, be they five or fifty, while a
- * wave after a change (a new message type failing the type checks of 200 stages) recompiles each of
- * many methods once or twice, for 20 to 30 s on a loaded JDK 11 host. Measured on the lab's
- * deopt-storm: 16 such recompilations a second on JDK 11 and on JDK 17 (where 36 deoptimisations a
- * second caused them), all of five methods; none sustained in class loader churn, plugin reloads or
- * codecache churn in a 4 MB cache.
+ * the code cache does not explain it (it stays under 80% and does not fill), and recurring: a storm
+ * throws the same code away again and again, so the same methods are recompiled all through the
+ * window, be they five or fifty, while a wave after a change (a new message type failing the type
+ * checks of 200 stages) recompiles each of many methods once or twice, for 20 to 30 s on a loaded
+ * JDK 11 host. Measured on the lab's deopt-storm: 16 such recompilations a second on JDK 11 and on
+ * JDK 17 (where 36 deoptimisations a second caused them), all of five methods; none sustained in
+ * class loader churn, plugin reloads or codecache churn in a 4 MB cache.
  */
 final class InferredDeoptimizationStorm {
   /** The evidence key of the share of recompilations that are of recurring methods. */
@@ -48,7 +48,7 @@ final class InferredDeoptimizationStorm {
     double rate =
         context.history().rate(window, SignalSample::discardedRecompilations, SignalSample::jfr);
     if (Double.isNaN(rate)
-        || ChurnSignature.cacheDiscardsCode(context.history())
+        || ChurnSignature.cacheUnderPressure(context.history(), ChurnSignature.WINDOW)
         || !DeoptimizationStormRule.storming(
             context,
             window,
@@ -85,8 +85,8 @@ final class InferredDeoptimizationStorm {
                 + Math.round(share * 100)
                 + "% of them by methods recompiled in most of the last "
                 + window.toSeconds()
-                + " s: the same code, again and again), with a code cache that has room and is not"
-                + " flushing them: their compiled code keeps being deoptimised. This JVM has no"
+                + " s: the same code, again and again), with a code cache that has room: their"
+                + " compiled code keeps being deoptimised. This JVM has no"
                 + " jdk.Deoptimization event (it arrived in JDK 14), so the deoptimisations are"
                 + " inferred from the recompilations they cause, without their reasons. Typical"
                 + " causes: class loading that breaks inlining assumptions (class hierarchy"
