@@ -27,6 +27,7 @@ public final class Scenarios {
     register("codecache-full", CodeCacheFullScenario::new);
     register("deopt-storm", DeoptStormScenario::new);
     register("spread-deopt-storm", SpreadDeoptStormScenario::new);
+    register("callsite-storm", CallSiteStormScenario::new);
     register("gc-pressure", GcPressureScenario::new);
     register("gc-freeze", GcFreezeScenario::new);
     register("mixed", MixedScenario::new);

@@ -61,6 +61,7 @@ class LabOptionsTest {
             "codecache-full",
             "deopt-storm",
             "spread-deopt-storm",
+            "callsite-storm",
             "gc-pressure",
             "gc-freeze",
             "mixed",

@@ -55,7 +55,8 @@ public record RuleInput(Signal signal, Duration every, String because) {
     CONNECTION("connection states", null, "the JMX connection", JmxRead.PUSHED),
     RECOMPILATIONS(
         "compilation events", "JFR jdk.Compilation events", null, null, "jdk.Compilation"),
-    // Before JDK 14, inferred from the compilations of code compiled before (DeoptimizationStorm).
+    // Without deoptimisation events (before JDK 14; invalidation through dependencies on any JDK),
+    // inferred from the compilations of code compiled before (DeoptimizationStorm).
     DEOPTIMIZATIONS(
         "deoptimization events",
         "JFR jdk.Deoptimization events",

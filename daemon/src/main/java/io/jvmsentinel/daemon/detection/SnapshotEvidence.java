@@ -50,7 +50,8 @@ final class SnapshotEvidence {
                       "compiler thread CPU",
                       Set.of("jdk.ThreadCPULoad"),
                       e -> threadName(e).contains("CompilerThread")));
-          // Inferred on JVMs without jdk.Deoptimization: from the compilations of discarded code.
+          // Inferred without deoptimisation events (before JDK 14, or code invalidated through its
+          // dependencies): from the compilations of discarded code.
           case "DeoptimizationStorm" ->
               List.of(
                   alert.finding().evidence().containsKey(DeoptimizationStormRule.INFERRED_RATE)

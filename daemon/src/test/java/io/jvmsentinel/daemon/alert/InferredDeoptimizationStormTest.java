@@ -69,6 +69,16 @@ class InferredDeoptimizationStormTest {
     };
   }
 
+  /** Each tick's discarded code of a wave: 32 methods no tick had before, once each. */
+  private static IntervalCounts.Count[] waveMethods(int t) {
+    return java.util.stream.IntStream.range(0, 32)
+        .mapToObj(
+            i ->
+                new IntervalCounts.Count(
+                    "shop.Stage" + (t * 32 + i) + ".apply", 1, List.of("tier 4")))
+        .toArray(IntervalCounts.Count[]::new);
+  }
+
   /**
    * The lab's deopt-storm on JDK 11: a fresh copy of the code 4 times a second (20 classes loaded
    * and unloaded), 76 recompilations a second, 16 of them of code the same class had compiled
@@ -105,20 +115,7 @@ class InferredDeoptimizationStormTest {
     // As sustained as the storm, but 32 different methods a tick, each recompiled once: code
     // invalidated by a change and compiled again, not the same code thrown away again and again.
     SignalHistory wave =
-        jdk11(
-            120,
-            76,
-            t -> 16.0 * t,
-            t ->
-                java.util.stream.IntStream.range(0, 32)
-                    .mapToObj(
-                        i ->
-                            new IntervalCounts.Count(
-                                "shop.Stage" + (t * 32 + i) + ".apply", 1, List.of("tier 4")))
-                    .toArray(IntervalCounts.Count[]::new),
-            20,
-            0.2,
-            30);
+        jdk11(120, 76, t -> 16.0 * t, InferredDeoptimizationStormTest::waveMethods, 20, 0.2, 30);
 
     assertThat(rule.evaluate(Samples.context(rule, wave, Set.of()))).isEmpty();
   }
@@ -221,21 +218,53 @@ class InferredDeoptimizationStormTest {
     assertThat(rule.evaluate(Samples.context(rule, sweeping, Set.of()))).hasSize(1);
   }
 
-  @Test
-  void aTargetWithDeoptimizationEventsIsJudgedOnThemAlone() {
-    // JDK 17: the same recompilations, but the JVM reports no deoptimisation: not a storm.
-    SignalHistory jdk17 =
-        Samples.history(
-            120,
-            (s, t) ->
-                s.recompilations(76.0 * t)
-                    .compilations(78.0 * t)
-                    .classes(5_000 + 20.0 * t, 20.0 * t)
-                    .heap(CODE_CACHE, 20, 100)
-                    .discarded(16.0 * t)
-                    .deopts(0, 0));
+  /** JDK 17: the same recompilations of discarded code, and {@code deopts} a second. */
+  private static SignalHistory jdk17(double deopts, IntFunction<IntervalCounts.Count[]> methods) {
+    return Samples.history(
+        120,
+        (s, t) ->
+            s.recompilations(76.0 * t)
+                .compilations(78.0 * t)
+                .heap(CODE_CACHE, 20, 100)
+                .discarded(16.0 * t, methods.apply(t))
+                .deopts(deopts * t, deopts * t));
+  }
 
-    assertThat(rule.evaluate(Samples.context(rule, jdk17, Set.of()))).isEmpty();
+  @Test
+  void codeThrownAwayWithoutDeoptimisationEventsIsAStormOnAJdk17TargetToo() {
+    // callsite-storm: a call site retargeted 4 times a second invalidates the methods that inline
+    // it through their dependency; JDK 17 reports no jdk.Deoptimization for that.
+    assertThat(
+            rule.evaluate(
+                Samples.context(
+                    rule, jdk17(0.1, InferredDeoptimizationStormTest::labMethods), Set.of())))
+        .singleElement()
+        .satisfies(
+            f -> {
+              assertThat(f.summary()).contains("compiled code thrown away and recompiled 16.0/s");
+              assertThat(f.explanation())
+                  .contains("JFR reports few deoptimisations")
+                  .contains("call sites retargeted")
+                  .doesNotContain("no jdk.Deoptimization event (it arrived in JDK 14)");
+              assertThat(f.evidence()).containsEntry("deoptimizationsPerSecond", 0.1);
+            });
+  }
+
+  @Test
+  void aStormOfDeoptimisationEventsIsReportedWithTheirReasons() {
+    assertThat(
+            rule.evaluate(
+                Samples.context(
+                    rule, jdk17(36, InferredDeoptimizationStormTest::labMethods), Set.of())))
+        .singleElement()
+        .satisfies(f -> assertThat(f.evidence()).containsKey("mostDeoptimizedMethods"));
+  }
+
+  @Test
+  void aJdk17WaveOfDiscardedCodeIsNoStormEither() {
+    SignalHistory wave = jdk17(0, InferredDeoptimizationStormTest::waveMethods);
+
+    assertThat(rule.evaluate(Samples.context(rule, wave, Set.of()))).isEmpty();
   }
 
   @Test

@@ -248,6 +248,10 @@ class ScenarioReplayTest {
         // before any dropped copy is unloaded. It resolved the firing storm 4 s before its end
         // while a roomy cache's sweeping counted as the cache discarding code.
         deoptimizationStorm("spread-deopt-storm-8-jdk11", INFERRED_STORM),
+        // A call site retargeted 4 times a second: eight methods invalidated through their
+        // dependency on its target, which leaves no jdk.Deoptimization event on JDK 17 either.
+        deoptimizationStorm("callsite-storm-jdk11", "phase=callsite", CALL_SITE_STORM),
+        deoptimizationStorm("callsite-storm-jdk17", "phase=callsite", CALL_SITE_STORM),
         // JDK 11 tells reloaded code from discarded code by the class of each compiled method.
         classLoaderChurn(
             "classloader-churn-jdk11", "the same methods compiled again 94.2/s because"),
@@ -363,13 +367,20 @@ class ScenarioReplayTest {
   /** The summary of a storm inferred on a JVM without jdk.Deoptimization (JDK 8 to 13). */
   private static final String INFERRED_STORM = "compiled code thrown away and recompiled";
 
+  private static final String CALL_SITE_STORM =
+      "most often io.jvmsentinel.lab.CallSiteStormScenario.";
+
   /** The lab's deopt-storm phase: paged within 30 s, resolved within 30 s of its linger phase. */
   private static Scenario deoptimizationStorm(String fixture, String cause) {
+    return deoptimizationStorm(fixture, "phase=deopt", cause);
+  }
+
+  private static Scenario deoptimizationStorm(String fixture, String onset, String cause) {
     return new Scenario(
         fixture,
         WarmUp.DEFAULT,
         List.of(
-            Expected.of("DeoptimizationStorm", "phase=deopt", 30, cause)
+            Expected.of("DeoptimizationStorm", onset, 30, cause)
                 .resolvedWithin(30, "phase=linger")));
   }
 

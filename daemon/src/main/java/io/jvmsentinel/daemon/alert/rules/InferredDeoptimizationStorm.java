@@ -16,10 +16,11 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * DeoptimizationStorm on a JVM without {@code jdk.Deoptimization} (before JDK 14), judged from the
- * code deoptimisation throws away: methods of a class that is still loaded compiled again at a tier
- * they had been compiled at (JFR {@code jdk.Compilation} with the method's class), sustained, while
- * the code cache does not explain it (it stays under 80% and does not fill), and recurring: a storm
+ * DeoptimizationStorm without a storm of {@code jdk.Deoptimization} events (a JVM before JDK 14 has
+ * none; code invalidated through its dependencies leaves none on any JDK), judged from the code
+ * deoptimisation throws away: methods of a class that is still loaded compiled again at a tier they
+ * had been compiled at (JFR {@code jdk.Compilation} with the method's class), sustained, while the
+ * code cache does not explain it (it stays under 80% and does not fill), and recurring: a storm
  * throws the same code away again and again, so the same methods are recompiled all through the
  * window, be they five or fifty, while a wave after a change (a new message type failing the type
  * checks of 200 stages) recompiles each of many methods once or twice, for 20 to 30 s on a loaded
@@ -35,6 +36,18 @@ final class InferredDeoptimizationStorm {
       "unknown: this JVM has no jdk.Deoptimization event (JDK 14+); inferred from methods of the"
           + " same loaded class compiled again";
 
+  private static final String NO_EVENT =
+      "This JVM has no jdk.Deoptimization event (it arrived in JDK 14), so the deoptimisations are"
+          + " inferred from the recompilations they cause, without their reasons. Typical causes:"
+          + " class loading that breaks inlining assumptions (class hierarchy changes), or"
+          + " uncommon traps hit over and over (a type or branch profile that keeps flipping).";
+  private static final String WITHOUT_EVENTS =
+      "JFR reports few deoptimisations meanwhile: code invalidated through its dependencies is"
+          + " thrown away without a jdk.Deoptimization event. Typical causes: call sites retargeted"
+          + " over and over (a dynamic language runtime invalidating its switch points), classes"
+          + " redefined again and again (an agent retransforming them), or classes loaded that"
+          + " break the inlining of the methods' callers (class hierarchy changes).";
+
   // Methods recompiled in most sub-windows carry at least this share of the recompilations the
   // per-tick tables name: the same code, again and again. The lab's storms (5 and 48 methods):
   // 95% to 100%; new-message-type's waves on JDK 11: 0%.
@@ -43,8 +56,11 @@ final class InferredDeoptimizationStorm {
 
   private InferredDeoptimizationStorm() {}
 
-  /** Judged at the rule's {@code minRecompileRate} over its window. */
-  static List<Finding> evaluate(RuleContext context, Duration window) {
+  /**
+   * Judged at the rule's {@code minRecompileRate} over its window; {@code deoptimizations} is the
+   * rate of deoptimisation events over it, NaN on a JVM without them.
+   */
+  static List<Finding> evaluate(RuleContext context, Duration window, double deoptimizations) {
     double rate =
         context.history().rate(window, SignalSample::discardedRecompilations, SignalSample::jfr);
     if (Double.isNaN(rate)
@@ -66,7 +82,11 @@ final class InferredDeoptimizationStorm {
     Map<String, Object> evidence = new LinkedHashMap<>();
     evidence.put(DeoptimizationStormRule.INFERRED_RATE, Math.round(rate * 100) / 100.0);
     evidence.put(RECURRING_SHARE, Math.round(share * 100) / 100.0);
-    evidence.put("deoptimizationsPerSecond", UNKNOWN_DEOPTIMIZATIONS);
+    evidence.put(
+        "deoptimizationsPerSecond",
+        Double.isNaN(deoptimizations)
+            ? UNKNOWN_DEOPTIMIZATIONS
+            : Math.round(deoptimizations * 100) / 100.0);
     List<Map<String, Object>> methods = WindowedEvidence.describe(top, "tiers");
     evidence.put("mostRecompiledMethods", methods);
     String most = methods.isEmpty() ? "" : ", most often " + methods.get(0).get("method");
@@ -86,12 +106,8 @@ final class InferredDeoptimizationStorm {
                 + "% of them by methods recompiled in most of the last "
                 + window.toSeconds()
                 + " s: the same code, again and again), with a code cache that has room: their"
-                + " compiled code keeps being deoptimised. This JVM has no"
-                + " jdk.Deoptimization event (it arrived in JDK 14), so the deoptimisations are"
-                + " inferred from the recompilations they cause, without their reasons. Typical"
-                + " causes: class loading that breaks inlining assumptions (class hierarchy"
-                + " changes), or uncommon traps hit over and over (a type or branch profile that"
-                + " keeps flipping).",
+                + " compiled code keeps being deoptimised. "
+                + (Double.isNaN(deoptimizations) ? NO_EVENT : WITHOUT_EVENTS),
             "Look at the most recompiled methods in the evidence and stabilise the types and"
                 + " branches they see; -XX:+UnlockDiagnosticVMOptions -XX:+LogCompilation on a"
                 + " copy of the service gives each deoptimisation's reason.",
