@@ -59,7 +59,7 @@ public record RuleInput(Signal signal, Duration every, String because) {
     // inferred from the compilations of code compiled before (DeoptimizationStorm).
     DEOPTIMIZATIONS(
         "deoptimization events",
-        "JFR jdk.Deoptimization events",
+        "JFR jdk.Deoptimization and jdk.Compilation events",
         null,
         null,
         "jdk.Deoptimization",

@@ -131,7 +131,8 @@ class RuleCoverageTest {
         .containsEntry("CompilerCpuHigh", "judged from JFR jdk.ThreadCPULoad events")
         .containsEntry(
             "DeoptimizationStorm",
-            "judged from JFR jdk.Deoptimization events and JMX code cache memory pools every 10 s")
+            "judged from JFR jdk.Deoptimization and jdk.Compilation events and JMX code cache memory"
+                + " pools every 10 s")
         .containsEntry("TlsHandshakeStorm", "judged from JFR jdk.TLSHandshake events")
         // No fast poll while JFR events flow: the pools are read every poll.
         .containsEntry(
