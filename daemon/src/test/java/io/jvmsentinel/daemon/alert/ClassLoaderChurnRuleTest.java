@@ -15,6 +15,10 @@ import org.junit.jupiter.api.Test;
  */
 class ClassLoaderChurnRuleTest {
   private static final String CODE_CACHE = "CodeCache";
+  // The default 240 MB, and the lab's 4 MB (ChurnSignature.SMALL_MB: its sweeper flushes code in
+  // use at any occupancy).
+  private static final double DEFAULT_CACHE = 240.0 * 1024 * 1024;
+  private static final double LAB_CACHE = 4.0 * 1024 * 1024;
   private final ClassLoaderChurnRule rule = new ClassLoaderChurnRule();
 
   /**
@@ -45,7 +49,7 @@ class ClassLoaderChurnRuleTest {
                 .compilations(compiles * t)
                 .classes(5_000 + loaded * t, unloaded * t)
                 .sweeper(36.0 * t)
-                .heap(CODE_CACHE, occupancy * 100, 100)
+                .heap(CODE_CACHE, occupancy * DEFAULT_CACHE, DEFAULT_CACHE)
                 .deopts(deopts * t, deopts * t / 8)
                 .compilerShare(0.3)
                 .compilerCpuSeconds(0.25 * t));
@@ -115,7 +119,7 @@ class ClassLoaderChurnRuleTest {
                     .compilations(180.0 * t)
                     .classes(5_000 + 10.0 * t, 10.0 * t)
                     .sweeper(36.0 * t)
-                    .heap(CODE_CACHE, t % 60 == 0 ? 88 : 57 + t % 20, 100)
+                    .heap(CODE_CACHE, (t % 60 == 0 ? 88 : 57 + t % 20) * LAB_CACHE / 100, LAB_CACHE)
                     .compilerShare(0.3)
                     .compilerCpuSeconds(0.25 * t));
     CodeCacheChurnRule churn = new CodeCacheChurnRule();
@@ -136,7 +140,7 @@ class ClassLoaderChurnRuleTest {
             s.recompilations(180.0 * t)
                 .compilations(182.0 * t)
                 .classes(5_000 + 10.0 * t, 10.0 * t)
-                .heap(CODE_CACHE, 20, 100)
+                .heap(CODE_CACHE, 0.2 * DEFAULT_CACHE, DEFAULT_CACHE)
                 .discarded(discarded * t)
                 .compilerCpuSeconds(0.25 * t));
   }
@@ -193,7 +197,7 @@ class ClassLoaderChurnRuleTest {
               s.recompilations(100 * recompiling)
                   .compilations(100 * recompiling + 0.5 * t)
                   .classes(t < 76 ? 5_000 : 5_300, t < 76 ? 0 : 300)
-                  .heap(CODE_CACHE, 30, 100)
+                  .heap(CODE_CACHE, 0.3 * DEFAULT_CACHE, DEFAULT_CACHE)
                   .deopts(0, 0)
                   .compilerShare(0.1)
                   .compilerCpuSeconds(0.05 * t);
@@ -239,7 +243,7 @@ class ClassLoaderChurnRuleTest {
                 s.recompilations(t <= 110 ? 180.0 * t : 180.0 * 110 + 6.0 * (t - 110))
                     .compilations(t <= 110 ? 182.0 * t : 182.0 * 110 + 6.0 * (t - 110))
                     .classes(5_000 + 10.0 * t, 10.0 * t)
-                    .heap(CODE_CACHE, 30, 100));
+                    .heap(CODE_CACHE, 0.3 * DEFAULT_CACHE, DEFAULT_CACHE));
 
     assertThat(rule.evaluate(Samples.context(rule, slowing, Set.of(""))))
         .as("firing: holds")
@@ -251,7 +255,7 @@ class ClassLoaderChurnRuleTest {
                 s.recompilations(180.0 * Math.min(t, 108))
                     .compilations(182.0 * Math.min(t, 108))
                     .classes(5_000 + 10.0 * t, 10.0 * t)
-                    .heap(CODE_CACHE, 30, 100));
+                    .heap(CODE_CACHE, 0.3 * DEFAULT_CACHE, DEFAULT_CACHE));
     assertThat(rule.evaluate(Samples.context(rule, stopped, Set.of("")))).as("stopped").isEmpty();
   }
 }

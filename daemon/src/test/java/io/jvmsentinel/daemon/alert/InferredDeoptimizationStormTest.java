@@ -18,6 +18,8 @@ import org.junit.jupiter.api.Test;
  */
 class InferredDeoptimizationStormTest {
   private static final String CODE_CACHE = "CodeCache";
+  // The default 240 MB: its sweeper flushes no code in use below 80% (ChurnSignature.SMALL_MB).
+  private static final double DEFAULT_CACHE = 240.0 * 1024 * 1024;
   private static final String AREA = "io.jvmsentinel.lab.DeoptTemplate.area";
   private final DeoptimizationStormRule rule = new DeoptimizationStormRule();
 
@@ -57,7 +59,7 @@ class InferredDeoptimizationStormTest {
                 .compilations((recompiles + 2) * t)
                 .classes(5_000 + loaded * t, loaded * t)
                 .sweeper(swept * t)
-                .heap(CODE_CACHE, occupancy * 100, 100)
+                .heap(CODE_CACHE, occupancy * DEFAULT_CACHE, DEFAULT_CACHE)
                 .discarded(discarded.applyAsDouble(t), methods.apply(t)));
   }
 
@@ -225,7 +227,7 @@ class InferredDeoptimizationStormTest {
         (s, t) ->
             s.recompilations(76.0 * t)
                 .compilations(78.0 * t)
-                .heap(CODE_CACHE, 20, 100)
+                .heap(CODE_CACHE, 0.2 * DEFAULT_CACHE, DEFAULT_CACHE)
                 .discarded(16.0 * t, methods.apply(t))
                 .deopts(deopts * t, deopts * t));
   }

@@ -252,6 +252,16 @@ class ScenarioReplayTest {
         // dependency on its target, which leaves no jdk.Deoptimization event on JDK 17 either.
         deoptimizationStorm("callsite-storm-jdk11", "phase=callsite", CALL_SITE_STORM),
         deoptimizationStorm("callsite-storm-jdk17", "phase=callsite", CALL_SITE_STORM),
+        // Recorded again on JDK 17 with the discarded-code count, three at once (2026-11-27), as
+        // DeoptimizationStorm now judges it on every JDK: the new types' waves and the reloaded
+        // classes stay silent, class loader churn stays ClassLoaderChurn. The third plugin reload
+        // recompiled for 80 s under that load while the sweeper reclaimed the replaced tier 3
+        // code (1,100 methods every 20 to 30 s, 21% of 240 MB) before any old class was
+        // unloaded: CodeCacheChurn paged it live while only class reloading excused flushing.
+        new Scenario("new-message-type-2-jdk17", WarmUp.DEFAULT, List.of()),
+        new Scenario("plugin-reload-3-jdk17", WarmUp.DEFAULT, List.of()),
+        classLoaderChurn(
+            "classloader-churn-2-jdk17", "the same methods compiled again 93.9/s because"),
         // JDK 11 tells reloaded code from discarded code by the class of each compiled method.
         classLoaderChurn(
             "classloader-churn-jdk11", "the same methods compiled again 94.2/s because"),

@@ -14,11 +14,15 @@ import java.util.List;
  * the unambiguous form counts: flushing, with the cache near its maximum or the JIT recompiling
  * more than it compiles new code.
  *
- * <p>While classes are being reloaded (loaded anew, and unloaded), flushing is the unloading's: the
- * code of unloaded classes is flushed with them, at any occupancy (JDK 17's sweeper reclaimed 700
- * to 1,100 methods every 20 s of the lab's class loader churn at 21% occupancy). It then counts as
- * pressure only with the cache near its maximum; recompiling in a roomy cache is ClassLoaderChurn,
- * whose remedy is not a larger cache.
+ * <p>In a cache that stays roomy (under {@code NEAR_MAX} over the window, never full, and of
+ * {@value #SMALL_MB} MB or more) flushing is not pressure: HotSpot's sweeper (JDK 8 to 20) flushes
+ * code that is still in use only when the cache is small or nearly full (its hotness threshold
+ * grows with the free space's inverse against twice the cache's size in MB: 4 MB flushes at any
+ * occupancy, 64 MB from about 95%), and otherwise reclaims code already made not entrant, by tier
+ * transitions, deoptimisation or unloaded classes. JDK 17's sweeper reclaimed 700 to 1,100 methods
+ * every 20 s of the lab's class loader churn at 21% of 240 MB, and 1,100 every 20 to 30 s after a
+ * plugin of 300 classes was reloaded, before any old class was unloaded: CodeCacheChurn paged that
+ * while only class reloading excused the flushing.
  */
 final class ChurnSignature {
   static final Duration WINDOW = Duration.ofSeconds(60);
@@ -31,12 +35,19 @@ final class ChurnSignature {
   static final Duration UNLOADING = Duration.ofMinutes(10);
   private static final double MOSTLY_RECOMPILING = 0.5;
   private static final double FALL = 0.05;
+  // From 32 MB the sweeper flushes code in use only above about 90% (hotness counters start at
+  // twice the size in MB): NEAR_MAX covers it. Below, it flushes at any occupancy.
+  static final int SMALL_MB = 32;
 
   private ChurnSignature() {}
 
+  /**
+   * The JIT recompiling under pressure in this slice; {@code roomy}: the cache stayed roomy over
+   * the rule's window ({@link #roomy}), so the slice's flushing is not pressure.
+   */
   static boolean recompilingUnderPressure(
-      List<SignalSample> slice, boolean warmingUp, boolean reloading) {
-    return recompilingUnderPressure(slice, warmingUp, MIN_RECOMPILE_RATE, NEAR_MAX, reloading);
+      List<SignalSample> slice, boolean warmingUp, boolean roomy) {
+    return recompilingUnderPressure(slice, warmingUp, MIN_RECOMPILE_RATE, NEAR_MAX, roomy);
   }
 
   static boolean recompilingUnderPressure(
@@ -44,28 +55,18 @@ final class ChurnSignature {
       boolean warmingUp,
       double minRecompiles,
       double nearMax,
-      boolean reloading) {
+      boolean roomy) {
     if (!(SubWindows.rate(slice, SignalSample::recompilations, SignalSample::jfr)
         >= minRecompiles)) {
       return false;
     }
     boolean full = SubWindows.maxOccupancy(slice) >= nearMax;
-    boolean flushed = flushing(slice) && (full || !reloading);
+    boolean flushed = flushing(slice) && (full || !roomy);
     if (warmingUp) {
       // Warm-up is mostly first-time compilation; recompiling more than new code is churn.
       return flushed && (full || mostlyRecompiling(slice));
     }
     return full || flushed;
-  }
-
-  /**
-   * Classes are being reloaded: loaded at {@code minLoadRate} or more over the window, and some
-   * unloaded lately (a dropped loader's classes go at the next GC that collects it). Unknown counts
-   * (recordings made before they were sampled) say no.
-   */
-  static boolean reloadingClasses(SignalWindow history, Duration window, double minLoadRate) {
-    return history.rate(window, SignalSample::classesLoaded) >= minLoadRate
-        && history.increase(UNLOADING, SignalSample::classesUnloaded) > 0;
   }
 
   /**
@@ -79,10 +80,32 @@ final class ChurnSignature {
   }
 
   /**
-   * Classes reloaded in a cache that stays roomy: its flushing is the unloading's, not pressure.
+   * The cache stayed under {@link #NEAR_MAX} over the window, did not fill, and is not small: its
+   * sweeper flushes no code in use.
    */
-  static boolean reloadingInRoomyCache(SignalWindow history, Duration window, double minLoadRate) {
-    return reloadingClasses(history, window, minLoadRate) && !cacheUnderPressure(history, window);
+  static boolean roomy(SignalWindow history, Duration window) {
+    return !cacheUnderPressure(history, window) && !small(history.window(window));
+  }
+
+  /**
+   * The code cache itself discards compiled code: it is under pressure, or small and flushing. Then
+   * code compiled again is CodeCacheChurn's.
+   */
+  static boolean cacheDiscardsCode(SignalWindow history, Duration window) {
+    return cacheUnderPressure(history, window)
+        || (small(history.window(window)) && flushing(history.window(window)));
+  }
+
+  /** Code heaps reserving under {@value #SMALL_MB} MB in all (the lab's 4 and 8 MB caches). */
+  private static boolean small(List<SignalSample> samples) {
+    for (int i = samples.size() - 1; i >= 0; i--) {
+      List<SignalSample.CodeHeap> heaps = samples.get(i).codeHeaps();
+      if (!heaps.isEmpty()) {
+        double reserved = heaps.stream().mapToDouble(SignalSample.CodeHeap::max).sum();
+        return reserved > 0 && reserved < SMALL_MB * 1024 * 1024;
+      }
+    }
+    return false;
   }
 
   /** At least half of what the JIT compiled in the slice it had compiled before. */

@@ -101,23 +101,21 @@ public final class CodeCacheChurnRule implements AlertRule {
     double nearMax = context.threshold(OCCUPANCY) * relax;
     // Warm-up recompiles too: then only a full cache being flushed is unambiguous.
     boolean strict = context.warmingUp() && !firing;
-    boolean reloading =
-        ChurnSignature.reloadingInRoomyCache(
-            context.history(), window, ChurnSignature.MIN_CLASS_LOAD_RATE);
+    boolean roomy = ChurnSignature.roomy(context.history(), window);
     int held =
         SubWindows.holding(
             context.history(),
             window,
             slice ->
                 ChurnSignature.recompilingUnderPressure(
-                    slice, strict, minRecompiles, nearMax, reloading));
+                    slice, strict, minRecompiles, nearMax, roomy));
     boolean now =
         ChurnSignature.recompilingUnderPressure(
             Latest.subWindow(context.history(), window),
             false,
             context.threshold(MIN_RECOMPILE_RATE) / 2,
             context.threshold(OCCUPANCY) / 2,
-            reloading);
+            roomy);
     if (!now || !(firing || SubWindows.sustained(held, context.threshold(SUSTAINED)))) {
       return List.of();
     }

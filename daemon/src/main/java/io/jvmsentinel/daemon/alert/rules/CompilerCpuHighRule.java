@@ -106,9 +106,7 @@ public final class CompilerCpuHighRule implements AlertRule {
                 sustainedShare);
     // High while the same methods are compiled again under code cache pressure: the churn
     // signature, which needs no long wait and counts during warm-up too.
-    boolean reloading =
-        ChurnSignature.reloadingInRoomyCache(
-            context.history(), ChurnSignature.WINDOW, ChurnSignature.MIN_CLASS_LOAD_RATE);
+    boolean roomy = ChurnSignature.roomy(context.history(), ChurnSignature.WINDOW);
     boolean churning =
         SubWindows.sustained(
             SubWindows.holding(
@@ -117,7 +115,7 @@ public final class CompilerCpuHighRule implements AlertRule {
                 slice ->
                     busy(slice, limit, minCores)
                         && ChurnSignature.recompilingUnderPressure(
-                            slice, context.warmingUp(), reloading)),
+                            slice, context.warmingUp(), roomy)),
             sustainedShare);
     if (!firing && !sustained && !churning) {
       return List.of();

@@ -64,7 +64,7 @@ final class InferredDeoptimizationStorm {
     double rate =
         context.history().rate(window, SignalSample::discardedRecompilations, SignalSample::jfr);
     if (Double.isNaN(rate)
-        || ChurnSignature.cacheUnderPressure(context.history(), ChurnSignature.WINDOW)
+        || ChurnSignature.cacheDiscardsCode(context.history(), ChurnSignature.WINDOW)
         || !DeoptimizationStormRule.storming(
             context,
             window,
