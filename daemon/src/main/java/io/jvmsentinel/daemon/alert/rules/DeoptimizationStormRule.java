@@ -29,18 +29,18 @@ import java.util.function.ToDoubleFunction;
  * recompiles eight methods 4 times a second each. Without a storm of events the rule judges what
  * deoptimisation leaves behind: methods of a class that is still loaded compiled again at a tier
  * they were compiled at before (their code was discarded), at {@code minRecompileRate}, the same
- * methods all through the window, while the code cache does not explain it: it stays under 80% and
- * does not fill (else the cache discards the code: CodeCacheChurn). Its sweeper reclaiming code
- * then is the storm's own: JDK 8 to 17 flush hot code only as the cache fills, and reclaim the code
- * made not entrant. A class loaded again by a new class loader does not count: its methods are new
- * code (ClassLoaderChurn).
+ * methods all through the window, while the code cache does not explain it: it stays under 80%,
+ * does not fill, and is not a small cache (under 32 MB) being flushed (else the cache discards the
+ * code: CodeCacheChurn). A larger roomy cache's sweeper reclaims only code made not entrant: the
+ * storm's own (ChurnSignature). A class loaded again by a new class loader does not count: its
+ * methods are new code (ClassLoaderChurn).
  */
 public final class DeoptimizationStormRule implements AlertRule {
   static final String RATE = "minRate";
   static final String WINDOW = "windowSeconds";
   static final String RECOMPILE_RATE = "minRecompileRate";
 
-  /** The evidence key of the rate an inferred storm (a JVM without jdk.Deoptimization) is by. */
+  /** The evidence key of the rate an inferred storm (no storm of deoptimisation events) is by. */
   public static final String INFERRED_RATE = "discardedCodeRecompiledPerSecond";
 
   static final double SUSTAINED_SHARE = 0.6;

@@ -20,13 +20,13 @@ import java.util.Set;
  * none; code invalidated through its dependencies leaves none on any JDK), judged from the code
  * deoptimisation throws away: methods of a class that is still loaded compiled again at a tier they
  * had been compiled at (JFR {@code jdk.Compilation} with the method's class), sustained, while the
- * code cache does not explain it (it stays under 80% and does not fill), and recurring: a storm
- * throws the same code away again and again, so the same methods are recompiled all through the
- * window, be they five or fifty, while a wave after a change (a new message type failing the type
- * checks of 200 stages) recompiles each of many methods once or twice, for 20 to 30 s on a loaded
- * JDK 11 host. Measured on the lab's deopt-storm: 16 such recompilations a second on JDK 11 and on
- * JDK 17 (where 36 deoptimisations a second caused them), all of five methods; none sustained in
- * class loader churn, plugin reloads or codecache churn in a 4 MB cache.
+ * code cache does not explain it (under 80%, not full, not a small cache being flushed), and
+ * recurring: a storm throws the same code away again and again, so the same methods are recompiled
+ * all through the window, be they five or fifty, while a wave after a change (a new message type
+ * failing the type checks of 200 stages) recompiles each of many methods once or twice, for 20 to
+ * 30 s on a loaded JDK 11 host. Measured on the lab's deopt-storm: 16 such recompilations a second
+ * on JDK 11 and on JDK 17 (where 36 deoptimisations a second caused them), all of five methods;
+ * none sustained in class loader churn, plugin reloads or codecache churn in a 4 MB cache.
  */
 final class InferredDeoptimizationStorm {
   /** The evidence key of the share of recompilations that are of recurring methods. */
