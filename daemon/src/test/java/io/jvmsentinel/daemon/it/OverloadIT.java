@@ -23,11 +23,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * An event storm far above the daemon's capacity: the lab at its highest thread start rate (about
- * 4,000 starts/s here, so about 8,000 ThreadStart and ThreadEnd events/s) against a daemon made to
- * process at most about 1,000 events/s in full ({@code jfr.simulatedEventCost: 1ms}). The daemon
- * must shed and count, keep its memory bounded, keep the start rate exact and the storm detected,
- * and catch up once the storm is over. (The storm pause is off: it would spare the daemon the
- * overload this test is about; {@code StormPauseIT} covers it.)
+ * 4,000 starts/s here alone, so about 8,000 ThreadStart and ThreadEnd events/s; 990/s beside the
+ * other IT fork in CI) against a daemon made to process at most about 500 events/s in full ({@code
+ * jfr.simulatedEventCost: 2ms}). The daemon must shed and count, keep its memory bounded, keep the
+ * start rate exact and the storm detected, and catch up once the storm is over. (The storm pause is
+ * off: it would spare the daemon the overload this test is about; {@code StormPauseIT} covers it.)
  */
 class OverloadIT {
   private static final String DISPATCH = "io.jvmsentinel.lab.RequestDispatcher.dispatch";
@@ -53,7 +53,7 @@ class OverloadIT {
         """
         jfr:
           maxLag: 4s
-          simulatedEventCost: 1ms
+          simulatedEventCost: 2ms
           stormPauseAboveRate: 0
         """
             + "\n";
@@ -127,9 +127,10 @@ class OverloadIT {
           heapPeak / (1024 * 1024),
           firedAt - onset);
 
-      // 1,000 starts/s at least (2,000 events/s, twice the simulated capacity): the lab reaches
-      // about 4,000/s alone on this 2-core machine, about 1,500/s beside a second IT fork.
-      assertThat(jmxDelta).as("the lab really stormed").isGreaterThan(30_000);
+      // 500 starts/s at least (1,000 events/s, twice the simulated capacity): the lab reaches
+      // about 4,000/s alone on this 2-core machine, 990/s to 1,500/s beside a second IT fork
+      // (29,755 starts in a CI run of 2026-11-27, when this asked for 1,000/s against 1 ms).
+      assertThat(jmxDelta).as("the lab really stormed").isGreaterThan(15_000);
       assertThat(dropped).as("ThreadStart events shed and counted").isPositive();
       assertThat(heapPeak).as("heap after GC during the storm").isLessThan(256L * 1024 * 1024);
       assertThat(targetUpThroughout).as("target up at every sample").isTrue();
