@@ -121,26 +121,23 @@ class CodeCacheRulesTest {
     double mb = 1024 * 1024;
     // plugin-reload-3-jdk17: 60 recompilations/s for 80 s after a reload, the sweeper reclaiming
     // the replaced tier 3 code, no class unloaded yet, 21% of 240 MB: no code in use is flushed.
-    SignalHistory reloaded =
-        Samples.history(
-            180,
-            (s, t) ->
-                s.compilations(70.0 * t)
-                    .recompilations(60.0 * t)
-                    .sweeper(50.0 * t)
-                    .heap(SEGMENT, 0.21 * 240 * mb, 240 * mb));
+    SignalHistory reloaded = recompilingWhileSwept(0.21 * 240 * mb, 240 * mb);
     // The same in the lab's 4 MB cache at 60%: its sweeper flushes code in use at any occupancy.
-    SignalHistory small =
-        Samples.history(
-            180,
-            (s, t) ->
-                s.compilations(70.0 * t)
-                    .recompilations(60.0 * t)
-                    .sweeper(50.0 * t)
-                    .heap(SEGMENT, 0.6 * 4 * mb, 4 * mb));
+    SignalHistory small = recompilingWhileSwept(0.6 * 4 * mb, 4 * mb);
 
     assertThat(rule.evaluate(context(rule, reloaded, Set.of(), false))).isEmpty();
     assertThat(rule.evaluate(context(rule, small, Set.of(), false))).hasSize(1);
+  }
+
+  /** 60 of 70 compilations/s recompilations, the sweeper reclaiming, the cache at used of max. */
+  private static SignalHistory recompilingWhileSwept(double used, double max) {
+    return Samples.history(
+        180,
+        (s, t) ->
+            s.compilations(70.0 * t)
+                .recompilations(60.0 * t)
+                .sweeper(50.0 * t)
+                .heap(SEGMENT, used, max));
   }
 
   @Test
