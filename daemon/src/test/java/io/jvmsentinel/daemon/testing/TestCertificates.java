@@ -2,23 +2,72 @@ package io.jvmsentinel.daemon.testing;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
 import java.security.KeyStore;
 import java.security.PrivateKey;
+import java.security.PublicKey;
+import java.security.SecureRandom;
 import java.security.cert.Certificate;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
+import java.security.spec.ECGenParameterSpec;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Date;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.security.auth.x500.X500Principal;
+import org.bouncycastle.asn1.ASN1Encodable;
+import org.bouncycastle.asn1.x509.BasicConstraints;
+import org.bouncycastle.asn1.x509.ExtendedKeyUsage;
+import org.bouncycastle.asn1.x509.Extension;
+import org.bouncycastle.asn1.x509.GeneralName;
+import org.bouncycastle.asn1.x509.GeneralNames;
+import org.bouncycastle.asn1.x509.KeyPurposeId;
+import org.bouncycastle.asn1.x509.KeyUsage;
+import org.bouncycastle.cert.X509v3CertificateBuilder;
+import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
+import org.bouncycastle.cert.jcajce.JcaX509ExtensionUtils;
+import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
+import org.bouncycastle.operator.OperatorCreationException;
+import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 
 /**
- * Self-signed certificates and PKCS12 stores made with the JDK's {@code keytool}, for tests that
- * need real TLS peers. Each {@link #identity} is its own CA: two identities never trust each other.
+ * Self-signed certificates and PKCS12 stores for tests that need real TLS peers, made in the test
+ * JVM as {@code keytool} makes them: the JDK's key pairs (EC P-256, RSA 2048), a subject key
+ * identifier on every certificate and an authority key identifier on issued ones, extensions
+ * written in keytool's {@code -ext} syntax. (A keytool process per certificate cost the suite about
+ * a minute.) Each {@link #identity} is its own CA: two identities never trust each other.
  */
 public final class TestCertificates {
+  private static final SecureRandom RANDOM = new SecureRandom();
+  private static final Pattern START = Pattern.compile("([-+])(\\d+)d");
+  private static final Map<String, KeyPurposeId> PURPOSES =
+      Map.of(
+          "serverauth", KeyPurposeId.id_kp_serverAuth,
+          "clientauth", KeyPurposeId.id_kp_clientAuth,
+          "codesigning", KeyPurposeId.id_kp_codeSigning,
+          "anyextendedkeyusage", KeyPurposeId.anyExtendedKeyUsage);
+  private static final Map<String, Integer> KEY_USAGES =
+      Map.of(
+          "digitalsignature", KeyUsage.digitalSignature,
+          "keyencipherment", KeyUsage.keyEncipherment,
+          "keyagreement", KeyUsage.keyAgreement,
+          "keycertsign", KeyUsage.keyCertSign,
+          "crlsign", KeyUsage.cRLSign);
+
   private final Path dir;
 
   public TestCertificates(Path dir) {
@@ -37,7 +86,7 @@ public final class TestCertificates {
 
   /** As {@link #identity(String, String)} with an {@code EC} (P-256) or {@code RSA} (2048) key. */
   public Identity identity(String name, String password, String keyAlgorithm) throws IOException {
-    return selfSigned(name, password, keyAlgorithm, "san=ip:127.0.0.1,dns:localhost", true);
+    return selfSigned(name, password, keyAlgorithm, "san=ip:127.0.0.1,dns:localhost");
   }
 
   /**
@@ -45,7 +94,7 @@ public final class TestCertificates {
    * CA:true}), for {@link #issued}.
    */
   public Identity authority(String name, String password) throws IOException {
-    return selfSigned(name, password, "EC", "bc:c", true);
+    return selfSigned(name, password, "EC", "bc:c");
   }
 
   /**
@@ -58,160 +107,239 @@ public final class TestCertificates {
   public Identity issued(
       Identity ca, String name, String password, String start, int days, String... extensions)
       throws IOException {
-    Identity own = selfSigned(name, password, "EC", "san=ip:127.0.0.1,dns:localhost", false);
-    Path chain = dir.resolve(name + "-chain.crt");
-    sign(ca, own, own.certificate(), start, days, extensions);
-    // The reply with the CA's own chain (an intermediate's up to its root): keytool installs a
-    // chain it can complete, whatever its dates.
-    Files.writeString(chain, Files.readString(own.certificate()) + chainPem(ca));
-    keytool(
-        "-importcert",
-        "-noprompt",
-        "-alias",
-        name,
-        "-file",
-        chain.toString(),
-        "-keystore",
-        own.keyStore().toString(),
-        "-storepass",
-        password);
-    return own;
-  }
-
-  /** The certificate chain of the key of {@code identity} (its own first) as PEM text. */
-  private static String chainPem(Identity identity) throws IOException {
-    try (InputStream in = Files.newInputStream(identity.keyStore())) {
-      KeyStore keys = KeyStore.getInstance("PKCS12");
-      keys.load(in, identity.password().toCharArray());
-      StringBuilder pem = new StringBuilder();
-      for (Certificate certificate : keys.getCertificateChain(keys.aliases().nextElement())) {
-        pem.append(pem("CERTIFICATE", certificate.getEncoded()));
-      }
-      return pem.toString();
-    } catch (GeneralSecurityException e) {
-      throw new IOException("cannot read the chain of " + identity.keyStore() + ": " + e, e);
-    }
+    KeyPair keys = keyPair("EC");
+    Entry issuer = Entry.of(ca);
+    List<Certificate> chain = new ArrayList<>();
+    chain.add(issuer.sign(keys.getPublic(), "CN=" + name, start(start), days, extensions));
+    chain.addAll(List.of(issuer.chain()));
+    return store(name, password, keys.getPrivate(), chain.toArray(Certificate[]::new));
   }
 
   /**
    * Another certificate for the key of {@code subject} (made by {@link #issued}), signed by {@code
    * ca} with these dates and extensions, as PEM file {@code name.crt}; no key store is written: for
-   * tests of the certificate alone, at a quarter of the keytool runs.
+   * tests of the certificate alone.
    */
   public Path reissued(
       Identity ca, Identity subject, String name, String start, int days, String... extensions)
       throws IOException {
-    Path certificate = dir.resolve(name + ".crt");
-    sign(ca, subject, certificate, start, days, extensions);
-    return certificate;
+    X509Certificate own = Entry.of(subject).certificate();
+    X509Certificate certificate =
+        Entry.of(ca)
+            .sign(
+                own.getPublicKey(),
+                own.getSubjectX500Principal().getName(),
+                start(start),
+                days,
+                extensions);
+    Path file = dir.resolve(name + ".crt");
+    try {
+      Files.writeString(file, pem("CERTIFICATE", certificate.getEncoded()));
+    } catch (GeneralSecurityException e) {
+      throw new IOException("cannot encode " + certificate + ": " + e, e);
+    }
+    return file;
   }
 
-  /** Signs the key of {@code subject} (its request made once) with {@code ca} into {@code to}. */
-  private void sign(
-      Identity ca, Identity subject, Path to, String start, int days, String... extensions)
+  /** The key and chain of an identity's key store. */
+  private record Entry(PrivateKey key, Certificate[] chain) {
+    static Entry of(Identity identity) throws IOException {
+      try {
+        KeyStore keys = load(identity);
+        String alias = keys.aliases().nextElement();
+        return new Entry(
+            (PrivateKey) keys.getKey(alias, identity.password().toCharArray()),
+            keys.getCertificateChain(alias));
+      } catch (GeneralSecurityException e) {
+        throw new IOException("cannot read the key of " + identity.keyStore() + ": " + e, e);
+      }
+    }
+
+    X509Certificate certificate() {
+      return (X509Certificate) chain[0];
+    }
+
+    /** The certificate of {@code key} for {@code subject} (a DN), signed by this key. */
+    X509Certificate sign(
+        PublicKey subjectKey, String subject, Instant notBefore, int days, String... extensions)
+        throws IOException {
+      try {
+        X509v3CertificateBuilder builder =
+            builder(
+                    certificate().getSubjectX500Principal(),
+                    new X500Principal(subject),
+                    subjectKey,
+                    notBefore,
+                    days)
+                .addExtension(
+                    Extension.authorityKeyIdentifier,
+                    false,
+                    new JcaX509ExtensionUtils()
+                        .createAuthorityKeyIdentifier(certificate().getPublicKey()));
+        for (String extension : extensions) {
+          extend(builder, extension);
+        }
+        return TestCertificates.certificate(builder, key);
+      } catch (GeneralSecurityException e) {
+        throw new IOException("cannot sign for " + subject + ": " + e, e);
+      }
+    }
+  }
+
+  private Identity selfSigned(String name, String password, String keyAlgorithm, String extension)
       throws IOException {
-    String alias = alias(subject);
-    Path request = dir.resolve(alias + ".csr");
-    if (!Files.exists(request)) {
-      keytool(
-          "-certreq",
-          "-alias",
-          alias,
-          "-keystore",
-          subject.keyStore().toString(),
-          "-storepass",
-          subject.password(),
-          "-file",
-          request.toString());
-    }
-    List<String> gencert =
-        new ArrayList<>(
-            List.of(
-                "-gencert",
-                "-rfc",
-                "-alias",
-                alias(ca),
-                "-keystore",
-                ca.keyStore().toString(),
-                "-storepass",
-                ca.password(),
-                "-infile",
-                request.toString(),
-                "-outfile",
-                to.toString(),
-                "-startdate",
-                start,
-                "-validity",
-                Integer.toString(days)));
-    for (String extension : extensions) {
-      gencert.add("-ext");
-      gencert.add(extension);
-    }
-    keytool(gencert.toArray(String[]::new));
+    KeyPair keys = keyPair(keyAlgorithm);
+    X500Principal subject = new X500Principal("CN=" + name);
+    X509v3CertificateBuilder builder =
+        builder(subject, subject, keys.getPublic(), Instant.now(), 2);
+    extend(builder, extension);
+    return store(name, password, keys.getPrivate(), certificate(builder, keys.getPrivate()));
   }
 
-  /** With its certificate exported as PEM if {@code export} (else the caller writes that file). */
-  private Identity selfSigned(
-      String name, String password, String keyAlgorithm, String extension, boolean export)
+  /** A key store of this key and chain, and the chain's first certificate as PEM. */
+  private Identity store(String name, String password, PrivateKey key, Certificate... chain)
       throws IOException {
     Path keyStore = dir.resolve(name + "-keys.p12");
     Path certificate = dir.resolve(name + ".crt");
-    keytool(
-        "-genkeypair",
-        "-alias",
-        name,
-        "-keyalg",
-        keyAlgorithm,
-        keyAlgorithm.equals("EC") ? "-groupname" : "-keysize",
-        keyAlgorithm.equals("EC") ? "secp256r1" : "2048",
-        "-dname",
-        "CN=" + name,
-        "-ext",
-        extension,
-        "-validity",
-        "2",
-        "-keystore",
-        keyStore.toString(),
-        "-storetype",
-        "PKCS12",
-        "-storepass",
-        password);
-    if (export) {
-      keytool(
-          "-exportcert",
-          "-rfc", // PEM: what Prometheus' tls_config.ca_file and curl --cacert read
-          "-alias",
-          name,
-          "-keystore",
-          keyStore.toString(),
-          "-storepass",
-          password,
-          "-file",
-          certificate.toString());
+    try {
+      KeyStore keys = KeyStore.getInstance("PKCS12");
+      keys.load(null, null);
+      keys.setKeyEntry(name, key, password.toCharArray(), chain);
+      save(keys, keyStore, password);
+      // PEM: what Prometheus' tls_config.ca_file and curl --cacert read
+      Files.writeString(certificate, pem("CERTIFICATE", chain[0].getEncoded()));
+    } catch (GeneralSecurityException e) {
+      throw new IOException("cannot write " + keyStore + ": " + e, e);
     }
     return new Identity(keyStore, password, certificate);
   }
 
-  private static String alias(Identity identity) throws IOException {
+  /** A version 3 certificate's builder with keytool's serial number and subject key identifier. */
+  private static X509v3CertificateBuilder builder(
+      X500Principal issuer, X500Principal subject, PublicKey key, Instant notBefore, int days)
+      throws IOException {
+    try {
+      return new JcaX509v3CertificateBuilder(
+              issuer,
+              new BigInteger(63, RANDOM),
+              Date.from(notBefore),
+              Date.from(notBefore.plus(Duration.ofDays(days))),
+              subject,
+              key)
+          .addExtension(
+              Extension.subjectKeyIdentifier,
+              false,
+              new JcaX509ExtensionUtils().createSubjectKeyIdentifier(key));
+    } catch (GeneralSecurityException e) {
+      throw new IOException("cannot build a certificate for " + subject + ": " + e, e);
+    }
+  }
+
+  private static X509Certificate certificate(X509v3CertificateBuilder builder, PrivateKey signer)
+      throws IOException {
+    String algorithm = signer.getAlgorithm().equals("EC") ? "SHA256withECDSA" : "SHA256withRSA";
+    try {
+      return new JcaX509CertificateConverter()
+          .getCertificate(builder.build(new JcaContentSignerBuilder(algorithm).build(signer)));
+    } catch (GeneralSecurityException | OperatorCreationException e) {
+      throw new IOException("cannot sign a certificate: " + e, e);
+    }
+  }
+
+  /**
+   * Adds one extension written as keytool's {@code -ext}: {@code san=ip:..,dns:..}, {@code bc:c} (a
+   * CA, critical), {@code EKU=serverAuth,..} or {@code KU=keyEncipherment,..}.
+   */
+  private static void extend(X509v3CertificateBuilder builder, String written) throws IOException {
+    String[] nameAndValue = written.split("=", 2);
+    String name = nameAndValue[0].toLowerCase(Locale.ROOT);
+    boolean critical = name.endsWith(":c") || name.endsWith(":critical");
+    name = name.replaceFirst(":.*", "");
+    List<String> values =
+        nameAndValue.length == 1 ? List.of() : List.of(nameAndValue[1].split(","));
+    ASN1Encodable value =
+        switch (name) {
+          case "san" ->
+              new GeneralNames(
+                  values.stream().map(TestCertificates::generalName).toArray(GeneralName[]::new));
+          case "bc" -> new BasicConstraints(true);
+          case "eku" ->
+              new ExtendedKeyUsage(
+                  values.stream().map(v -> known(PURPOSES, v)).toArray(KeyPurposeId[]::new));
+          case "ku" ->
+              new KeyUsage(
+                  values.stream().mapToInt(v -> known(KEY_USAGES, v)).reduce(0, (a, b) -> a | b));
+          default -> throw new IllegalArgumentException("unsupported extension " + written);
+        };
+    builder.addExtension(
+        switch (name) {
+          case "san" -> Extension.subjectAlternativeName;
+          case "bc" -> Extension.basicConstraints;
+          case "eku" -> Extension.extendedKeyUsage;
+          default -> Extension.keyUsage;
+        },
+        critical,
+        value);
+  }
+
+  private static GeneralName generalName(String written) {
+    String[] typeAndName = written.split(":", 2);
+    return new GeneralName(
+        typeAndName[0].equals("ip") ? GeneralName.iPAddress : GeneralName.dNSName, typeAndName[1]);
+  }
+
+  private static <T> T known(Map<String, T> values, String name) {
+    T value = values.get(name.toLowerCase(Locale.ROOT));
+    if (value == null) {
+      throw new IllegalArgumentException("unsupported value " + name);
+    }
+    return value;
+  }
+
+  /** keytool's relative {@code -startdate}: {@code -3d}, {@code +1d}. */
+  private static Instant start(String written) {
+    Matcher days = START.matcher(written);
+    if (!days.matches()) {
+      throw new IllegalArgumentException("unsupported start date " + written);
+    }
+    long offset = Long.parseLong(days.group(2)) * (days.group(1).equals("-") ? -1 : 1);
+    return Instant.now().plus(Duration.ofDays(offset));
+  }
+
+  private static KeyPair keyPair(String algorithm) throws IOException {
+    try {
+      KeyPairGenerator generator = KeyPairGenerator.getInstance(algorithm);
+      if (algorithm.equals("EC")) {
+        generator.initialize(new ECGenParameterSpec("secp256r1"));
+      } else {
+        generator.initialize(2048);
+      }
+      return generator.generateKeyPair();
+    } catch (GeneralSecurityException e) {
+      throw new IOException("cannot make an " + algorithm + " key: " + e, e);
+    }
+  }
+
+  private static KeyStore load(Identity identity) throws IOException {
     try (InputStream in = Files.newInputStream(identity.keyStore())) {
       KeyStore keys = KeyStore.getInstance("PKCS12");
       keys.load(in, identity.password().toCharArray());
-      return keys.aliases().nextElement();
+      return keys;
     } catch (GeneralSecurityException e) {
       throw new IOException("cannot read " + identity.keyStore() + ": " + e, e);
     }
   }
 
+  private static void save(KeyStore keys, Path file, String password)
+      throws IOException, GeneralSecurityException {
+    try (OutputStream out = Files.newOutputStream(file)) {
+      keys.store(out, password.toCharArray());
+    }
+  }
+
   /** The private key of {@code identity}, read from its key store. */
   public static PrivateKey privateKey(Identity identity) throws IOException {
-    try (InputStream in = Files.newInputStream(identity.keyStore())) {
-      KeyStore keys = KeyStore.getInstance("PKCS12");
-      keys.load(in, identity.password().toCharArray());
-      String alias = keys.aliases().nextElement();
-      return (PrivateKey) keys.getKey(alias, identity.password().toCharArray());
-    } catch (GeneralSecurityException e) {
-      throw new IOException("cannot read the key of " + identity.keyStore() + ": " + e, e);
-    }
+    return Entry.of(identity).key();
   }
 
   /** The key of {@code identity} as PEM PKCS#8 ({@code BEGIN PRIVATE KEY}), as tls.key holds it. */
@@ -233,44 +361,26 @@ public final class TestCertificates {
   /** A PKCS12 trust store holding the certificates of {@code trusted}. */
   public Path trustStore(String name, String password, Identity... trusted) throws IOException {
     Path store = dir.resolve(name + "-trust.p12");
-    for (Identity identity : trusted) {
-      keytool(
-          "-importcert",
-          "-noprompt",
-          "-alias",
-          identity.certificate().getFileName().toString(),
-          "-file",
-          identity.certificate().toString(),
-          "-keystore",
-          store.toString(),
-          "-storetype",
-          "PKCS12",
-          "-storepass",
-          password);
+    try {
+      KeyStore keys = KeyStore.getInstance("PKCS12");
+      if (Files.exists(store)) {
+        try (InputStream in = Files.newInputStream(store)) {
+          keys.load(in, password.toCharArray());
+        }
+      } else {
+        keys.load(null, null);
+      }
+      CertificateFactory x509 = CertificateFactory.getInstance("X.509");
+      for (Identity identity : trusted) {
+        try (InputStream in = Files.newInputStream(identity.certificate())) {
+          keys.setCertificateEntry(
+              identity.certificate().getFileName().toString(), x509.generateCertificate(in));
+        }
+      }
+      save(keys, store, password);
+    } catch (GeneralSecurityException e) {
+      throw new IOException("cannot write " + store + ": " + e, e);
     }
     return store;
-  }
-
-  private static void keytool(String... args) throws IOException {
-    List<String> command = new ArrayList<>();
-    command.add(Jdks.jdk17().resolve("bin/keytool").toString());
-    command.addAll(List.of(args));
-    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-    try {
-      if (!process.waitFor(60, TimeUnit.SECONDS)) {
-        process.destroyForcibly();
-        throw new IOException("keytool " + args[0] + " did not finish in 60 s");
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted", e);
-    }
-    if (process.exitValue() != 0) {
-      throw new IOException(
-          "keytool "
-              + args[0]
-              + " failed: "
-              + new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
-    }
   }
 }

@@ -21,9 +21,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * What the daemon sees wrong in its own client certificate, on certificates made by keytool as a CA
- * would issue them: the two dates, a key usage without digitalSignature and an extended key usage
- * without clientAuth; and the warnings for the key stores of a configuration.
+ * What the daemon sees wrong in its own client certificate, on certificates made (TestCertificates)
+ * as a CA would issue them: the two dates, a key usage without digitalSignature and an extended key
+ * usage without clientAuth; and the warnings for the key stores of a configuration.
  */
 class ClientCertificateCheckTest {
   private static final String PW = "client-pw-5512";

@@ -60,7 +60,7 @@ class PemKeysTest {
 
     ECPrivateKey read = (ECPrivateKey) PemKeys.privateKey(sec1);
 
-    // The same key (its encoding differs: PKCS#8 written by keytool also holds the public point).
+    // The same key (its encoding differs: PKCS#8 as the JDK writes it also holds the public point).
     assertThat(read.getS()).isEqualTo(((ECPrivateKey) key).getS());
     assertThat(PemKeys.clientKey(Files.readString(ec.certificate()), sec1).key()).isEqualTo(read);
   }
