@@ -260,6 +260,12 @@ class ScenarioReplayTest {
         // unloaded: CodeCacheChurn paged it live while only class reloading excused flushing.
         new Scenario("new-message-type-2-jdk17", WarmUp.DEFAULT, List.of()),
         new Scenario("plugin-reload-3-jdk17", WarmUp.DEFAULT, List.of()),
+        // The healthy service and a feature switched on after warm-up, with the discarded-code
+        // count on JDK 17 and 25 (2026-11-27, three at once): at most 2.5 recompilations of
+        // discarded code a second, silent.
+        new Scenario("healthy-jdk25", WarmUp.DEFAULT, List.of()),
+        new Scenario("feature-after-warmup-jdk25", WarmUp.DEFAULT, List.of()),
+        new Scenario("feature-after-warmup-2-jdk17", WarmUp.DEFAULT, List.of()),
         classLoaderChurn(
             "classloader-churn-2-jdk17", "the same methods compiled again 93.9/s because"),
         // JDK 11 tells reloaded code from discarded code by the class of each compiled method.
