@@ -15,14 +15,16 @@ import java.util.List;
  * more than it compiles new code.
  *
  * <p>In a cache that stays roomy (under {@code NEAR_MAX} over the window, never full, and of
- * {@value #SMALL_MB} MB or more) flushing is not pressure: HotSpot's sweeper (JDK 8 to 20) flushes
- * code that is still in use only when the cache is small or nearly full (its hotness threshold
- * grows with the free space's inverse against twice the cache's size in MB: 4 MB flushes at any
- * occupancy, 64 MB from about 95%), and otherwise reclaims code already made not entrant, by tier
- * transitions, deoptimisation or unloaded classes. JDK 17's sweeper reclaimed 700 to 1,100 methods
- * every 20 s of the lab's class loader churn at 21% of 240 MB, and 1,100 every 20 to 30 s after a
- * plugin of 300 classes was reloaded, before any old class was unloaded: CodeCacheChurn paged that
- * while only class reloading excused the flushing.
+ * {@value #SMALL_MB} MB or more) flushing is not pressure. HotSpot's sweeper (JDK 8 to 20) flushes
+ * code that no stack scan has seen for a number of sweeps, twice the hotness counter's start (twice
+ * the cache's size in MB) less ten times the cache's size over its free space: 10 sweeps in a 4 MB
+ * cache at any occupancy, about 240 in a 64 MB cache half full and 60 at 95%, 950 in 240 MB at 21%.
+ * Code it flushed comes back with age counters, and stays while in use (UseCodeAging). So in a
+ * roomy cache the same code is not flushed again and again: the sweeper there mostly reclaims code
+ * already made not entrant, by tier transitions, deoptimisation or unloaded classes. JDK 17's
+ * sweeper reclaimed 700 to 1,100 methods every 20 s of the lab's class loader churn at 21% of 240
+ * MB, and 1,100 every 20 to 30 s after a plugin of 300 classes was reloaded, before any old class
+ * was unloaded: CodeCacheChurn paged that while only class reloading excused the flushing.
  */
 final class ChurnSignature {
   static final Duration WINDOW = Duration.ofSeconds(60);
@@ -35,8 +37,8 @@ final class ChurnSignature {
   static final Duration UNLOADING = Duration.ofMinutes(10);
   private static final double MOSTLY_RECOMPILING = 0.5;
   private static final double FALL = 0.05;
-  // From 32 MB the sweeper flushes code in use only above about 90% (hotness counters start at
-  // twice the size in MB): NEAR_MAX covers it. Below, it flushes at any occupancy.
+  // Below 32 MB the sweeper flushes code unseen for a few dozen sweeps at any occupancy; above,
+  // only after hundreds unless the cache is near full (NEAR_MAX covers that).
   static final int SMALL_MB = 32;
 
   private ChurnSignature() {}
