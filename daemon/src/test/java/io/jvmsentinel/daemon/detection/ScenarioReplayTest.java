@@ -141,6 +141,11 @@ class ScenarioReplayTest {
             "codecache-churn-4m-jdk25",
             WarmUp.DEFAULT,
             List.of(Expected.of("CodeCacheChurn", "phase=churn", 60, "compiled again"))),
+        // And on JDK 21 (2026-11-27, three JIT scenarios at once): paged live 44 s after the onset.
+        new Scenario(
+            "codecache-churn-4m-jdk21",
+            WarmUp.DEFAULT,
+            List.of(Expected.of("CodeCacheChurn", "phase=churn", 60, "compiled again"))),
         // 200 threads started at once, reused, and once more a minute later: never a storm.
         new Scenario("pool-start-jdk17", WarmUp.DEFAULT, List.of()),
         // Incident 3's mechanism: threads blocked on a cache that closes connections under its
@@ -171,6 +176,8 @@ class ScenarioReplayTest {
             "classloader-churn-jdk17", "the same methods compiled again 94.6/s because"),
         classLoaderChurn(
             "classloader-churn-jdk25", "the same methods compiled again 93.4/s because"),
+        classLoaderChurn(
+            "classloader-churn-jdk21", "the same methods compiled again 93.6/s because"),
         // The demo under the production warm-up, recorded in the scenario matrix beside eight
         // other lab JVMs: its deoptimisation storm comes at 5.5 minutes of uptime, after a GC
         // phase that compiled less than the phase before it; warm-up, once over, must not come
@@ -239,6 +246,8 @@ class ScenarioReplayTest {
         // JDK 11 has no jdk.Deoptimization: the storm is inferred from the code it throws away,
         // the same five methods of each copy compiled again (15/s), and named by them.
         deoptimizationStorm("deopt-storm-jdk11", INFERRED_STORM),
+        // JDK 21 counts the storm's deoptimisations (paged live in 13 s, resolved 20 s after).
+        deoptimizationStorm("deopt-storm-jdk21", "most often io.jvmsentinel.lab.DeoptTemplate."),
         // The same storm spread over 48 methods of 12 renamed copies (the ten most recompiled
         // carry a quarter): on JDK 11 it is still the same methods all through the window; JDK 17
         // counts its deoptimisations.
