@@ -205,7 +205,7 @@ class ScenarioReplayTest {
             WarmUp.DEFAULT,
             // No DeoptimizationStorm: JDK 11 has no jdk.Deoptimization event (JDK 14+), and this
             // recording predates the count of discarded code its storm is now inferred from (see
-            // deopt-storm-jdk11 and the JDK 11 demo), so here it stays silent.
+            // mixed-2-jdk11, recorded with it), so here it stays silent.
             mixed(15, DeoptStorm.NONE)),
         new Scenario(
             "tls-30rps-jdk11",
