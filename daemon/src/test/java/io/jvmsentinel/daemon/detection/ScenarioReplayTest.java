@@ -260,6 +260,7 @@ class ScenarioReplayTest {
         // counts its deoptimisations.
         deoptimizationStorm("spread-deopt-storm-jdk11", INFERRED_STORM),
         deoptimizationStorm("spread-deopt-storm-jdk17", "io.jvmsentinel.lab.DeoptSpread"),
+        deoptimizationStorm("spread-deopt-storm-jdk25", "io.jvmsentinel.lab.DeoptSpread"),
         // Twice as fast (32/s over 48 methods): the sweeper reclaims the code made not entrant
         // before any dropped copy is unloaded. It resolved the firing storm 4 s before its end
         // while a roomy cache's sweeping counted as the cache discarding code.

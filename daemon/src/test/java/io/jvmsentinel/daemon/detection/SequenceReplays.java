@@ -80,7 +80,10 @@ final class SequenceReplays {
         // (new-message-type): one DeoptimizationStorm. On JDK 11 it is inferred from the code it
         // throws away, and the waves recompile many stages once each, not the same few again.
         deoptThenNewCode("deopt-then-new-code-jdk17"),
-        deoptThenNewCode("deopt-then-new-code-jdk11"));
+        deoptThenNewCode("deopt-then-new-code-jdk11"),
+        // And on JDK 21 and 25 (2026-11-27, beside spread-deopt-storm-jdk25): no sweeper.
+        deoptThenNewCode("deopt-then-new-code-jdk21"),
+        deoptThenNewCode("deopt-then-new-code-jdk25"));
   }
 
   private static Scenario deoptThenNewCode(String fixture) {
