@@ -309,6 +309,7 @@ class ScenarioReplayTest {
         // storms the rules are for: nothing pages, on either JDK.
         new Scenario("tls-reconnect-wave-jdk17", WarmUp.DEFAULT, List.of()),
         new Scenario("tls-reconnect-wave-jdk11", WarmUp.DEFAULT, List.of()),
+        new Scenario("tls-reconnect-wave-jdk25", WarmUp.DEFAULT, List.of()),
         new Scenario("batch-thread-bursts-jdk17", WarmUp.DEFAULT, List.of()),
         new Scenario("batch-thread-bursts-jdk11", WarmUp.DEFAULT, List.of()),
         // A one-off 20 s report with gc-pressure's mechanism (-Xmx128m): GC paused the target for

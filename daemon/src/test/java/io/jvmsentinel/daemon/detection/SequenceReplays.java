@@ -45,6 +45,19 @@ final class SequenceReplays {
                         30,
                         "handshakes/s with localhost:")
                     .resolvedWithin(30, "phase=after-storm"))),
+        // The same on JDK 25 (2026-11-27, three labs at once): the storm begins 4 s after the lab
+        // is ready and the JFR stream came up 13.5 s after it, so the page comes 32 s after the
+        // onset (19 s after the stream); resolved 22 s after the storm, the wave pages nothing.
+        new Scenario(
+            "tls-storm-then-wave-jdk25",
+            WarmUp.DEFAULT,
+            List.of(
+                Expected.of(
+                        "TlsHandshakeStorm",
+                        "phase=full-handshakes ",
+                        40,
+                        "handshakes/s with localhost:")
+                    .resolvedWithin(30, "phase=after-storm"))),
         // A thread storm, then a minute later a batch job's 100 threads every 30 s and a pool of
         // 200 started at once: one ThreadStorm, for the storm. The last batch and the pool came 4 s
         // apart (the batches ran late under load): 300 starts in 5 s, both halves of the window
