@@ -430,14 +430,22 @@ class ScenarioReplayTest {
                 rate + " their class loaders are dropped and reloaded")));
   }
 
-  /** How the demo's deoptimisation storm is judged on a recording. */
+  /** How the demo's deoptimisation storm is judged on a recording: its bound and its cause. */
   private enum DeoptStorm {
-    /** From its jdk.Deoptimization events (JDK 14+), within 20 s. */
-    EVENTS,
-    /** Inferred from the discarded code (JDK 11), within 30 s. */
-    INFERRED,
+    /** From its jdk.Deoptimization events (JDK 14+). */
+    EVENTS(20, "io.jvmsentinel.lab.DeoptTemplate"),
+    /** Inferred from the discarded code (JDK 11). */
+    INFERRED(30, INFERRED_STORM),
     /** Not at all: a JDK 11 recording without the discarded-code count. */
-    NONE
+    NONE(0, "");
+
+    final int bound;
+    final String cause;
+
+    DeoptStorm(int bound, String cause) {
+      this.bound = bound;
+      this.cause = cause;
+    }
   }
 
   /**
@@ -465,13 +473,12 @@ class ScenarioReplayTest {
                 Expected.of("GcOverhead", "name=gc-pressure", 60, "of time in GC pauses")
                     .resolvedWithin(30, "phase=quiet")));
     if (deoptimizationStorm != DeoptStorm.NONE) {
-      boolean events = deoptimizationStorm == DeoptStorm.EVENTS;
       expected.add(
           Expected.of(
                   "DeoptimizationStorm",
                   "name=deopt-storm",
-                  events ? 20 : 30,
-                  events ? "io.jvmsentinel.lab.DeoptTemplate" : INFERRED_STORM)
+                  deoptimizationStorm.bound,
+                  deoptimizationStorm.cause)
               .resolvedWithin(30, "phase=quiet"));
     }
     return expected;

@@ -35,29 +35,11 @@ final class SequenceReplays {
         // A full-handshake storm (10 handshakes/s reached of the 40 asked, at load average 17),
         // then a minute later healthy clients' one-off reconnect wave to another peer: one
         // TlsHandshakeStorm, resolved after the storm; the wave pages nothing.
-        new Scenario(
-            "tls-storm-then-wave-jdk17",
-            WarmUp.DEFAULT,
-            List.of(
-                Expected.of(
-                        "TlsHandshakeStorm",
-                        "phase=full-handshakes ",
-                        30,
-                        "handshakes/s with localhost:")
-                    .resolvedWithin(30, "phase=after-storm"))),
+        tlsStormThenWave("tls-storm-then-wave-jdk17", 30),
         // The same on JDK 25 (2026-11-27, three labs at once): the storm begins 4 s after the lab
         // is ready and the JFR stream came up 13.5 s after it, so the page comes 32 s after the
         // onset (19 s after the stream); resolved 22 s after the storm, the wave pages nothing.
-        new Scenario(
-            "tls-storm-then-wave-jdk25",
-            WarmUp.DEFAULT,
-            List.of(
-                Expected.of(
-                        "TlsHandshakeStorm",
-                        "phase=full-handshakes ",
-                        40,
-                        "handshakes/s with localhost:")
-                    .resolvedWithin(30, "phase=after-storm"))),
+        tlsStormThenWave("tls-storm-then-wave-jdk25", 40),
         // A thread storm, then a minute later a batch job's 100 threads every 30 s and a pool of
         // 200 started at once: one ThreadStorm, for the storm. The last batch and the pool came 4 s
         // apart (the batches ran late under load): 300 starts in 5 s, both halves of the window
@@ -97,6 +79,22 @@ final class SequenceReplays {
         // And on JDK 21 and 25 (2026-11-27, beside spread-deopt-storm-jdk25): no sweeper.
         deoptThenNewCode("deopt-then-new-code-jdk21"),
         deoptThenNewCode("deopt-then-new-code-jdk25"));
+  }
+
+  /**
+   * One TlsHandshakeStorm within {@code bound} s of the storm, resolved; the wave pages nothing.
+   */
+  private static Scenario tlsStormThenWave(String fixture, int bound) {
+    return new Scenario(
+        fixture,
+        WarmUp.DEFAULT,
+        List.of(
+            Expected.of(
+                    "TlsHandshakeStorm",
+                    "phase=full-handshakes ",
+                    bound,
+                    "handshakes/s with localhost:")
+                .resolvedWithin(30, "phase=after-storm")));
   }
 
   private static Scenario deoptThenNewCode(String fixture) {
