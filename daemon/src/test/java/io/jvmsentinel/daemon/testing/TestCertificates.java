@@ -29,7 +29,6 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.security.auth.x500.X500Principal;
-import org.bouncycastle.asn1.ASN1Encodable;
 import org.bouncycastle.asn1.x509.BasicConstraints;
 import org.bouncycastle.asn1.x509.ExtendedKeyUsage;
 import org.bouncycastle.asn1.x509.Extension;
@@ -202,8 +201,7 @@ public final class TestCertificates {
     Path keyStore = dir.resolve(name + "-keys.p12");
     Path certificate = dir.resolve(name + ".crt");
     try {
-      KeyStore keys = KeyStore.getInstance("PKCS12");
-      keys.load(null, null);
+      KeyStore keys = empty();
       keys.setKeyEntry(name, key, password.toCharArray(), chain);
       save(keys, keyStore, password);
       // PEM: what Prometheus' tls_config.ca_file and curl --cacert read
@@ -257,29 +255,29 @@ public final class TestCertificates {
     name = name.replaceFirst(":.*", "");
     List<String> values =
         nameAndValue.length == 1 ? List.of() : List.of(nameAndValue[1].split(","));
-    ASN1Encodable value =
-        switch (name) {
-          case "san" ->
+    switch (name) {
+      case "san" ->
+          builder.addExtension(
+              Extension.subjectAlternativeName,
+              critical,
               new GeneralNames(
-                  values.stream().map(TestCertificates::generalName).toArray(GeneralName[]::new));
-          case "bc" -> new BasicConstraints(true);
-          case "eku" ->
+                  values.stream().map(TestCertificates::generalName).toArray(GeneralName[]::new)));
+      case "bc" ->
+          builder.addExtension(Extension.basicConstraints, critical, new BasicConstraints(true));
+      case "eku" ->
+          builder.addExtension(
+              Extension.extendedKeyUsage,
+              critical,
               new ExtendedKeyUsage(
-                  values.stream().map(v -> known(PURPOSES, v)).toArray(KeyPurposeId[]::new));
-          case "ku" ->
+                  values.stream().map(v -> known(PURPOSES, v)).toArray(KeyPurposeId[]::new)));
+      case "ku" ->
+          builder.addExtension(
+              Extension.keyUsage,
+              critical,
               new KeyUsage(
-                  values.stream().mapToInt(v -> known(KEY_USAGES, v)).reduce(0, (a, b) -> a | b));
-          default -> throw new IllegalArgumentException("unsupported extension " + written);
-        };
-    builder.addExtension(
-        switch (name) {
-          case "san" -> Extension.subjectAlternativeName;
-          case "bc" -> Extension.basicConstraints;
-          case "eku" -> Extension.extendedKeyUsage;
-          default -> Extension.keyUsage;
-        },
-        critical,
-        value);
+                  values.stream().mapToInt(v -> known(KEY_USAGES, v)).reduce(0, (x, y) -> x | y)));
+      default -> throw new IllegalArgumentException("unsupported extension " + written);
+    }
   }
 
   private static GeneralName generalName(String written) {
@@ -321,13 +319,23 @@ public final class TestCertificates {
   }
 
   private static KeyStore load(Identity identity) throws IOException {
-    try (InputStream in = Files.newInputStream(identity.keyStore())) {
+    return load(identity.keyStore(), identity.password());
+  }
+
+  private static KeyStore load(Path file, String password) throws IOException {
+    try (InputStream in = Files.newInputStream(file)) {
       KeyStore keys = KeyStore.getInstance("PKCS12");
-      keys.load(in, identity.password().toCharArray());
+      keys.load(in, password.toCharArray());
       return keys;
     } catch (GeneralSecurityException e) {
-      throw new IOException("cannot read " + identity.keyStore() + ": " + e, e);
+      throw new IOException("cannot read " + file + ": " + e, e);
     }
+  }
+
+  private static KeyStore empty() throws IOException, GeneralSecurityException {
+    KeyStore keys = KeyStore.getInstance("PKCS12");
+    keys.load(null, null);
+    return keys;
   }
 
   private static void save(KeyStore keys, Path file, String password)
@@ -362,14 +370,7 @@ public final class TestCertificates {
   public Path trustStore(String name, String password, Identity... trusted) throws IOException {
     Path store = dir.resolve(name + "-trust.p12");
     try {
-      KeyStore keys = KeyStore.getInstance("PKCS12");
-      if (Files.exists(store)) {
-        try (InputStream in = Files.newInputStream(store)) {
-          keys.load(in, password.toCharArray());
-        }
-      } else {
-        keys.load(null, null);
-      }
+      KeyStore keys = Files.exists(store) ? load(store, password) : empty();
       CertificateFactory x509 = CertificateFactory.getInstance("X.509");
       for (Identity identity : trusted) {
         try (InputStream in = Files.newInputStream(identity.certificate())) {
