@@ -100,33 +100,13 @@ class ScenarioReplayTest {
             // within
             // 15 s; the live ITs hold the 10 s bound.
             mixed(15, DeoptStorm.EVENTS)),
-        new Scenario(
-            "tls-30rps-jdk17",
-            WarmUp.DEFAULT,
-            List.of(
-                Expected.of(
-                    "ThreadStorm",
-                    "phase=storm",
-                    15,
-                    "TransportContext.finishHandshake (TLS handshake listener thread per"
-                        + " connection (JDK-8246039))"))),
-        new Scenario(
-            "storm-after-storm-jdk17",
-            WarmUp.DEFAULT,
-            List.of(
-                Expected.of(
-                        "ThreadStorm",
-                        "phase=logger-storm",
-                        10,
-                        "from io.jvmsentinel.lab.ThreadPerEventLogger.log")
-                    .resolvedWithin(30, "phase=gap"),
-                Expected.of(
-                        "ThreadStorm",
-                        " phase=storm ",
-                        10,
-                        "from sun.security.ssl.TransportContext.finishHandshake (TLS handshake"
-                            + " listener thread per connection (JDK-8246039))")
-                    .resolvedWithin(30, "phase=quiet"))),
+        tlsListenerStorm("tls-30rps-jdk17"),
+        // The same on JDK 21 (2026-11-27, beside two other recordings): paged live in 6.6 s.
+        tlsListenerStorm("tls-30rps-jdk21"),
+        stormAfterStorm("storm-after-storm-jdk17", 10),
+        // JDK 21 (2026-11-27, beside two other recordings): paged live in 4.9 and 5.9 s, each
+        // resolved 20-21 s after its storm.
+        stormAfterStorm("storm-after-storm-jdk21", 10),
         new Scenario(
             "churn-from-boot-8m-jdk17",
             WarmUp.DEFAULT,
@@ -150,15 +130,9 @@ class ScenarioReplayTest {
         new Scenario("pool-start-jdk17", WarmUp.DEFAULT, List.of()),
         // Incident 3's mechanism: threads blocked on a cache that closes connections under its
         // lock; the alert names the lock and the code holding it.
-        new Scenario(
-            "lock-contention-jdk17",
-            WarmUp.DEFAULT,
-            List.of(
-                Expected.of(
-                    "LockContention",
-                    "phase=contention",
-                    15,
-                    "SlowCloseConnectionCache on average; held by lab-request-"))),
+        lockContention("lock-contention-jdk17"),
+        // JDK 25 (2026-11-27): paged live 7.1 s after the onset.
+        lockContention("lock-contention-jdk25"),
         // GC takes most of the wall time while the service starts (-Xmx64m), then little: a real
         // condition while it lasts, so GcOverhead may fire then (and resolves), nothing else.
         new Scenario("gc-at-startup-jdk17", WarmUp.DEFAULT, List.of(), Set.of("GcOverhead")),
@@ -218,23 +192,7 @@ class ScenarioReplayTest {
                         "TransportContext.finishHandshake (TLS handshake listener thread per"
                             + " connection (JDK-8246039))")
                     .resolvedWithin(30, "phase=linger"))),
-        new Scenario(
-            "storm-after-storm-jdk11",
-            WarmUp.DEFAULT,
-            List.of(
-                Expected.of(
-                        "ThreadStorm",
-                        "phase=logger-storm",
-                        15,
-                        "from io.jvmsentinel.lab.ThreadPerEventLogger.log")
-                    .resolvedWithin(30, "phase=gap"),
-                Expected.of(
-                        "ThreadStorm",
-                        " phase=storm ",
-                        15,
-                        "from sun.security.ssl.TransportContext.finishHandshake (TLS handshake"
-                            + " listener thread per connection (JDK-8246039))")
-                    .resolvedWithin(30, "phase=quiet"))),
+        stormAfterStorm("storm-after-storm-jdk11", 15),
         // On JDK 11 the 8 MB cache really fills and the JIT stops (CodeCacheFull may fire).
         new Scenario(
             "churn-from-boot-8m-jdk11",
@@ -283,14 +241,21 @@ class ScenarioReplayTest {
         new Scenario("healthy-jdk25", WarmUp.DEFAULT, List.of()),
         new Scenario("feature-after-warmup-jdk25", WarmUp.DEFAULT, List.of()),
         new Scenario("feature-after-warmup-2-jdk17", WarmUp.DEFAULT, List.of()),
+        // And on JDK 21 (2026-11-27): at most 2.2 recompilations of discarded code a second over
+        // 20 s after the feature, deoptimisation events at most 4.5/s.
+        new Scenario("healthy-jdk21", WarmUp.DEFAULT, List.of()),
+        new Scenario("feature-after-warmup-jdk21", WarmUp.DEFAULT, List.of()),
         classLoaderChurn(
             "classloader-churn-2-jdk17", "the same methods compiled again 93.9/s because"),
         // JDK 11 tells reloaded code from discarded code by the class of each compiled method.
         classLoaderChurn(
             "classloader-churn-jdk11", "the same methods compiled again 94.2/s because"),
         new Scenario("pool-start-jdk11", WarmUp.DEFAULT, List.of()),
+        new Scenario("pool-start-jdk21", WarmUp.DEFAULT, List.of()),
         new Scenario("feature-after-warmup-jdk11", WarmUp.DEFAULT, List.of()),
         new Scenario("gc-at-startup-jdk11", WarmUp.DEFAULT, List.of(), Set.of("GcOverhead")),
+        // JDK 25 (2026-11-27): GcOverhead paged live at 83% and resolved 39 s later.
+        new Scenario("gc-at-startup-jdk25", WarmUp.DEFAULT, List.of(), Set.of("GcOverhead")),
         // Incident 2: a fresh SSLContext per connection, every handshake in full (~40/s). The
         // storm TlsHandshakeStorm must tell from a one-off reconnect wave (below): it holds in
         // every sub-window, and pages once it has held in 4 of 6.
@@ -312,6 +277,7 @@ class ScenarioReplayTest {
         new Scenario("tls-reconnect-wave-jdk25", WarmUp.DEFAULT, List.of()),
         new Scenario("batch-thread-bursts-jdk17", WarmUp.DEFAULT, List.of()),
         new Scenario("batch-thread-bursts-jdk11", WarmUp.DEFAULT, List.of()),
+        new Scenario("batch-thread-bursts-jdk25", WarmUp.DEFAULT, List.of()),
         // A one-off 20 s report with gc-pressure's mechanism (-Xmx128m): GC paused the target for
         // 17.2 s (17) and 16.2 s (11) of it (-Xlog:gc of the same run), 26-28% of a minute, over
         // GcOverhead's 20% of its 60 s window: a real condition while it lasts, paged during the
@@ -330,10 +296,12 @@ class ScenarioReplayTest {
         new Scenario("plugin-reload-jdk17", WarmUp.DEFAULT, List.of()),
         new Scenario("plugin-reload-jdk11", WarmUp.DEFAULT, List.of()),
         new Scenario("plugin-reload-jdk25", WarmUp.DEFAULT, List.of()),
+        new Scenario("plugin-reload-jdk21", WarmUp.DEFAULT, List.of()),
         // Request threads all blocked for 3.5-5.5 s on a cache rebuilt under its lock every 30 s:
         // a stall, not contention through most of LockContention's 12 s.
         new Scenario("lock-refresh-burst-jdk17", WarmUp.DEFAULT, List.of()),
         new Scenario("lock-refresh-burst-jdk11", WarmUp.DEFAULT, List.of()),
+        new Scenario("lock-refresh-burst-jdk21", WarmUp.DEFAULT, List.of()),
         // No FlightRecorder MBean: judged on BLOCKED readings; it paged refreshes 2 and 4 live.
         new Scenario("lock-refresh-burst-jmx-only-jdk11", WarmUp.DEFAULT, List.of()),
         // A new message type through 200 compiled stages after warm-up, a second a minute later:
@@ -346,6 +314,11 @@ class ScenarioReplayTest {
         // time (3.4 s), watched with a 500 ms call timeout: the polls time out in the collections,
         // the daemon reconnects and reads them from the collectors' totals. 2-3% of the wall time,
         // 10% of a minute at most: nothing pages.
+        // A Loom service (JDK 21, 25): each of 1,000 requests a second on a new virtual thread,
+        // one in 50 pinning its carrier for 25 ms (21). Virtual threads are no OS threads and
+        // leave no jdk.ThreadStart: the starts counted stay those of the platform threads.
+        new Scenario("virtual-threads-jdk21", WarmUp.DEFAULT, List.of()),
+        new Scenario("virtual-threads-jdk25", WarmUp.DEFAULT, List.of()),
         new Scenario("periodic-full-gc-jdk17", WarmUp.DEFAULT, List.of()),
         new Scenario("periodic-full-gc-jdk11", WarmUp.DEFAULT, List.of()),
         new Scenario("periodic-full-gc-jdk25", WarmUp.DEFAULT, List.of()),
@@ -403,6 +376,57 @@ class ScenarioReplayTest {
 
   private static final String CALL_SITE_STORM =
       "most often io.jvmsentinel.lab.CallSiteStormScenario.";
+
+  /**
+   * A logger starting a thread per event, a quiet minute, then JDK-8246039: two ThreadStorms, each
+   * within {@code bound} s naming its own creator, each resolved within 30 s of its end.
+   */
+  private static Scenario stormAfterStorm(String fixture, int bound) {
+    return new Scenario(
+        fixture,
+        WarmUp.DEFAULT,
+        List.of(
+            Expected.of(
+                    "ThreadStorm",
+                    "phase=logger-storm",
+                    bound,
+                    "from io.jvmsentinel.lab.ThreadPerEventLogger.log")
+                .resolvedWithin(30, "phase=gap"),
+            Expected.of(
+                    "ThreadStorm",
+                    " phase=storm ",
+                    bound,
+                    "from sun.security.ssl.TransportContext.finishHandshake (TLS handshake"
+                        + " listener thread per connection (JDK-8246039))")
+                .resolvedWithin(30, "phase=quiet")));
+  }
+
+  /** LockContention within 15 s, naming the lock and the code holding it. */
+  private static Scenario lockContention(String fixture) {
+    return new Scenario(
+        fixture,
+        WarmUp.DEFAULT,
+        List.of(
+            Expected.of(
+                "LockContention",
+                "phase=contention",
+                15,
+                "SlowCloseConnectionCache on average; held by lab-request-")));
+  }
+
+  /** JDK-8246039 at 30 connections a second: ThreadStorm within 15 s, naming the TLS listener. */
+  private static Scenario tlsListenerStorm(String fixture) {
+    return new Scenario(
+        fixture,
+        WarmUp.DEFAULT,
+        List.of(
+            Expected.of(
+                "ThreadStorm",
+                "phase=storm",
+                15,
+                "TransportContext.finishHandshake (TLS handshake listener thread per"
+                    + " connection (JDK-8246039))")));
+  }
 
   /** The lab's deopt-storm phase: paged within 30 s, resolved within 30 s of its linger phase. */
   private static Scenario deoptimizationStorm(String fixture, String cause) {
