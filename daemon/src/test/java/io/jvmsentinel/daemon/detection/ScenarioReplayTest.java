@@ -227,6 +227,8 @@ class ScenarioReplayTest {
         // dependency on its target, which leaves no jdk.Deoptimization event on JDK 17 either.
         deoptimizationStorm("callsite-storm-jdk11", "phase=callsite", CALL_SITE_STORM),
         deoptimizationStorm("callsite-storm-jdk17", "phase=callsite", CALL_SITE_STORM),
+        // JDK 25 (2026-11-27): paged live in 16 s (25.0/s), resolved 22 s after the storm.
+        deoptimizationStorm("callsite-storm-jdk25", "phase=callsite", CALL_SITE_STORM),
         // Recorded again on JDK 17 with the discarded-code count, three at once (2026-11-27), as
         // DeoptimizationStorm now judges it on every JDK: the new types' waves and the reloaded
         // classes stay silent, class loader churn stays ClassLoaderChurn. The third plugin reload
