@@ -36,6 +36,9 @@ final class SequenceReplays {
         // then a minute later healthy clients' one-off reconnect wave to another peer: one
         // TlsHandshakeStorm, resolved after the storm; the wave pages nothing.
         tlsStormThenWave("tls-storm-then-wave-jdk17", 30),
+        // JDK 11 through the chunk feed (2026-11-27, daemon on 25): 20 s after the storm (18.3
+        // handshakes/s reached), resolved 22 s after it; the wave pages nothing.
+        tlsStormThenWave("tls-storm-then-wave-jdk11", 30),
         // The same on JDK 25 (2026-11-27, three labs at once): the storm begins 4 s after the lab
         // is ready and the JFR stream came up 13.5 s after it, so the page comes 32 s after the
         // onset (19 s after the stream); resolved 22 s after the storm, the wave pages nothing.
