@@ -15,7 +15,7 @@ import java.util.List;
  * more than it compiles new code.
  *
  * <p>In a cache that stays roomy (under {@code NEAR_MAX} over the window, never full, and of
- * {@value #SMALL_MB} MB or more) flushing is not pressure. HotSpot's sweeper (JDK 8 to 20) flushes
+ * {@value #SMALL_MB} MB or more) flushing is not pressure. HotSpot's sweeper (JDK 8 to 19) flushes
  * code that no stack scan has seen for a number of sweeps, twice the hotness counter's start (twice
  * the cache's size in MB) less ten times the cache's size over its free space: 10 sweeps in a 4 MB
  * cache at any occupancy, about 240 in a 64 MB cache half full and 60 at 95%, 950 in 240 MB at 21%.
