@@ -286,6 +286,8 @@ class ScenarioReplayTest {
         // report and resolved once it is over, nothing else.
         new Scenario("batch-gc-burst-jdk17", WarmUp.DEFAULT, gcBurst()),
         new Scenario("batch-gc-burst-jdk11", WarmUp.DEFAULT, gcBurst()),
+        // JDK 21 (2026-11-27): paged live 15 s into the report (20%), resolved 25 s after it.
+        new Scenario("batch-gc-burst-jdk21", WarmUp.DEFAULT, gcBurst()),
         // 18 s of back-to-back full GCs: the target stopped answering, the daemon reconnected 14 s
         // after the thaw (its backoff had grown to 16 s; a timed-out target is now tried every
         // 2 s) and read the freeze from the collectors' totals: GcOverhead then, resolved 25 s

@@ -28,10 +28,16 @@ final class SequenceReplays {
         // The same recurring at 70/s: the mean of the baseline's 9 minutes (the flaps' 7,200
         // starts in them) put the bar at 5 x 18/s = 90/s, and the recurrence went unpaged.
         flapsThenRecurs("storm-flaps-then-recurs-jdk17"),
+        // JDK 11 through the chunk feed (2026-11-27, daemon on 25): 7.4 s after the first flap,
+        // resolved once 22 s after the last; the recurrence at 70/s paged again in 7.3 s.
+        flapsThenRecurs("storm-flaps-then-recurs-jdk11"),
         // A thread storm from other code while LockContention fires: two alerts, each naming its
         // own cause and not the other's, each resolving after its own cause stopped.
         duringContention("storm-during-contention-jdk17"),
         duringContention("storm-during-contention-jdk11"),
+        // JDK 25 (2026-11-27): LockContention in 6.0 s, ThreadStorm in 5.6 s, each resolved 20 to
+        // 25 s after its own cause stopped.
+        duringContention("storm-during-contention-jdk25"),
         // A full-handshake storm (10 handshakes/s reached of the 40 asked, at load average 17),
         // then a minute later healthy clients' one-off reconnect wave to another peer: one
         // TlsHandshakeStorm, resolved after the storm; the wave pages nothing.
