@@ -185,12 +185,7 @@ class ScenarioReplayTest {
             "tls-30rps-jdk11",
             WarmUp.DEFAULT,
             List.of(
-                Expected.of(
-                        "ThreadStorm",
-                        "phase=storm",
-                        15,
-                        "TransportContext.finishHandshake (TLS handshake listener thread per"
-                            + " connection (JDK-8246039))")
+                Expected.of("ThreadStorm", "phase=storm", 15, TLS_LISTENER)
                     .resolvedWithin(30, "phase=linger"))),
         stormAfterStorm("storm-after-storm-jdk11", 15),
         // On JDK 11 the 8 MB cache really fills and the JIT stops (CodeCacheFull may fire).
@@ -381,6 +376,11 @@ class ScenarioReplayTest {
   /** The summary of a storm inferred on a JVM without jdk.Deoptimization (JDK 8 to 13). */
   private static final String INFERRED_STORM = "compiled code thrown away and recompiled";
 
+  /** How ThreadStorm names JDK-8246039's creator. */
+  private static final String TLS_LISTENER =
+      "TransportContext.finishHandshake (TLS handshake listener thread per connection"
+          + " (JDK-8246039))";
+
   private static final String CALL_SITE_STORM =
       "most often io.jvmsentinel.lab.CallSiteStormScenario.";
 
@@ -400,11 +400,7 @@ class ScenarioReplayTest {
                     "from io.jvmsentinel.lab.ThreadPerEventLogger.log")
                 .resolvedWithin(30, "phase=gap"),
             Expected.of(
-                    "ThreadStorm",
-                    " phase=storm ",
-                    bound,
-                    "from sun.security.ssl.TransportContext.finishHandshake (TLS handshake"
-                        + " listener thread per connection (JDK-8246039))")
+                    "ThreadStorm", " phase=storm ", bound, "from sun.security.ssl." + TLS_LISTENER)
                 .resolvedWithin(30, "phase=quiet")));
   }
 
@@ -426,13 +422,7 @@ class ScenarioReplayTest {
     return new Scenario(
         fixture,
         WarmUp.DEFAULT,
-        List.of(
-            Expected.of(
-                "ThreadStorm",
-                "phase=storm",
-                15,
-                "TransportContext.finishHandshake (TLS handshake listener thread per"
-                    + " connection (JDK-8246039))")));
+        List.of(Expected.of("ThreadStorm", "phase=storm", 15, TLS_LISTENER)));
   }
 
   /** The lab's deopt-storm phase: paged within 30 s, resolved within 30 s of its linger phase. */
@@ -494,12 +484,7 @@ class ScenarioReplayTest {
                         stormBound,
                         "io.jvmsentinel.lab.RequestDispatcher.dispatch")
                     .resolvedWithin(30, "phase=quiet"),
-                Expected.of(
-                        "ThreadStorm",
-                        "name=tls-listener-storm",
-                        stormBound,
-                        "TransportContext.finishHandshake (TLS handshake listener thread per"
-                            + " connection (JDK-8246039))")
+                Expected.of("ThreadStorm", "name=tls-listener-storm", stormBound, TLS_LISTENER)
                     .resolvedWithin(30, "phase=quiet"),
                 Expected.of("GcOverhead", "name=gc-pressure", 60, "of time in GC pauses")
                     .resolvedWithin(30, "phase=quiet")));
