@@ -269,6 +269,60 @@ class InferredDeoptimizationStormTest {
     assertThat(rule.evaluate(Samples.context(rule, wave, Set.of()))).isEmpty();
   }
 
+  /**
+   * The lab's churn-from-boot in a 48 MB cache on JDK 17: 5 fresh copies a second, 333
+   * recompilations a second, 203 of them of code of loaded copies discarded without a
+   * deoptimisation event, the sweeper reclaiming 400 a second at 55%: the discarded code is the
+   * class loader churn's (ClassLoaderChurn pages it), not a storm. {@code deopts}: events a second,
+   * NaN before JDK 14.
+   */
+  private static SignalHistory reloadingCopies(double deopts) {
+    return Samples.history(
+        120,
+        (s, t) -> {
+          s.recompilations(333.0 * t)
+              .compilations(350.0 * t)
+              .classes(5_000 + 5.0 * t, 0)
+              .sweeper(400.0 * t)
+              .heap(CODE_CACHE, 0.55 * 48 * 1024 * 1024, 48 * 1024 * 1024)
+              .discarded(203.0 * t, InferredDeoptimizationStormTest.labMethods(t));
+          if (!Double.isNaN(deopts)) {
+            s.deopts(deopts * t, deopts * t);
+          }
+        });
+  }
+
+  @Test
+  void discardedCodeBesideClassesLoadedAnewIsClassLoaderChurnsOnAJdk17Target() {
+    assertThat(rule.evaluate(Samples.context(rule, reloadingCopies(0), Set.of()))).isEmpty();
+  }
+
+  @Test
+  void beforeJdk14TheDiscardedCodeIsJudgedEvenWhileClassesAreLoadedAnew() {
+    // No event to tell a storm's discarding by: the lab's deopt-storm itself loads 17 to 20
+    // classes a second.
+    assertThat(rule.evaluate(Samples.context(rule, reloadingCopies(Double.NaN), Set.of())))
+        .hasSize(1);
+  }
+
+  @Test
+  void aJdk17StormWithoutEventsAndWithoutReloadedClassesStillPages() {
+    // callsite-storm: every recompilation is of discarded code, no class loaded.
+    SignalHistory callSites =
+        Samples.history(
+            120,
+            (s, t) ->
+                s.recompilations(40.0 * t)
+                    .compilations(45.0 * t)
+                    .classes(5_000, 0)
+                    .sweeper(100.0 * t)
+                    .heap(CODE_CACHE, 0.03 * DEFAULT_CACHE, DEFAULT_CACHE)
+                    .discarded(40.0 * t, InferredDeoptimizationStormTest.labMethods(t))
+                    .deopts(0, 0));
+
+    assertThat(rule.evaluate(Samples.context(rule, callSites, Set.of()))).hasSize(1);
+  }
+
   @Test
   void aJmxOnlyTargetIsNotJudged() {
     SignalHistory jmxOnly =

@@ -339,6 +339,16 @@ class ScenarioReplayTest {
         // with a 500 ms call timeout: polls late or timed out, reconnects (JDK 11), the JFR stream
         // silent for a minute (JDK 17): nothing pages.
         new Scenario("cpu-saturation-jdk17", WarmUp.DEFAULT, List.of()),
+        // Churn from boot in a 48 MB cache (2026-11-27, three at once, daemon on 25): fresh
+        // copies loaded (5 a second, the lab falling behind its 20) and compiled, none dropped
+        // while the cache filled from 11% to 64%. ClassLoaderChurn at the end of the daemon's
+        // 3-minute warm-up on each JDK. On JDK 17 the copies' code was also discarded, 203/s
+        // without a deoptimisation event while the sweeper reclaimed 300 to 850 methods a second:
+        // DeoptimizationStorm paged that live beside ClassLoaderChurn, naming a wrong cause; the
+        // inferred storm now leaves class loader churn's discarded code to ClassLoaderChurn.
+        classLoaderChurnFromBoot("churn-from-boot-48m-jdk17"),
+        classLoaderChurnFromBoot("churn-from-boot-48m-jdk11"),
+        classLoaderChurnFromBoot("churn-from-boot-48m-jdk21"),
         new Scenario("cpu-saturation-jdk11", WarmUp.DEFAULT, List.of()),
         // JDK 25 (2026-11-27): the JFR stream's first start timed out beside another lab starting
         // and came up 11 s later; no poll late in the busy minute; nothing pages.
@@ -460,6 +470,22 @@ class ScenarioReplayTest {
                 "phase=reload",
                 60,
                 rate + " their class loaders are dropped and reloaded")));
+  }
+
+  /**
+   * ClassLoaderChurn once the warm-up that holds it is over: within the 3 minutes and the rule's 60
+   * s window of the start (JDK 11's chunk feed paged 217 s in, live and replayed).
+   */
+  private static Scenario classLoaderChurnFromBoot(String fixture) {
+    return new Scenario(
+        fixture,
+        WarmUp.DEFAULT,
+        List.of(
+            Expected.of(
+                "ClassLoaderChurn",
+                "phase=churn",
+                240,
+                "because their class loaders are replaced by new ones")));
   }
 
   /** How the demo's deoptimisation storm is judged on a recording: its bound and its cause. */

@@ -31,8 +31,10 @@ final class ChurnSignature {
   // The defaults of CodeCacheChurn's thresholds; CompilerCpuHigh's churn form uses them as set.
   static final double MIN_RECOMPILE_RATE = 1;
   static final double NEAR_MAX = 0.8;
-  // The default of ClassLoaderChurn's minClassLoadRate: classes loaded anew per second.
+  // The defaults of ClassLoaderChurn's minClassLoadRate (classes loaded anew per second) and
+  // minRecompileRate (methods of reloaded classes compiled again per second).
   static final double MIN_CLASS_LOAD_RATE = 1;
+  static final double MIN_RELOAD_RECOMPILE_RATE = 10;
   // Unloading happens at the GCs that collect dropped loaders, minutes apart in a large metaspace.
   static final Duration UNLOADING = Duration.ofMinutes(10);
   private static final double MOSTLY_RECOMPILING = 0.5;
@@ -108,6 +110,19 @@ final class ChurnSignature {
       }
     }
     return false;
+  }
+
+  /**
+   * Classes keep being loaded and the JIT compiles methods of reloaded classes again (the same
+   * methods of a class loaded anew, not code of a loaded class discarded) at ClassLoaderChurn's
+   * default rates.
+   */
+  static boolean classesReloaded(SignalWindow history, Duration window) {
+    double recompiles = history.rate(window, SignalSample::recompilations, SignalSample::jfr);
+    double discarded =
+        history.rate(window, SignalSample::discardedRecompilations, SignalSample::jfr);
+    return history.rate(window, SignalSample::classesLoaded) >= MIN_CLASS_LOAD_RATE
+        && recompiles - discarded >= MIN_RELOAD_RECOMPILE_RATE;
   }
 
   /** At least half of what the JIT compiled in the slice it had compiled before. */

@@ -69,7 +69,7 @@ public final class ClassLoaderChurnRule implements AlertRule {
                 + " the recompilation rate"),
         new RuleThreshold(
             MIN_RECOMPILE_RATE,
-            10,
+            ChurnSignature.MIN_RELOAD_RECOMPILE_RATE,
             "recompilations/s",
             "Compilations of methods already compiled at the same tier, in a sub-window; they must"
                 + " also be at least half of all compilations there"),

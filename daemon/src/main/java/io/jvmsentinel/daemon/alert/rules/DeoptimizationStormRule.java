@@ -33,7 +33,9 @@ import java.util.function.ToDoubleFunction;
  * does not fill, and is not a small cache (under 32 MB) being flushed (else the cache discards the
  * code: CodeCacheChurn). A larger roomy cache's sweeper reclaims only code made not entrant: the
  * storm's own (ChurnSignature). A class loaded again by a new class loader does not count: its
- * methods are new code (ClassLoaderChurn).
+ * methods are new code (ClassLoaderChurn); and on a JVM with the events, neither does code
+ * discarded while classes keep being reloaded at ClassLoaderChurn's rates
+ * (InferredDeoptimizationStorm).
  */
 public final class DeoptimizationStormRule implements AlertRule {
   static final String RATE = "minRate";
