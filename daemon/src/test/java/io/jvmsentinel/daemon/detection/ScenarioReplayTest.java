@@ -232,6 +232,10 @@ class ScenarioReplayTest {
         deoptimizationStorm("callsite-storm-jdk17", "phase=callsite", CALL_SITE_STORM),
         // JDK 25 (2026-11-27): paged live in 16 s (25.0/s), resolved 22 s after the storm.
         deoptimizationStorm("callsite-storm-jdk25", "phase=callsite", CALL_SITE_STORM),
+        // JDK 17 again with that change, beside two class loader churns: still paged, 15.6 s
+        // (24.4/s),
+        // resolved 22 s after the storm.
+        deoptimizationStorm("callsite-storm-2-jdk17", "phase=callsite", CALL_SITE_STORM),
         // Recorded again on JDK 17 with the discarded-code count, three at once (2026-11-27), as
         // DeoptimizationStorm now judges it on every JDK: the new types' waves and the reloaded
         // classes stay silent, class loader churn stays ClassLoaderChurn. The third plugin reload
@@ -349,6 +353,10 @@ class ScenarioReplayTest {
         classLoaderChurnFromBoot("churn-from-boot-48m-jdk17"),
         classLoaderChurnFromBoot("churn-from-boot-48m-jdk11"),
         classLoaderChurnFromBoot("churn-from-boot-48m-jdk21"),
+        // Live with the change (18:56, beside callsite-storm-2-jdk17): ClassLoaderChurn alone,
+        // 179 s (17, 438/s) and 199 s (25) after the start.
+        classLoaderChurnFromBoot("churn-from-boot-48m-2-jdk17"),
+        classLoaderChurnFromBoot("churn-from-boot-48m-jdk25"),
         new Scenario("cpu-saturation-jdk11", WarmUp.DEFAULT, List.of()),
         // JDK 25 (2026-11-27): the JFR stream's first start timed out beside another lab starting
         // and came up 11 s later; no poll late in the busy minute; nothing pages.
