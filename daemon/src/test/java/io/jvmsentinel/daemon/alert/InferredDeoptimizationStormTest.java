@@ -285,7 +285,7 @@ class InferredDeoptimizationStormTest {
               .classes(5_000 + 5.0 * t, 0)
               .sweeper(400.0 * t)
               .heap(CODE_CACHE, 0.55 * 48 * 1024 * 1024, 48 * 1024 * 1024)
-              .discarded(203.0 * t, InferredDeoptimizationStormTest.labMethods(t));
+              .discarded(203.0 * t, labMethods(t));
           if (!Double.isNaN(deopts)) {
             s.deopts(deopts * t, deopts * t);
           }
@@ -317,7 +317,7 @@ class InferredDeoptimizationStormTest {
                     .classes(5_000, 0)
                     .sweeper(100.0 * t)
                     .heap(CODE_CACHE, 0.03 * DEFAULT_CACHE, DEFAULT_CACHE)
-                    .discarded(40.0 * t, InferredDeoptimizationStormTest.labMethods(t))
+                    .discarded(40.0 * t, labMethods(t))
                     .deopts(0, 0));
 
     assertThat(rule.evaluate(Samples.context(rule, callSites, Set.of()))).hasSize(1);
