@@ -8,15 +8,16 @@ import java.util.OptionalInt;
 
 /**
  * Command line of the lab: {@code SCENARIO [--rate N] [--threads N] [--duration D] [--delay D]
- * [--linger D] [--warmup D] [--phase D] [--pause D] [--label L]}. Each scenario picks its own
- * defaults for the options it reads. {@code --label} is read by none: it marks a lab JVM in the
- * host's process list, so a discovery test finds its own labs among other JVMs.
+ * [--linger D] [--warmup D] [--phase D] [--pause D] [--classes N] [--label L]}. Each scenario picks
+ * its own defaults for the options it reads. {@code --label} is read by none: it marks a lab JVM in
+ * the host's process list, so a discovery test finds its own labs among other JVMs.
  */
 public final class LabOptions {
 
   private final String scenario;
   private OptionalInt rate = OptionalInt.empty();
   private OptionalInt threads = OptionalInt.empty();
+  private OptionalInt classes = OptionalInt.empty();
   private Optional<Duration> duration = Optional.empty();
   private Duration delay = Duration.ZERO;
   private Duration linger = Duration.ZERO;
@@ -73,6 +74,9 @@ public final class LabOptions {
           break;
         case "--pause":
           options.pause = Optional.of(parseDuration(value));
+          break;
+        case "--classes":
+          options.classes = OptionalInt.of(positiveInt(option, value));
           break;
         case "--label":
           break; // only seen in the process list
@@ -137,6 +141,11 @@ public final class LabOptions {
   /** Events per second for rate-driven scenarios. */
   public int rate(int defaultRate) {
     return rate.orElse(defaultRate);
+  }
+
+  /** Class count for scenarios that load a code base of their own. */
+  public int classes(int defaultClasses) {
+    return classes.orElse(defaultClasses);
   }
 
   /** Thread count for scenarios that start a fixed number of threads. */

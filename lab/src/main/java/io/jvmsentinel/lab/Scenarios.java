@@ -34,6 +34,7 @@ public final class Scenarios {
     register("storm-after-storm", StormAfterStormScenario::new);
     register("feature-after-warmup", FeatureAfterWarmupScenario::new);
     register("churn-from-boot", ChurnFromBootScenario::new);
+    register("codebase-churn", CodeBaseChurnScenario::new);
     register("classloader-churn", ClassLoaderChurnScenario::new);
     register("pool-start", PoolStartScenario::new);
     register("gc-at-startup", GcAtStartupScenario::new);

@@ -21,6 +21,9 @@ class LabOptionsTest {
     assertThat(options.duration()).hasValue(Duration.ofMinutes(2));
     assertThat(options.delay()).isEqualTo(Duration.ofMillis(250));
     assertThat(options.warmup(Duration.ofSeconds(5))).isEqualTo(Duration.ofSeconds(5));
+    assertThat(options.classes(960)).isEqualTo(960);
+    assertThat(LabOptions.parse("codebase-churn", "--classes", "3840").classes(960))
+        .isEqualTo(3840);
   }
 
   @Test
@@ -68,6 +71,7 @@ class LabOptionsTest {
             "storm-after-storm",
             "feature-after-warmup",
             "churn-from-boot",
+            "codebase-churn",
             "classloader-churn",
             "pool-start",
             "gc-at-startup",

@@ -233,8 +233,7 @@ class ScenarioReplayTest {
         // JDK 25 (2026-11-27): paged live in 16 s (25.0/s), resolved 22 s after the storm.
         deoptimizationStorm("callsite-storm-jdk25", "phase=callsite", CALL_SITE_STORM),
         // JDK 17 again with that change, beside two class loader churns: still paged, 15.6 s
-        // (24.4/s),
-        // resolved 22 s after the storm.
+        // (24.4/s), resolved 22 s after the storm.
         deoptimizationStorm("callsite-storm-2-jdk17", "phase=callsite", CALL_SITE_STORM),
         // Recorded again on JDK 17 with the discarded-code count, three at once (2026-11-27), as
         // DeoptimizationStorm now judges it on every JDK: the new types' waves and the reloaded
@@ -357,6 +356,24 @@ class ScenarioReplayTest {
         // 179 s (17, 438/s) and 199 s (25) after the start.
         classLoaderChurnFromBoot("churn-from-boot-48m-2-jdk17"),
         classLoaderChurnFromBoot("churn-from-boot-48m-jdk25"),
+        // Incident 4 as it happened (2026-11-27, three at once): a code base of 3,840 classes
+        // (150% of a 40 MB cache's worth) loaded in 150 s, then called in rotation, 20 classes a
+        // second; no class loaded after. JDK 11's sweeper let the cache fill to 90% (paged live
+        // 168 s after the start); JDK 17's flushed code in use from 40% and paged only once the
+        // cache passed 80% (266 s); JDK 25's code cache GCs kept it at 32% to 48% while 180
+        // methods a second were compiled again after being flushed, and nothing paged. A cache
+        // discarding code in use is now under pressure however full: 17 and 25 page at 198 s,
+        // 48 s into the rotation.
+        codeBaseChurn("codebase-churn-40m-jdk11"),
+        codeBaseChurn("codebase-churn-40m-jdk17"),
+        codeBaseChurn("codebase-churn-40m-jdk25"),
+        // With that change, live (21:37): JDK 21 paged 175 s after the start, 48 s into the
+        // rotation, "124 methods/s compiled again, code cache 46% full, flushing code still in
+        // use". The same code base in a 240 MB cache (JDK 17 and 25 beside it) fits at 22% to 25%,
+        // nothing is flushed and compiled again: silent.
+        codeBaseChurn("codebase-churn-40m-jdk21"),
+        new Scenario("codebase-fits-240m-jdk17", WarmUp.DEFAULT, List.of()),
+        new Scenario("codebase-fits-240m-jdk25", WarmUp.DEFAULT, List.of()),
         new Scenario("cpu-saturation-jdk11", WarmUp.DEFAULT, List.of()),
         // JDK 25 (2026-11-27): the JFR stream's first start timed out beside another lab starting
         // and came up 11 s later; no poll late in the busy minute; nothing pages.
@@ -494,6 +511,15 @@ class ScenarioReplayTest {
                 "phase=churn",
                 240,
                 "because their class loaders are replaced by new ones")));
+  }
+
+  private static Scenario codeBaseChurn(String fixture) {
+    return new Scenario(
+        fixture,
+        WarmUp.DEFAULT,
+        List.of(Expected.of("CodeCacheChurn", "phase=churn", 300, "compiled again")),
+        // True where they fire: the sweeper's caches do pass 90%, its compiler threads burn 41%.
+        Set.of("CodeCacheNearFull", "CompilerCpuHigh"));
   }
 
   /** How the demo's deoptimisation storm is judged on a recording: its bound and its cause. */

@@ -26,6 +26,10 @@ import java.util.Map;
  * filling up) and being flushed while the same methods are recompiled. That is churn from boot, the
  * way the seed incident began after a JDK upgrade.
  *
+ * <p>A cache under its near-full mark that keeps throwing away code still in use (the code in use
+ * does not fit; {@link ChurnSignature.CacheState#DISCARDING_IN_USE}) is under pressure too: the
+ * seed incident's cache was the one the JVM kept flushing, whatever its occupancy.
+ *
  * <p>The latest sub-window must show the signature at half the thresholds, to fire (churn that has
  * stopped is not paged) and to stay firing: the alert resolves once recompiling under pressure
  * stops, not once it has drained out of the minute.
@@ -101,21 +105,21 @@ public final class CodeCacheChurnRule implements AlertRule {
     double nearMax = context.threshold(OCCUPANCY) * relax;
     // Warm-up recompiles too: then only a full cache being flushed is unambiguous.
     boolean strict = context.warmingUp() && !firing;
-    boolean roomy = ChurnSignature.roomy(context.history(), window);
+    ChurnSignature.CacheState cache = ChurnSignature.cacheState(context.history(), window);
     int held =
         SubWindows.holding(
             context.history(),
             window,
             slice ->
                 ChurnSignature.recompilingUnderPressure(
-                    slice, strict, minRecompiles, nearMax, roomy));
+                    slice, strict, minRecompiles, nearMax, cache));
     boolean now =
         ChurnSignature.recompilingUnderPressure(
             Latest.subWindow(context.history(), window),
             false,
             context.threshold(MIN_RECOMPILE_RATE) / 2,
             context.threshold(OCCUPANCY) / 2,
-            roomy);
+            cache);
     if (!now || !(firing || SubWindows.sustained(held, context.threshold(SUSTAINED)))) {
       return List.of();
     }
@@ -127,7 +131,7 @@ public final class CodeCacheChurnRule implements AlertRule {
             samples,
             held,
             SubWindows.maxOccupancy(samples),
-            ChurnSignature.flushing(samples)));
+            cache == ChurnSignature.CacheState.DISCARDING_IN_USE));
   }
 
   private Finding finding(
@@ -136,7 +140,10 @@ public final class CodeCacheChurnRule implements AlertRule {
       List<SignalSample> samples,
       int held,
       double maxOccupancy,
-      boolean flushing) {
+      boolean discardingInUse) {
+    boolean flushing = ChurnSignature.flushing(samples);
+    double discarded =
+        context.history().rate(window, SignalSample::discardedRecompilations, SignalSample::jfr);
     double recompiles =
         context.history().rate(window, SignalSample::recompilations, SignalSample::jfr);
     double compiles = context.history().rate(window, SignalSample::compilations, SignalSample::jfr);
@@ -159,6 +166,10 @@ public final class CodeCacheChurnRule implements AlertRule {
         "codeCacheGcsPerSecond",
         Rates.rounded(context.history().rate(window, SignalSample::codeCacheGcs)));
     evidence.put("warmingUp", context.warmingUp());
+    if (!Double.isNaN(discarded)) {
+      evidence.put("flushedCodeRecompiledPerSecond", Rates.rounded(discarded));
+    }
+    evidence.put("cacheDiscardsCodeInUse", discardingInUse);
     evidence.put("mostRecompiledMethods", CodeCacheEvidence.mostRecompiled(samples));
     // A JVM without jdk.Deoptimization (JDK 11) gets no list: an empty one would read as "none".
     if (samples.stream().anyMatch(sample -> !Double.isNaN(sample.deoptimizations()))) {
@@ -178,20 +189,24 @@ public final class CodeCacheChurnRule implements AlertRule {
             + (Double.isNaN(maxOccupancy)
                 ? "occupancy unknown"
                 : Rates.percent(maxOccupancy) + " full")
-            + (flushing ? " and being flushed" : ""),
+            + (discardingInUse
+                ? ", flushing code still in use"
+                : flushing ? " and being flushed" : ""),
         "The JIT keeps compiling again methods it had already compiled ("
             + Rates.format(recompiles)
             + "/s of "
             + Rates.format(compiles)
             + " compilations/s) while the code cache is "
-            + (flushing ? "being flushed" : "near its maximum")
+            + (flushing || discardingInUse ? "being flushed" : "near its maximum")
             + ", in "
             + held
             + " of the last "
             + SubWindows.PARTS
             + " sub-windows"
             + (context.warmingUp() ? ", already during warm-up" : "")
-            + ". The compiler threads burn CPU and hot code runs slower between"
+            + "."
+            + (discardingInUse ? inUse(discarded) : "")
+            + " The compiler threads burn CPU and hot code runs slower between"
             + " recompilations. ReservedCodeCacheSize is "
             + CodeCacheEvidence.reserved(context)
             + ".",
@@ -204,5 +219,16 @@ public final class CodeCacheChurnRule implements AlertRule {
             "recompilationsPerSecond",
             "maxOccupancy",
             "occupancyHistory"));
+  }
+
+  /** Why a cache that is not full is too small. */
+  private static String inUse(double discarded) {
+    return " The cache is not full, but "
+        + Rates.format(discarded)
+        + "/s of that is code the JVM flushed and then needed again, spread over many methods"
+        + " (not the same few, as in a deoptimisation storm), with no class reloading and few"
+        + " deoptimisations to explain it: the code in use does not fit, so the JVM keeps it"
+        + " under its maximum by flushing the least recently used code (the sweeper until JDK"
+        + " 19, code cache GCs from JDK 20), and compiles it again.";
   }
 }

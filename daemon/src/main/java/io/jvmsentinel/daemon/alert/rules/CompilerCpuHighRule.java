@@ -106,7 +106,8 @@ public final class CompilerCpuHighRule implements AlertRule {
                 sustainedShare);
     // High while the same methods are compiled again under code cache pressure: the churn
     // signature, which needs no long wait and counts during warm-up too.
-    boolean roomy = ChurnSignature.roomy(context.history(), ChurnSignature.WINDOW);
+    ChurnSignature.CacheState cache =
+        ChurnSignature.cacheState(context.history(), ChurnSignature.WINDOW);
     boolean churning =
         SubWindows.sustained(
             SubWindows.holding(
@@ -115,7 +116,7 @@ public final class CompilerCpuHighRule implements AlertRule {
                 slice ->
                     busy(slice, limit, minCores)
                         && ChurnSignature.recompilingUnderPressure(
-                            slice, context.warmingUp(), roomy)),
+                            slice, context.warmingUp(), cache)),
             sustainedShare);
     if (!firing && !sustained && !churning) {
       return List.of();
