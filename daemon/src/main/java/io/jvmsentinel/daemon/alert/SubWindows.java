@@ -62,6 +62,20 @@ public final class SubWindows {
     return slices;
   }
 
+  /**
+   * The slices after the last that satisfies {@code end} (all of them if none does): the run a
+   * condition must be sustained in to be a new episode rather than the tail of one that ended.
+   */
+  public static List<List<SignalSample>> since(
+      List<List<SignalSample>> slices, Predicate<List<SignalSample>> end) {
+    for (int i = slices.size() - 1; i >= 0; i--) {
+      if (end.test(slices.get(i))) {
+        return slices.subList(i + 1, slices.size());
+      }
+    }
+    return slices;
+  }
+
   /** How many of the slices satisfy {@code condition} (empty slices never do). */
   public static int holding(
       List<List<SignalSample>> slices, Predicate<List<SignalSample>> condition) {

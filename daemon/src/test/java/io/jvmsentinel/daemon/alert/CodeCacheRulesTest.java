@@ -100,6 +100,38 @@ class CodeCacheRulesTest {
   }
 
   @Test
+  void theTailOfAnEpisodeThatHasEndedIsNoNewChurn() {
+    AlertRule rule = new CodeCacheChurnRule();
+    // codebase-churn-ends-jdk17: churn in a cache at 90% until 55 s, 15 s stopped (the alert
+    // resolved), then the code base unloaded: the sweeper reclaiming it while a few methods are
+    // compiled again for 30 s. The minute still holds two sub-windows of the churn.
+    SignalHistory tail = churnThen(55, 70, 5);
+    // Churn again after a 10 s pause, sustained for 40 s since: a new episode.
+    SignalHistory again = churnThen(50, 60, 150);
+
+    assertThat(rule.evaluate(context(rule, tail, Set.of(), false))).isEmpty();
+    assertThat(rule.evaluate(context(rule, again, Set.of(), false))).hasSize(1);
+  }
+
+  /**
+   * 100 s of a cache at 90% with the sweeper flushing: 150 recompilations a second until {@code
+   * churnEnds}, none until {@code quietEnds}, {@code after} a second from then on.
+   */
+  private static SignalHistory churnThen(int churnEnds, int quietEnds, double after) {
+    double[] recompiled = new double[101];
+    for (int t = 1; t <= 100; t++) {
+      recompiled[t] = recompiled[t - 1] + (t <= churnEnds ? 150 : t <= quietEnds ? 0 : after);
+    }
+    return Samples.history(
+        100,
+        (s, t) ->
+            s.compilations(recompiled[t] + 2.0 * t)
+                .recompilations(recompiled[t])
+                .sweeper(100.0 * t)
+                .heap(SEGMENT, 90, 100));
+  }
+
+  @Test
   void churnFromBootFiresDuringWarmUpWhenTheCacheIsFullAndFlushed() {
     AlertRule rule = new CodeCacheChurnRule();
     SignalHistory fromBoot =

@@ -374,6 +374,12 @@ class ScenarioReplayTest {
         codeBaseChurn("codebase-churn-40m-jdk21"),
         new Scenario("codebase-fits-240m-jdk17", WarmUp.DEFAULT, List.of()),
         new Scenario("codebase-fits-240m-jdk25", WarmUp.DEFAULT, List.of()),
+        // The rotation stopped after 330 s, the JVM alive 100 s more (21:49, three at once):
+        // live, CodeCacheChurn paged 185 s after the start on 17 and 25 (47 s into the rotation)
+        // and 155 s on 11, and resolved 26 to 28 s after the end.
+        codeBaseChurnEnds("codebase-churn-ends-jdk11"),
+        codeBaseChurnEnds("codebase-churn-ends-jdk17"),
+        codeBaseChurnEnds("codebase-churn-ends-jdk25"),
         new Scenario("cpu-saturation-jdk11", WarmUp.DEFAULT, List.of()),
         // JDK 25 (2026-11-27): the JFR stream's first start timed out beside another lab starting
         // and came up 11 s later; no poll late in the busy minute; nothing pages.
@@ -519,6 +525,16 @@ class ScenarioReplayTest {
         WarmUp.DEFAULT,
         List.of(Expected.of("CodeCacheChurn", "phase=churn", 300, "compiled again")),
         // True where they fire: the sweeper's caches do pass 90%, its compiler threads burn 41%.
+        Set.of("CodeCacheNearFull", "CompilerCpuHigh"));
+  }
+
+  private static Scenario codeBaseChurnEnds(String fixture) {
+    return new Scenario(
+        fixture,
+        WarmUp.DEFAULT,
+        List.of(
+            Expected.of("CodeCacheChurn", "phase=churn", 300, "compiled again")
+                .resolvedWithin(30, "phase=linger")),
         Set.of("CodeCacheNearFull", "CompilerCpuHigh"));
   }
 

@@ -14,6 +14,7 @@ import io.jvmsentinel.daemon.alert.WindowedEvidence;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * Codecache churn (seed incident 4), recognised by its signature rather than by the clock: the JIT
@@ -31,8 +32,9 @@ import java.util.Map;
  * seed incident's cache was the one the JVM kept flushing, whatever its occupancy.
  *
  * <p>The latest sub-window must show the signature at half the thresholds, to fire (churn that has
- * stopped is not paged) and to stay firing: the alert resolves once recompiling under pressure
- * stops, not once it has drained out of the minute.
+ * stopped is not paged) and to stay firing, and to fire the one before it at the full thresholds (a
+ * single sub-window of an ended episode's tail is no new churn): the alert resolves once
+ * recompiling under pressure stops, not once it has drained out of the minute.
  */
 public final class CodeCacheChurnRule implements AlertRule {
   static final String WINDOW = "windowSeconds";
@@ -106,21 +108,30 @@ public final class CodeCacheChurnRule implements AlertRule {
     // Warm-up recompiles too: then only a full cache being flushed is unambiguous.
     boolean strict = context.warmingUp() && !firing;
     ChurnSignature.CacheState cache = ChurnSignature.cacheState(context.history(), window);
-    int held =
-        SubWindows.holding(
-            context.history(),
-            window,
-            slice ->
-                ChurnSignature.recompilingUnderPressure(
-                    slice, strict, minRecompiles, nearMax, cache));
-    boolean now =
-        ChurnSignature.recompilingUnderPressure(
-            Latest.subWindow(context.history(), window),
-            false,
-            context.threshold(MIN_RECOMPILE_RATE) / 2,
-            context.threshold(OCCUPANCY) / 2,
-            cache);
-    if (!now || !(firing || SubWindows.sustained(held, context.threshold(SUSTAINED)))) {
+    List<List<SignalSample>> slices = SubWindows.of(context.history(), window, SubWindows.PARTS);
+    Predicate<List<SignalSample>> churning =
+        slice ->
+            ChurnSignature.recompilingUnderPressure(slice, strict, minRecompiles, nearMax, cache);
+    // Churn has stopped in a sub-window that fails the signature at half the thresholds.
+    Predicate<List<SignalSample>> stopped =
+        slice ->
+            !ChurnSignature.recompilingUnderPressure(
+                slice,
+                false,
+                context.threshold(MIN_RECOMPILE_RATE) / 2,
+                context.threshold(OCCUPANCY) / 2,
+                cache);
+    int held = SubWindows.holding(slices, churning);
+    boolean now = !slices.isEmpty() && !stopped.test(slices.get(slices.size() - 1));
+    // A fresh page needs the signature sustained since churn last stopped: once an episode has
+    // resolved, its older sub-windows still hold, and the tail after it (the lab's code base
+    // unloaded at its end: the sweeper reclaiming it, a few methods compiled again for 30 s)
+    // re-paged it on them.
+    boolean sustained =
+        SubWindows.sustained(
+            SubWindows.holding(SubWindows.since(slices, stopped), churning),
+            context.threshold(SUSTAINED));
+    if (!now || !(firing || sustained)) {
       return List.of();
     }
     List<SignalSample> samples = context.history().window(window);
