@@ -364,22 +364,25 @@ class ScenarioReplayTest {
         // methods a second were compiled again after being flushed, and nothing paged. A cache
         // discarding code in use is now under pressure however full: 17 and 25 page at 198 s,
         // 48 s into the rotation.
-        codeBaseChurn("codebase-churn-40m-jdk11"),
-        codeBaseChurn("codebase-churn-40m-jdk17"),
-        codeBaseChurn("codebase-churn-40m-jdk25"),
+        codeBaseChurn("codebase-churn-40m-jdk11", CODE_BASE_CHURN),
+        codeBaseChurn("codebase-churn-40m-jdk17", CODE_BASE_CHURN),
+        codeBaseChurn("codebase-churn-40m-jdk25", CODE_BASE_CHURN),
         // With that change, live (21:37): JDK 21 paged 175 s after the start, 48 s into the
         // rotation, "124 methods/s compiled again, code cache 46% full, flushing code still in
         // use". The same code base in a 240 MB cache (JDK 17 and 25 beside it) fits at 22% to 25%,
         // nothing is flushed and compiled again: silent.
-        codeBaseChurn("codebase-churn-40m-jdk21"),
+        codeBaseChurn("codebase-churn-40m-jdk21", CODE_BASE_CHURN),
         new Scenario("codebase-fits-240m-jdk17", WarmUp.DEFAULT, List.of()),
         new Scenario("codebase-fits-240m-jdk25", WarmUp.DEFAULT, List.of()),
         // The rotation stopped after 330 s, the JVM alive 100 s more (21:49, three at once):
         // live, CodeCacheChurn paged 185 s after the start on 17 and 25 (47 s into the rotation)
         // and 155 s on 11, and resolved 26 to 28 s after the end.
-        codeBaseChurnEnds("codebase-churn-ends-jdk11"),
-        codeBaseChurnEnds("codebase-churn-ends-jdk17"),
-        codeBaseChurnEnds("codebase-churn-ends-jdk25"),
+        codeBaseChurn(
+            "codebase-churn-ends-jdk11", CODE_BASE_CHURN.resolvedWithin(30, "phase=linger")),
+        codeBaseChurn(
+            "codebase-churn-ends-jdk17", CODE_BASE_CHURN.resolvedWithin(30, "phase=linger")),
+        codeBaseChurn(
+            "codebase-churn-ends-jdk25", CODE_BASE_CHURN.resolvedWithin(30, "phase=linger")),
         new Scenario("cpu-saturation-jdk11", WarmUp.DEFAULT, List.of()),
         // JDK 25 (2026-11-27): the JFR stream's first start timed out beside another lab starting
         // and came up 11 s later; no poll late in the busy minute; nothing pages.
@@ -519,22 +522,16 @@ class ScenarioReplayTest {
                 "because their class loaders are replaced by new ones")));
   }
 
-  private static Scenario codeBaseChurn(String fixture) {
-    return new Scenario(
-        fixture,
-        WarmUp.DEFAULT,
-        List.of(Expected.of("CodeCacheChurn", "phase=churn", 300, "compiled again")),
-        // True where they fire: the sweeper's caches do pass 90%, its compiler threads burn 41%.
-        Set.of("CodeCacheNearFull", "CompilerCpuHigh"));
-  }
+  /** The code base churn paged in time, naming recompilation. */
+  private static final Expected CODE_BASE_CHURN =
+      Expected.of("CodeCacheChurn", "phase=churn", 300, "compiled again");
 
-  private static Scenario codeBaseChurnEnds(String fixture) {
+  private static Scenario codeBaseChurn(String fixture, Expected churn) {
     return new Scenario(
         fixture,
         WarmUp.DEFAULT,
-        List.of(
-            Expected.of("CodeCacheChurn", "phase=churn", 300, "compiled again")
-                .resolvedWithin(30, "phase=linger")),
+        List.of(churn),
+        // True where they fire: the sweeper's caches do pass 90%, its compiler threads burn 41%.
         Set.of("CodeCacheNearFull", "CompilerCpuHigh"));
   }
 
