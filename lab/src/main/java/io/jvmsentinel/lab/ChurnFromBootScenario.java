@@ -1,10 +1,5 @@
 package io.jvmsentinel.lab;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryPoolMXBean;
-import java.lang.management.MemoryType;
-import java.lang.management.MemoryUsage;
-
 /**
  * Code cache churn from the first second (issue 12, case 3; the seed incident after a JDK upgrade
  * was churn from boot): the {@code codecache-churn} mechanism with no delay, keeping as many hot
@@ -55,26 +50,10 @@ final class ChurnFromBootScenario implements Scenario {
     CodeCacheChurnScenario.churn(
         rate,
         () ->
-            occupancyPercent() < TARGET_PERCENT
+            CodeCacheStatus.occupancyPercent() < TARGET_PERCENT
                 ? FILL_CALLS
                 : CodeCacheChurnScenario.CALLS_PER_COPY,
-        alive -> occupancyPercent() > TARGET_PERCENT,
+        alive -> CodeCacheStatus.occupancyPercent() > TARGET_PERCENT,
         UNLOAD_EVERY);
-  }
-
-  /** Used share of the code cache's maximum, over its pools (one, or three when segmented). */
-  static double occupancyPercent() {
-    long used = 0;
-    long max = 0;
-    for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-      String name = pool.getName();
-      if (pool.getType() == MemoryType.NON_HEAP
-          && (name.equals("CodeCache") || name.startsWith("CodeHeap"))) {
-        MemoryUsage usage = pool.getUsage();
-        used += usage.getUsed();
-        max += usage.getMax();
-      }
-    }
-    return max <= 0 ? 0 : 100.0 * used / max;
   }
 }

@@ -1,7 +1,5 @@
 package io.jvmsentinel.lab;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongUnaryOperator;
@@ -30,7 +28,7 @@ final class CodeBaseChurnScenario implements Scenario {
   CodeBaseChurnScenario(LabOptions options) {
     this.rate = options.rate(DEFAULT_RATE);
     this.classes =
-        options.classes((int) (codeCacheMax() * OVERSIZE_PERCENT / 100 / (COPY_KB * 1024L)));
+        options.classes((int) (CodeCacheStatus.max() * OVERSIZE_PERCENT / 100 / (COPY_KB * 1024L)));
   }
 
   @Override
@@ -70,14 +68,5 @@ final class CodeBaseChurnScenario implements Scenario {
           LongUnaryOperator copy = codeBase.get((int) (sequence % codeBase.size()));
           Blackhole.consume(CodeCacheChurnScenario.runUntilCompiled(copy, sequence));
         });
-  }
-
-  /** The code cache's maximum in bytes, over its pools (one, or three when segmented). */
-  private static long codeCacheMax() {
-    return ManagementFactory.getMemoryPoolMXBeans().stream()
-        .filter(pool -> pool.getType() == MemoryType.NON_HEAP)
-        .filter(pool -> pool.getName().equals("CodeCache") || pool.getName().startsWith("CodeHeap"))
-        .mapToLong(pool -> pool.getUsage().getMax())
-        .sum();
   }
 }

@@ -32,9 +32,9 @@ import java.util.function.Predicate;
  * seed incident's cache was the one the JVM kept flushing, whatever its occupancy.
  *
  * <p>The latest sub-window must show the signature at half the thresholds, to fire (churn that has
- * stopped is not paged) and to stay firing, and to fire the one before it at the full thresholds (a
- * single sub-window of an ended episode's tail is no new churn): the alert resolves once
- * recompiling under pressure stops, not once it has drained out of the minute.
+ * stopped is not paged) and to stay firing: the alert resolves once recompiling under pressure
+ * stops, not once it has drained out of the minute. A fresh page counts only the sub-windows since
+ * the signature last failed there (an ended episode's tail is no new churn).
  */
 public final class CodeCacheChurnRule implements AlertRule {
   static final String WINDOW = "windowSeconds";
