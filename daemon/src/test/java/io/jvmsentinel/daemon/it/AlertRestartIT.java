@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.jvmsentinel.daemon.lab.LabProcess;
 import io.jvmsentinel.daemon.lab.LabSpec;
 import io.jvmsentinel.daemon.lab.LoopbackPorts;
+import io.jvmsentinel.daemon.testing.DaemonLogsOnFailure;
 import io.jvmsentinel.daemon.testing.ForkedDaemon;
 import io.jvmsentinel.daemon.testing.Jdks;
 import io.jvmsentinel.daemon.testing.WebhookReceiver;
@@ -17,6 +18,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -24,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * continues the alert without paging again, and one restarted after the storm ended while no daemon
  * ran sends the resolve, under the same dedup key. The alert state file carries it across.
  */
+@ExtendWith(DaemonLogsOnFailure.class)
 class AlertRestartIT {
   @TempDir Path dir;
   private WebhookReceiver receiver;

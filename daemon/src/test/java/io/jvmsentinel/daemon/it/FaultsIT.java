@@ -7,6 +7,7 @@ import io.jvmsentinel.daemon.lab.LabProcess;
 import io.jvmsentinel.daemon.lab.LabSpec;
 import io.jvmsentinel.daemon.lab.LoopbackPorts;
 import io.jvmsentinel.daemon.testing.DaemonHttp;
+import io.jvmsentinel.daemon.testing.DaemonLogsOnFailure;
 import io.jvmsentinel.daemon.testing.ForkedDaemon;
 import io.jvmsentinel.daemon.testing.Jdks;
 import io.jvmsentinel.daemon.testing.ProcessResources;
@@ -23,6 +24,7 @@ import javax.management.remote.JMXConnector;
 import javax.management.remote.JMXConnectorFactory;
 import javax.management.remote.JMXServiceURL;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -30,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * be read from {@code /proc}: a target restarted on another JDK, killed in the middle of a thread
  * storm, hung, and restarted many times in a row. Figures are printed for docs/operations.md.
  */
+@ExtendWith(DaemonLogsOnFailure.class)
 class FaultsIT {
   private static final Duration READY = Duration.ofSeconds(30);
   private static final Map<String, String> TARGET = Map.of("target", "app");

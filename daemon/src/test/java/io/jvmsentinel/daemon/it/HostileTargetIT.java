@@ -13,6 +13,7 @@ import io.jvmsentinel.daemon.lab.LabProcess;
 import io.jvmsentinel.daemon.lab.LabSpec;
 import io.jvmsentinel.daemon.lab.LoopbackPorts;
 import io.jvmsentinel.daemon.testing.DaemonHttp;
+import io.jvmsentinel.daemon.testing.DaemonLogsOnFailure;
 import io.jvmsentinel.daemon.testing.ForkedDaemon;
 import io.jvmsentinel.daemon.testing.Jdks;
 import io.jvmsentinel.daemon.testing.PrometheusText;
@@ -30,6 +31,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -37,6 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
  * hostile ones. The daemon refuses each attack with one clear log line, stays up, and keeps
  * watching the healthy target.
  */
+@ExtendWith(DaemonLogsOnFailure.class)
 class HostileTargetIT {
   private static final Duration READY = Duration.ofSeconds(30);
 

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jvmsentinel.daemon.lab.LabProcess;
 import io.jvmsentinel.daemon.lab.LabSpec;
 import io.jvmsentinel.daemon.lab.LoopbackPorts;
+import io.jvmsentinel.daemon.testing.DaemonLogsOnFailure;
 import io.jvmsentinel.daemon.testing.ForkedDaemon;
 import io.jvmsentinel.daemon.testing.Jdks;
 import java.nio.file.Files;
@@ -20,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -28,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * and the daemon runs on it with the image's JVM options against a real lab JVM over remote JMX
  * (which needs the two modules jdeps cannot see) and catches its thread storm.
  */
+@ExtendWith(DaemonLogsOnFailure.class)
 class JlinkedRuntimeIT {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Path DOCKERFILE = Jdks.repoRoot().resolve("deploy/Dockerfile");

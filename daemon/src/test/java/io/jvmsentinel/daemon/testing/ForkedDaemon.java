@@ -3,7 +3,10 @@ package io.jvmsentinel.daemon.testing;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -12,6 +15,9 @@ import java.util.concurrent.TimeUnit;
  * its threads, descriptors and connections from {@code /proc} without counting the test's own.
  */
 public final class ForkedDaemon implements AutoCloseable {
+  // The logs kept so far in this test JVM, in order: DaemonLogsOnFailure prints a failed test's.
+  private static final List<Path> KEPT = new ArrayList<>();
+
   private final Process process;
   private final Path tmp;
   private final Path log;
@@ -114,13 +120,24 @@ public final class ForkedDaemon implements AutoCloseable {
   /** Copies the log out of the test's temporary directory, for a failed CI run. */
   private void keepLog() {
     try {
-      Path kept = Files.createDirectories(Path.of("target", "forked-daemon-logs"));
-      Files.copy(
-          log,
-          kept.resolve("daemon-" + pid() + ".log"),
-          java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      Path kept =
+          Files.createDirectories(Path.of("target", "forked-daemon-logs"))
+              .resolve("daemon-" + pid() + ".log");
+      Files.copy(log, kept, StandardCopyOption.REPLACE_EXISTING);
+      synchronized (KEPT) {
+        if (!KEPT.contains(kept)) {
+          KEPT.add(kept);
+        }
+      }
     } catch (IOException e) {
       // Only a diagnostic aid.
+    }
+  }
+
+  /** The logs kept so far, oldest first. */
+  static List<Path> keptLogs() {
+    synchronized (KEPT) {
+      return List.copyOf(KEPT);
     }
   }
 }
