@@ -389,6 +389,13 @@ class ScenarioReplayTest {
             "codebase-churn-ends-jdk17", CODE_BASE_CHURN.resolvedWithin(30, "phase=linger")),
         codeBaseChurn(
             "codebase-churn-ends-jdk25", CODE_BASE_CHURN.resolvedWithin(30, "phase=linger")),
+        // The same churn with the users' default poll interval, 10 s (2026-11-28, three at once):
+        // code heap occupancy and class counts read five times less often; live, CodeCacheChurn
+        // paged after 192 s on 17 and 25 ("flushing code still in use", 44% to 49% full) and
+        // 150 s on 11 (90% full).
+        codeBaseChurn("codebase-churn-40m-poll10-jdk11", CODE_BASE_CHURN),
+        codeBaseChurn("codebase-churn-40m-poll10-jdk17", CODE_BASE_CHURN),
+        codeBaseChurn("codebase-churn-40m-poll10-jdk25", CODE_BASE_CHURN),
         new Scenario("cpu-saturation-jdk11", WarmUp.DEFAULT, List.of()),
         // JDK 25 (2026-11-27): the JFR stream's first start timed out beside another lab starting
         // and came up 11 s later; no poll late in the busy minute; nothing pages.
