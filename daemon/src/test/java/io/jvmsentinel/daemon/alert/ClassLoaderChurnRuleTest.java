@@ -258,4 +258,27 @@ class ClassLoaderChurnRuleTest {
                     .heap(CODE_CACHE, 0.3 * DEFAULT_CACHE, DEFAULT_CACHE));
     assertThat(rule.evaluate(Samples.context(rule, stopped, Set.of("")))).as("stopped").isEmpty();
   }
+
+  @Test
+  void aPagedEpisodeHoldsOnceItsCopiesFillTheCacheAndResolvesWhenTheLoadingStops() {
+    // The copies filled the cache to 85%: a fresh page there is CodeCacheChurn's (above), but an
+    // episode this rule paged goes on while the classes keep being reloaded.
+    SignalHistory filled = reloading(0.85, 0);
+    assertThat(rule.evaluate(Samples.context(rule, filled, Set.of()))).as("not paged").isEmpty();
+    assertThat(rule.evaluate(Samples.context(rule, filled, Set.of("")))).as("paged").hasSize(1);
+
+    // The reloading stopped 25 s ago while the full cache's flushing still recompiles: resolved.
+    SignalHistory loadingStopped =
+        Samples.history(
+            120,
+            (s, t) ->
+                s.recompilations(180.0 * t)
+                    .compilations(182.0 * t)
+                    .classes(5_000 + 10.0 * Math.min(t, 95), 10.0 * Math.min(t, 95))
+                    .sweeper(36.0 * t)
+                    .heap(CODE_CACHE, 0.85 * DEFAULT_CACHE, DEFAULT_CACHE));
+    assertThat(rule.evaluate(Samples.context(rule, loadingStopped, Set.of(""))))
+        .as("loading stopped")
+        .isEmpty();
+  }
 }

@@ -181,6 +181,10 @@ public final class CodeCacheChurnRule implements AlertRule {
       evidence.put("flushedCodeRecompiledPerSecond", Rates.rounded(discarded));
     }
     evidence.put("cacheDiscardsCodeInUse", discardingInUse);
+    double loaded = context.history().rate(window, SignalSample::classesLoaded);
+    boolean reloading = ChurnSignature.classesReloaded(context.history(), window);
+    evidence.put("classesLoadedPerSecond", Rates.rounded(loaded));
+    evidence.put("classesReloaded", reloading);
     evidence.put("mostRecompiledMethods", CodeCacheEvidence.mostRecompiled(samples));
     // A JVM without jdk.Deoptimization (JDK 11) gets no list: an empty one would read as "none".
     if (samples.stream().anyMatch(sample -> !Double.isNaN(sample.deoptimizations()))) {
@@ -217,11 +221,16 @@ public final class CodeCacheChurnRule implements AlertRule {
             + (context.warmingUp() ? ", already during warm-up" : "")
             + "."
             + (discardingInUse ? inUse(discarded) : "")
+            + (reloading ? reloaded(loaded) : "")
             + " The compiler threads burn CPU and hot code runs slower between"
             + " recompilations. ReservedCodeCacheSize is "
             + CodeCacheEvidence.reserved(context)
             + ".",
-        "Raise -XX:ReservedCodeCacheSize (the incident this rule is modelled on needed 256 MB"
+        (reloading
+                ? "Find what keeps loading classes (see ClassLoaderChurn); meanwhile raise"
+                    + " -XX:ReservedCodeCacheSize for time. Otherwise: raise it"
+                : "Raise -XX:ReservedCodeCacheSize")
+            + " (the incident this rule is modelled on needed 256 MB"
             + " instead of 64/128 MB); check the most recompiled methods for code that keeps"
             + " being thrown away (class unloading, generated classes, deoptimisation loops).",
         EvidenceOrder.causeFirst(
@@ -230,6 +239,15 @@ public final class CodeCacheChurnRule implements AlertRule {
             "recompilationsPerSecond",
             "maxOccupancy",
             "occupancyHistory"));
+  }
+
+  /** What fills the cache when classes keep being loaded anew. */
+  private static String reloaded(double loaded) {
+    return " Classes are loaded at "
+        + Rates.format(loaded)
+        + "/s meanwhile and methods of reloaded classes compiled again: the copies fill the cache"
+        + " (ClassLoaderChurn's mechanism), and a larger cache only buys time until the reloading"
+        + " stops.";
   }
 
   /** Why a cache that is not full is too small. */
