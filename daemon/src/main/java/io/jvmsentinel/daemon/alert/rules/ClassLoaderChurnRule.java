@@ -115,24 +115,21 @@ public final class ClassLoaderChurnRule implements AlertRule {
     double deopts = history.rate(window, SignalSample::deoptimizations, SignalSample::jfr);
     double loaded = history.rate(window, SignalSample::classesLoaded);
     double minLoaded = context.threshold(MIN_CLASS_LOAD_RATE);
-    // An episode already paged holds while classes keep being loaded, even once the copies have
-    // filled the cache: the reloading goes on, and resolving then told on-call it had stopped
-    // (churn-from-boot-48m-poll10: the cache reached 80% 100 s into the page). The flushing a
-    // full cache does then also discards code, which is not deoptimisation.
-    boolean pagedAndFilling =
-        context.firing("") && ChurnSignature.cacheUnderPressure(history, window);
     if (!(loaded >= minLoaded)) {
       return List.of();
     }
-    // Held so only while classes are loaded now: over the window's last third, which a 10 s poll
-    // updates at least once.
-    if (pagedAndFilling
-        && !(history.rate(window.dividedBy(3), SignalSample::classesLoaded) >= minLoaded)) {
-      return List.of();
-    }
-    if (!pagedAndFilling
-        && (ChurnSignature.cacheUnderPressure(history, window)
-            || discardedByDeoptimization(history, window, recompiles, deopts))) {
+    boolean underPressure = ChurnSignature.cacheUnderPressure(history, window);
+    if (context.firing("") && underPressure) {
+      // An episode already paged holds while classes keep being loaded, even once the copies have
+      // filled the cache: the reloading goes on, and resolving then told on-call it had stopped
+      // (churn-from-boot-48m-poll10: the cache reached 80% 100 s into the page). The flushing a
+      // full cache does then also discards code, which is not deoptimisation. Held so only while
+      // classes are loaded now: over the window's last third, which a 10 s poll updates at least
+      // once.
+      if (!(history.rate(window.dividedBy(3), SignalSample::classesLoaded) >= minLoaded)) {
+        return List.of();
+      }
+    } else if (underPressure || discardedByDeoptimization(history, window, recompiles, deopts)) {
       return List.of();
     }
     int held =

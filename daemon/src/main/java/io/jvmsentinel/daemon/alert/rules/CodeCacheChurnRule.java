@@ -228,7 +228,7 @@ public final class CodeCacheChurnRule implements AlertRule {
             + ".",
         (reloading
                 ? "Find what keeps loading classes (see ClassLoaderChurn); meanwhile raise"
-                    + " -XX:ReservedCodeCacheSize for time. Otherwise: raise it"
+                    + " -XX:ReservedCodeCacheSize, which only buys time"
                 : "Raise -XX:ReservedCodeCacheSize")
             + " (the incident this rule is modelled on needed 256 MB"
             + " instead of 64/128 MB); check the most recompiled methods for code that keeps"
