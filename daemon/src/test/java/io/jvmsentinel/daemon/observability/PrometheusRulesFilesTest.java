@@ -32,7 +32,8 @@ class PrometheusRulesFilesTest {
 
   private static final Set<String> SCRAPE_INTERVALS = Set.of("15s", "30s", "60s");
   private static final String HEALTH_GROUP = "jvm-sentinel-daemon-health";
-  private static final Pattern RANGE = Pattern.compile("\\[([^\\]]+)]");
+  // A range, or a subquery's range before its resolution ([5m:15s]).
+  private static final Pattern RANGE = Pattern.compile("\\[([^\\]:]+)(?::[^\\]]*)?]");
   private static final Pattern WINDOWED_FUNCTION = Pattern.compile("\\b(rate|\\w+_over_time)\\(");
 
   @Test

@@ -1,16 +1,24 @@
 package io.jvmsentinel.daemon.observability;
 
+import static org.assertj.core.api.Assertions.fail;
+
 import io.jvmsentinel.daemon.testing.Jdks;
 import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A promtool binary the rule tests run: Prometheus 2's (Debian's package) or Prometheus 3's (built
  * from the Go module proxy by .ci/install-test-deps). A missing one is a failure that says how to
  * install it, never a skip.
  */
-record Promtool(String version, Path path) {
+public record Promtool(String version, Path path) {
 
   /** Where .ci/install-test-deps links the Prometheus 3 promtool it built. */
   static final String PROMETHEUS3_LINK = ".ci/tools/promtool3";
@@ -38,7 +46,7 @@ record Promtool(String version, Path path) {
   }
 
   /** {@code -Dpromtool3=...}, else the one .ci/install-test-deps built. */
-  static Promtool prometheus3() {
+  public static Promtool prometheus3() {
     String configured = configured("promtool3");
     Path path =
         configured != null
@@ -58,6 +66,39 @@ record Promtool(String version, Path path) {
   private static String configured(String property) {
     String value = System.getProperty(property);
     return value == null || value.isBlank() || value.startsWith("${") ? null : value;
+  }
+
+  /** What one promtool run printed, and how it ended. */
+  public record Result(int exitCode, String output) {}
+
+  /** Runs promtool from the repository root; a run longer than {@code timeout} fails the test. */
+  public Result run(List<String> args, Duration timeout) {
+    List<String> command = new ArrayList<>();
+    command.add(path.toString());
+    command.addAll(args);
+    try {
+      // Output goes to a file: a full pipe can never block promtool, and the timeout holds.
+      Path log = Files.createTempFile("promtool", ".log");
+      Process process =
+          new ProcessBuilder(command)
+              .directory(Jdks.repoRoot().toFile())
+              .redirectErrorStream(true)
+              .redirectOutput(log.toFile())
+              .start();
+      process.getOutputStream().close();
+      if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+        process.destroyForcibly();
+        fail("promtool did not finish in " + timeout + ": " + command);
+      }
+      String output = Files.readString(log, StandardCharsets.UTF_8);
+      Files.delete(log);
+      return new Result(process.exitValue(), output);
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot run " + command, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
   }
 
   @Override

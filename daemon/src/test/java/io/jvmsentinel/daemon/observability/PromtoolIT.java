@@ -1,17 +1,14 @@
 package io.jvmsentinel.daemon.observability;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
-import io.jvmsentinel.daemon.testing.Jdks;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -39,7 +36,7 @@ class PromtoolIT {
   void rulesFilesPassPromtoolCheck(int prometheus) {
     List<String> command = new ArrayList<>(List.of("check", "rules"));
     ObservabilityFiles.rulesFiles().forEach(f -> command.add(f.toString()));
-    Result result = run(Promtool.of(prometheus), command);
+    Promtool.Result result = run(Promtool.of(prometheus), command);
     assertThat(result.exitCode()).as(result.output()).isZero();
     assertThat(result.output()).contains("SUCCESS").doesNotContain("FAILED");
   }
@@ -51,7 +48,7 @@ class PromtoolIT {
     List<Path> tests = ObservabilityFiles.ruleTests();
     assertThat(tests).as("alerts/prometheus/tests/*.yml").isNotEmpty();
     tests.forEach(t -> command.add(t.toString()));
-    Result result = run(Promtool.of(prometheus), command);
+    Promtool.Result result = run(Promtool.of(prometheus), command);
     assertThat(result.exitCode()).as(result.output()).isZero();
     assertThat(result.output()).doesNotContain("FAILED");
   }
@@ -85,39 +82,15 @@ class PromtoolIT {
     assertThat(n).as("Grafana queries").isGreaterThan(30);
     Path file = dir.resolve("grafana-queries.rules.yml");
     Files.writeString(file, rules);
-    Result result = run(Promtool.of(prometheus), List.of("check", "rules", file.toString()));
+    Promtool.Result result =
+        run(Promtool.of(prometheus), List.of("check", "rules", file.toString()));
     assertThat(result.exitCode()).as(result.output() + "\n" + rules).isZero();
   }
 
-  private record Result(int exitCode, String output) {}
-
-  private static Result run(Promtool promtool, List<String> args) {
-    List<String> command = new ArrayList<>();
-    command.add(promtool.path().toString());
-    command.addAll(args);
-    try {
-      // Output goes to a file: a full pipe can never block promtool, and the timeout holds.
-      Path log = Files.createTempFile("promtool", ".log");
-      Process process =
-          new ProcessBuilder(command)
-              .directory(Jdks.repoRoot().toFile())
-              .redirectErrorStream(true)
-              .redirectOutput(log.toFile())
-              .start();
-      process.getOutputStream().close();
-      if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-        process.destroyForcibly();
-        fail("promtool did not finish in " + TIMEOUT_SECONDS + " s: " + command);
-      }
-      String output = Files.readString(log, StandardCharsets.UTF_8);
-      Files.delete(log);
-      System.out.println("$ " + String.join(" ", command) + "\n" + output);
-      return new Result(process.exitValue(), output);
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot run " + command, e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
+  private static Promtool.Result run(Promtool promtool, List<String> args) {
+    Promtool.Result result = promtool.run(args, Duration.ofSeconds(TIMEOUT_SECONDS));
+    System.out.println(
+        "$ " + promtool.path() + " " + String.join(" ", args) + "\n" + result.output());
+    return result;
   }
 }

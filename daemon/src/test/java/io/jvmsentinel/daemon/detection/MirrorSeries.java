@@ -1,0 +1,130 @@
+package io.jvmsentinel.daemon.detection;
+
+import io.jvmsentinel.collectors.catalog.Metric;
+import io.jvmsentinel.daemon.alert.SignalSample;
+import io.jvmsentinel.daemon.observability.CatalogNames;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * A recorded signal timeline as the series Prometheus would have scraped from the daemon: the JIT,
+ * class loading and code cache metrics the mirror rules of {@code jvm-sentinel-metrics.rules.yml}
+ * read, one sample a scrape (the latest signal sample at or before it), absent while the target was
+ * down or the JFR stream was not running (as the daemon's counters then do not advance).
+ */
+final class MirrorSeries {
+  private static final String TARGET = "target=\"replay\"";
+
+  private final Map<String, double[]> series = new LinkedHashMap<>();
+  private final int scrapes;
+
+  private MirrorSeries(int scrapes) {
+    this.scrapes = scrapes;
+  }
+
+  static MirrorSeries of(List<SignalSample> samples, Duration scrape) {
+    Instant start = samples.get(0).at();
+    Duration length = Duration.between(start, samples.get(samples.size() - 1).at());
+    int scrapes = (int) (length.toMillis() / scrape.toMillis()) + 1;
+    MirrorSeries out = new MirrorSeries(scrapes);
+    int latest = 0;
+    for (int i = 0; i < scrapes; i++) {
+      Instant at = start.plus(scrape.multipliedBy(i));
+      while (latest + 1 < samples.size() && !samples.get(latest + 1).at().isAfter(at)) {
+        latest++;
+      }
+      out.scrape(i, samples.get(latest));
+    }
+    return out;
+  }
+
+  private void scrape(int i, SignalSample s) {
+    if (!s.up()) {
+      return;
+    }
+    put(CatalogNames.prometheusName(Metric.PROCESS_UPTIME), "", i, s.uptimeSeconds());
+    if (s.jfr()) {
+      counter(Metric.JVM_JIT_RECOMPILATIONS, "", i, s, SignalSample::recompilations);
+      counter(
+          Metric.JVM_JIT_RECOMPILATIONS_DISCARDED, "", i, s, boxed(s.discardedRecompilations()));
+      counter(
+          Metric.JVM_JIT_COMPILATIONS,
+          ",compiler=\"c2\",tier=\"4\",osr=\"false\",outcome=\"success\"",
+          i,
+          s,
+          SignalSample::compilations);
+      counter(
+          Metric.JVM_JIT_DEOPTIMIZATIONS,
+          ",reason=\"unstable_if\",action=\"reinterpret\"",
+          i,
+          s,
+          SignalSample::deoptimizations);
+      counter(Metric.JVM_CODECACHE_SWEEPER_RECLAIMED, "", i, s, SignalSample::sweeperReclaimed);
+      counter(Metric.JVM_CODECACHE_FULL, "", i, s, SignalSample::codeCacheFullEvents);
+    }
+    counter(Metric.JVM_CLASSES_LOADS, "", i, s, boxed(s.classesLoaded()));
+    counter(Metric.JVM_CLASSES_UNLOADED, "", i, s, boxed(s.classesUnloaded()));
+    put(
+        CatalogNames.prometheusName(Metric.JVM_GC_PAUSE) + "_count",
+        ",gc=\"G1 Young Generation\",action=\"end of minor GC\",cause=\"CodeCache GC Threshold\"",
+        i,
+        s.codeCacheGcs());
+    for (SignalSample.CodeHeap heap : s.codeHeaps()) {
+      String id = ",area=\"nonheap\",id=\"" + heap.id() + "\"";
+      put(CatalogNames.prometheusName(Metric.JVM_MEMORY_USED), id, i, heap.used());
+      put(CatalogNames.prometheusName(Metric.JVM_MEMORY_MAX), id, i, heap.max());
+    }
+  }
+
+  private static ToDoubleFunction<SignalSample> boxed(Double value) {
+    return s -> value == null ? Double.NaN : value;
+  }
+
+  private void counter(
+      Metric metric, String labels, int i, SignalSample s, ToDoubleFunction<SignalSample> value) {
+    put(CatalogNames.prometheusName(metric), labels, i, value.applyAsDouble(s));
+  }
+
+  private void put(String name, String labels, int i, double value) {
+    if (Double.isNaN(value)) {
+      return;
+    }
+    double[] values =
+        series.computeIfAbsent(
+            name + "{" + TARGET + labels + "}",
+            k -> {
+              double[] empty = new double[scrapes];
+              Arrays.fill(empty, Double.NaN);
+              return empty;
+            });
+    values[i] = value;
+  }
+
+  /** How long the scrapes span. */
+  Duration length(Duration scrape) {
+    return scrape.multipliedBy(scrapes - 1L);
+  }
+
+  /** The promtool {@code input_series} entries, values in its notation ({@code _}: no sample). */
+  List<String> inputSeries() {
+    List<String> lines = new ArrayList<>();
+    series.forEach(
+        (name, values) -> {
+          lines.add("      - series: '" + name.replace("'", "''") + "'");
+          StringBuilder written = new StringBuilder();
+          for (double value : values) {
+            written.append(written.length() == 0 ? "" : " ");
+            written.append(Double.isNaN(value) ? "_" : BigDecimal.valueOf(value).toPlainString());
+          }
+          lines.add("        values: '" + written + "'");
+        });
+    return lines;
+  }
+}
