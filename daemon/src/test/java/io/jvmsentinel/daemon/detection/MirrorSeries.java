@@ -24,16 +24,18 @@ final class MirrorSeries {
 
   private final Map<String, double[]> series = new LinkedHashMap<>();
   private final int scrapes;
+  private final boolean streamed;
 
-  private MirrorSeries(int scrapes) {
+  private MirrorSeries(int scrapes, boolean streamed) {
     this.scrapes = scrapes;
+    this.streamed = streamed;
   }
 
   static MirrorSeries of(List<SignalSample> samples, Duration scrape) {
     Instant start = samples.get(0).at();
     Duration length = Duration.between(start, samples.get(samples.size() - 1).at());
     int scrapes = (int) (length.toMillis() / scrape.toMillis()) + 1;
-    MirrorSeries out = new MirrorSeries(scrapes);
+    MirrorSeries out = new MirrorSeries(scrapes, samples.stream().anyMatch(SignalSample::jfr));
     int latest = 0;
     for (int i = 0; i < scrapes; i++) {
       Instant at = start.plus(scrape.multipliedBy(i));
@@ -69,6 +71,14 @@ final class MirrorSeries {
       counter(Metric.JVM_CODECACHE_SWEEPER_RECLAIMED, "", i, s, SignalSample::sweeperReclaimed);
       counter(Metric.JVM_CODECACHE_FULL, "", i, s, SignalSample::codeCacheFullEvents);
     }
+    if (s.jfr() || !streamed) {
+      counter(Metric.JVM_THREADS_STARTED, "", i, s, SignalSample::threadStarts);
+    }
+    put(
+        CatalogNames.prometheusName(Metric.JVM_GC_PAUSE) + "_sum",
+        ",gc=\"G1 Young Generation\",action=\"end of minor GC\",cause=\"G1 Evacuation Pause\"",
+        i,
+        s.gcPauseSeconds());
     counter(Metric.JVM_CLASSES_LOADS, "", i, s, boxed(s.classesLoaded()));
     counter(Metric.JVM_CLASSES_UNLOADED, "", i, s, boxed(s.classesUnloaded()));
     put(

@@ -44,7 +44,7 @@ class PrometheusMirrorReplayIT {
   private static final Map<String, Map<Duration, Set<String>>> PAGED = new TreeMap<>();
   private static final Map<String, Set<String>> DAEMON = new TreeMap<>();
 
-  /** The daemon rules whose mirror reads only metrics the recordings carry. */
+  /** The daemon rules whose incidents some recording outlasts for the mirror's windows. */
   private static final Set<String> MIRRORED =
       Set.of("CodeCacheChurn", "ClassLoaderChurn", "DeoptimizationStorm");
 
@@ -75,17 +75,24 @@ class PrometheusMirrorReplayIT {
           "codecache-churn-4m-jdk21",
           "codecache-churn-4m-jdk25",
           "deopt-storm-jdk21",
+          "gc-during-churn-jdk11",
+          "gc-during-churn-jdk17",
           "spread-deopt-storm-jdk17",
           "spread-deopt-storm-jdk25");
 
   @Test
   void everyRecordingTheMirrorMustPageIsAScenario() {
-    assertThat(ScenarioReplayTest.scenarios().map(Scenario::fixture)).containsAll(MIRROR_PAGES);
+    assertThat(recordings().map(Scenario::fixture)).containsAll(MIRROR_PAGES);
   }
 
   static Stream<Arguments> recordingsAtEachScrapeInterval() {
-    return ScenarioReplayTest.scenarios()
+    return recordings()
         .flatMap(scenario -> SCRAPES.stream().map(scrape -> Arguments.of(scenario, scrape)));
+  }
+
+  /** Every recording the daemon's precision matrix judges: the scenarios and the sequences. */
+  private static Stream<Scenario> recordings() {
+    return Stream.concat(ScenarioReplayTest.scenarios(), ScenarioReplayTest.sequences());
   }
 
   @ParameterizedTest(name = "{0} scraped every {1}")
