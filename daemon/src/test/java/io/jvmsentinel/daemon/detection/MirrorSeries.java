@@ -48,6 +48,8 @@ final class MirrorSeries {
   }
 
   private void scrape(int i, SignalSample s) {
+    // The daemon itself answered every scrape: it made the recording.
+    values("up{job=\"jvm-sentinel\",instance=\"sentinel:9404\"}")[i] = 1;
     if (!s.up()) {
       return;
     }
@@ -106,15 +108,17 @@ final class MirrorSeries {
     if (Double.isNaN(value)) {
       return;
     }
-    double[] values =
-        series.computeIfAbsent(
-            name + "{" + TARGET + labels + "}",
-            k -> {
-              double[] empty = new double[scrapes];
-              Arrays.fill(empty, Double.NaN);
-              return empty;
-            });
-    values[i] = value;
+    values(name + "{" + TARGET + labels + "}")[i] = value;
+  }
+
+  private double[] values(String series) {
+    return this.series.computeIfAbsent(
+        series,
+        k -> {
+          double[] empty = new double[scrapes];
+          Arrays.fill(empty, Double.NaN);
+          return empty;
+        });
   }
 
   /** How long the scrapes span. */

@@ -216,6 +216,21 @@ class ScenarioReplayTest {
         deoptimizationStorm("deopt-storm-jdk11", INFERRED_STORM),
         // JDK 21 counts the storm's deoptimisations (paged live in 13 s, resolved 20 s after).
         deoptimizationStorm("deopt-storm-jdk21", "most often io.jvmsentinel.lab.DeoptTemplate."),
+        // A storm of 200 s, long enough for the Prometheus mirror's 5-minute windows too
+        // (2026-11-28, 10 s poll, beside two other recordings): paged live in 15 s (19.4/s),
+        // resolved 20 s after. The lab exits 60 s after the storm and the recording ran on 200 s:
+        // TargetDown is true then.
+        new Scenario(
+            "deopt-storm-long-jdk17",
+            WarmUp.DEFAULT,
+            List.of(
+                Expected.of(
+                        "DeoptimizationStorm",
+                        "phase=deopt",
+                        30,
+                        "most often io.jvmsentinel.lab.DeoptTemplate.")
+                    .resolvedWithin(30, "phase=linger")),
+            Set.of("TargetDown")),
         // The same storm spread over 48 methods of 12 renamed copies (the ten most recompiled
         // carry a quarter): on JDK 11 it is still the same methods all through the window; JDK 17
         // counts its deoptimisations.
@@ -258,6 +273,12 @@ class ScenarioReplayTest {
         // JDK 11 tells reloaded code from discarded code by the class of each compiled method.
         classLoaderChurn(
             "classloader-churn-jdk11", "the same methods compiled again 94.2/s because"),
+        // Seven minutes of it (2026-11-28, 10 s poll, three recordings at once), long enough for
+        // the Prometheus mirror's 5-minute windows: paged live in 35 s (17) and 34 s (11) and held.
+        classLoaderChurn(
+            "classloader-churn-long-jdk17", "the same methods compiled again 101/s because"),
+        classLoaderChurn(
+            "classloader-churn-long-jdk11", "the same methods compiled again 94.4/s because"),
         new Scenario("pool-start-jdk11", WarmUp.DEFAULT, List.of()),
         new Scenario("pool-start-jdk21", WarmUp.DEFAULT, List.of()),
         new Scenario("feature-after-warmup-jdk11", WarmUp.DEFAULT, List.of()),
