@@ -11,7 +11,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.ToDoubleFunction;
 
 /**
  * A recorded signal timeline as the series Prometheus would have scraped from the daemon: the JIT,
@@ -23,10 +22,12 @@ final class MirrorSeries {
   private static final String TARGET = "target=\"replay\"";
 
   private final Map<String, double[]> series = new LinkedHashMap<>();
+  private final Duration scrape;
   private final int scrapes;
   private final boolean streamed;
 
-  private MirrorSeries(int scrapes, boolean streamed) {
+  private MirrorSeries(Duration scrape, int scrapes, boolean streamed) {
+    this.scrape = scrape;
     this.scrapes = scrapes;
     this.streamed = streamed;
   }
@@ -35,7 +36,8 @@ final class MirrorSeries {
     Instant start = samples.get(0).at();
     Duration length = Duration.between(start, samples.get(samples.size() - 1).at());
     int scrapes = (int) (length.toMillis() / scrape.toMillis()) + 1;
-    MirrorSeries out = new MirrorSeries(scrapes, samples.stream().anyMatch(SignalSample::jfr));
+    MirrorSeries out =
+        new MirrorSeries(scrape, scrapes, samples.stream().anyMatch(SignalSample::jfr));
     int latest = 0;
     for (int i = 0; i < scrapes; i++) {
       Instant at = start.plus(scrape.multipliedBy(i));
@@ -53,55 +55,46 @@ final class MirrorSeries {
     if (!s.up()) {
       return;
     }
-    put(CatalogNames.prometheusName(Metric.PROCESS_UPTIME), "", i, s.uptimeSeconds());
+    put(Metric.PROCESS_UPTIME, "", i, s.uptimeSeconds());
     if (s.jfr()) {
-      counter(Metric.JVM_JIT_RECOMPILATIONS, "", i, s, SignalSample::recompilations);
-      counter(
-          Metric.JVM_JIT_RECOMPILATIONS_DISCARDED, "", i, s, boxed(s.discardedRecompilations()));
-      counter(
+      put(Metric.JVM_JIT_RECOMPILATIONS, "", i, s.recompilations());
+      put(Metric.JVM_JIT_RECOMPILATIONS_DISCARDED, "", i, known(s.discardedRecompilations()));
+      put(
           Metric.JVM_JIT_COMPILATIONS,
           ",compiler=\"c2\",tier=\"4\",osr=\"false\",outcome=\"success\"",
           i,
-          s,
-          SignalSample::compilations);
-      counter(
+          s.compilations());
+      put(
           Metric.JVM_JIT_DEOPTIMIZATIONS,
           ",reason=\"unstable_if\",action=\"reinterpret\"",
           i,
-          s,
-          SignalSample::deoptimizations);
-      counter(Metric.JVM_CODECACHE_SWEEPER_RECLAIMED, "", i, s, SignalSample::sweeperReclaimed);
-      counter(Metric.JVM_CODECACHE_FULL, "", i, s, SignalSample::codeCacheFullEvents);
+          s.deoptimizations());
+      put(Metric.JVM_CODECACHE_SWEEPER_RECLAIMED, "", i, s.sweeperReclaimed());
+      put(Metric.JVM_CODECACHE_FULL, "", i, s.codeCacheFullEvents());
     }
     if (s.jfr() || !streamed) {
-      counter(Metric.JVM_THREADS_STARTED, "", i, s, SignalSample::threadStarts);
+      put(Metric.JVM_THREADS_STARTED, "", i, s.threadStarts());
     }
-    put(
-        CatalogNames.prometheusName(Metric.JVM_GC_PAUSE) + "_sum",
-        ",gc=\"G1 Young Generation\",action=\"end of minor GC\",cause=\"G1 Evacuation Pause\"",
-        i,
-        s.gcPauseSeconds());
-    counter(Metric.JVM_CLASSES_LOADS, "", i, s, boxed(s.classesLoaded()));
-    counter(Metric.JVM_CLASSES_UNLOADED, "", i, s, boxed(s.classesUnloaded()));
-    put(
-        CatalogNames.prometheusName(Metric.JVM_GC_PAUSE) + "_count",
-        ",gc=\"G1 Young Generation\",action=\"end of minor GC\",cause=\"CodeCache GC Threshold\"",
-        i,
-        s.codeCacheGcs());
+    String gcPause = CatalogNames.prometheusName(Metric.JVM_GC_PAUSE);
+    String youngGc = ",gc=\"G1 Young Generation\",action=\"end of minor GC\"";
+    put(gcPause + "_sum", youngGc + ",cause=\"G1 Evacuation Pause\"", i, s.gcPauseSeconds());
+    put(gcPause + "_count", youngGc + ",cause=\"CodeCache GC Threshold\"", i, s.codeCacheGcs());
+    put(Metric.JVM_CLASSES_LOADS, "", i, known(s.classesLoaded()));
+    put(Metric.JVM_CLASSES_UNLOADED, "", i, known(s.classesUnloaded()));
     for (SignalSample.CodeHeap heap : s.codeHeaps()) {
       String id = ",area=\"nonheap\",id=\"" + heap.id() + "\"";
-      put(CatalogNames.prometheusName(Metric.JVM_MEMORY_USED), id, i, heap.used());
-      put(CatalogNames.prometheusName(Metric.JVM_MEMORY_MAX), id, i, heap.max());
+      put(Metric.JVM_MEMORY_USED, id, i, heap.used());
+      put(Metric.JVM_MEMORY_MAX, id, i, heap.max());
     }
   }
 
-  private static ToDoubleFunction<SignalSample> boxed(Double value) {
-    return s -> value == null ? Double.NaN : value;
+  /** A value recordings made before it existed hold as null: unknown. */
+  private static double known(Double value) {
+    return value == null ? Double.NaN : value;
   }
 
-  private void counter(
-      Metric metric, String labels, int i, SignalSample s, ToDoubleFunction<SignalSample> value) {
-    put(CatalogNames.prometheusName(metric), labels, i, value.applyAsDouble(s));
+  private void put(Metric metric, String labels, int i, double value) {
+    put(CatalogNames.prometheusName(metric), labels, i, value);
   }
 
   private void put(String name, String labels, int i, double value) {
@@ -121,8 +114,13 @@ final class MirrorSeries {
         });
   }
 
+  /** The scrape interval. */
+  Duration scrape() {
+    return scrape;
+  }
+
   /** How long the scrapes span. */
-  Duration length(Duration scrape) {
+  Duration length() {
     return scrape.multipliedBy(scrapes - 1L);
   }
 

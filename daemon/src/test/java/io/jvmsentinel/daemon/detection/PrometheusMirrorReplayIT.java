@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.jvmsentinel.daemon.alert.SignalSample;
 import io.jvmsentinel.daemon.detection.ScenarioReplayTest.Expected;
 import io.jvmsentinel.daemon.detection.ScenarioReplayTest.Scenario;
+import io.jvmsentinel.daemon.observability.ObservabilityFiles;
 import io.jvmsentinel.daemon.observability.Promtool;
 import io.jvmsentinel.daemon.testing.Jdks;
 import java.io.IOException;
@@ -105,7 +106,7 @@ class PrometheusMirrorReplayIT {
   void theMirrorPagesNothingTheDaemonDoesNotAndPagesTheLongIncidents(
       Scenario scenario, Duration scrape, @TempDir Path dir) throws IOException {
     List<SignalSample> samples = Replay.fixture(scenario.fixture());
-    Set<String> fired = mirror(MirrorSeries.of(samples, scrape), scrape, dir);
+    Set<String> fired = mirror(MirrorSeries.of(samples, scrape), dir);
     Set<String> daemon = new TreeSet<>(scenario.tolerated());
     Set<String> incidents = new TreeSet<>();
     for (Expected expected : scenario.expected()) {
@@ -133,22 +134,21 @@ class PrometheusMirrorReplayIT {
   }
 
   /** The {@code rule} label of every mirror alert that fired at some point of the recording. */
-  private static Set<String> mirror(MirrorSeries series, Duration scrape, Path dir)
-      throws IOException {
-    Path rules = Jdks.repoRoot().resolve("alerts/prometheus/jvm-sentinel-metrics.rules.yml");
+  private static Set<String> mirror(MirrorSeries series, Path dir) throws IOException {
+    String interval = series.scrape().toSeconds() + "s";
     List<String> test = new ArrayList<>();
     test.add("rule_files:");
-    test.add("  - " + rules);
-    test.add("evaluation_interval: " + scrape.toSeconds() + "s");
+    test.add("  - " + ObservabilityFiles.metricsRulesFile());
+    test.add("evaluation_interval: " + interval);
     test.add("tests:");
-    test.add("  - interval: " + scrape.toSeconds() + "s");
+    test.add("  - interval: " + interval);
     test.add("    input_series:");
     test.addAll(series.inputSeries());
     test.add("    promql_expr_test:");
     // Expects nothing: promtool then prints every alert that fired, which is the answer.
     test.add(
         "      - expr: 'count by (rule) (count_over_time(ALERTS{alertstate=\"firing\"}[1h]))'");
-    test.add("        eval_time: " + series.length(scrape).toSeconds() + "s");
+    test.add("        eval_time: " + series.length().toSeconds() + "s");
     test.add("        exp_samples: []");
     Path file = dir.resolve("mirror.test.yml");
     Files.write(file, test);

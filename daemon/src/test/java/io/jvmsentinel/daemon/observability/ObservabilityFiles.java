@@ -22,7 +22,7 @@ import java.util.stream.Stream;
  * The dashboards and alert definitions under dashboards/ and alerts/, and the queries in them: the
  * one place the observability tests read them from.
  */
-final class ObservabilityFiles {
+public final class ObservabilityFiles {
   static final ObjectMapper JSON = new ObjectMapper();
   static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
@@ -44,7 +44,7 @@ final class ObservabilityFiles {
   }
 
   /** The rules on exported metrics: the daemon's detection re-implemented in PromQL. */
-  static Path metricsRulesFile() {
+  public static Path metricsRulesFile() {
     return root().resolve("alerts/prometheus/jvm-sentinel-metrics.rules.yml");
   }
 
