@@ -14,9 +14,10 @@ import java.util.Map;
 
 /**
  * A recorded signal timeline as the series Prometheus would have scraped from the daemon: the JIT,
- * class loading and code cache metrics the mirror rules of {@code jvm-sentinel-metrics.rules.yml}
- * read, one sample a scrape (the latest signal sample at or before it), absent while the target was
- * down or the JFR stream was not running (as the daemon's counters then do not advance).
+ * class loading, code cache, thread, GC and TLS metrics the mirror rules of {@code
+ * jvm-sentinel-metrics.rules.yml} read, one sample a scrape (the latest signal sample at or before
+ * it), absent while the target was down or the JFR stream was not running (as the daemon's counters
+ * then do not advance).
  */
 final class MirrorSeries {
   private static final String TARGET = "target=\"replay\"";
@@ -71,6 +72,7 @@ final class MirrorSeries {
           s.deoptimizations());
       put(Metric.JVM_CODECACHE_SWEEPER_RECLAIMED, "", i, s.sweeperReclaimed());
       put(Metric.JVM_CODECACHE_FULL, "", i, s.codeCacheFullEvents());
+      s.tlsPeers().forEach((peer, handshakes) -> tls(i, peer, handshakes));
     }
     if (s.jfr() || !streamed) {
       put(Metric.JVM_THREADS_STARTED, "", i, s.threadStarts());
@@ -86,6 +88,25 @@ final class MirrorSeries {
       put(Metric.JVM_MEMORY_USED, id, i, heap.used());
       put(Metric.JVM_MEMORY_MAX, id, i, heap.max());
     }
+  }
+
+  /**
+   * A peer's handshakes as the exporter counts them: a peer gets its own series from its second
+   * handshake on (TlsHandshakeHandler; its first, and every one-off peer, go to {@code
+   * peer="other"}, which the recordings do not hold and the storm rule never reads as one peer).
+   * The rule sums over protocol and cipher, so one pair stands for them.
+   */
+  private void tls(int i, String peer, SignalSample.TlsPeer handshakes) {
+    if (handshakes.handshakes() < 2) {
+      return;
+    }
+    String labels = ",peer=\"" + peer + "\"";
+    put(
+        Metric.JVM_TLS_HANDSHAKES,
+        labels + ",protocol=\"TLSv1.3\",cipher=\"TLS_AES_256_GCM_SHA384\"",
+        i,
+        handshakes.handshakes() - 1);
+    put(Metric.JVM_TLS_HANDSHAKES_FULL, labels, i, Math.max(0, handshakes.full() - 1));
   }
 
   /** A value recordings made before it existed hold as null: unknown. */

@@ -22,23 +22,51 @@ class MirrorSeriesTest {
         .anyMatch(line -> line.contains("'jvm_classes_loads_classes_total{"))
         .anyMatch(line -> line.contains("'jvm_memory_used_bytes{"))
         .anyMatch(line -> line.contains("'process_uptime_seconds{"));
-    String threads =
-        lines.get(
-            lines.indexOf(
-                    lines.stream()
-                        .filter(line -> line.contains("jvm_threads_started_threads_total"))
-                        .findFirst()
-                        .orElseThrow())
-                + 1);
     double[] starts =
-        List.of(threads.replaceAll(".*values: '(.*)'", "$1").split(" ")).stream()
-            .filter(value -> !value.equals("_"))
-            .mapToDouble(Double::parseDouble)
-            .toArray();
+        values(
+            lines,
+            lines.stream()
+                .filter(line -> line.contains("jvm_threads_started_threads_total"))
+                .findFirst()
+                .orElseThrow());
     // JFR counts the storms' starts: thousands over the recording, never falling while it streams.
     assertThat(starts[starts.length - 1] - starts[0]).isGreaterThan(3000);
     for (int i = 1; i < starts.length; i++) {
       assertThat(starts[i]).isGreaterThanOrEqualTo(starts[i - 1]);
     }
+  }
+
+  @Test
+  void aTlsPeerHasItsOwnSeriesFromItsSecondHandshakeAsTheExporterCountsIt() throws IOException {
+    // Incident 2 on JDK 17: 40 full handshakes/s with the lab's HTTPS server, and as many one-off
+    // inbound handshakes from the clients' ephemeral ports (the lab is both ends).
+    List<String> lines =
+        MirrorSeries.of(Replay.fixture("tls-full-handshakes-jdk17"), Duration.ofSeconds(15))
+            .inputSeries();
+
+    // 681 peers recorded: the ports seen twice (an ephemeral port used again) get a series too.
+    List<String> peers =
+        lines.stream().filter(line -> line.contains("'jvm_tls_handshakes_total{")).toList();
+    assertThat(peers).hasSizeBetween(1, 20);
+    String server =
+        peers.stream().filter(line -> line.contains("peer=\"localhost:")).findFirst().orElseThrow();
+    double[] handshakes = values(lines, server);
+    double[] full =
+        values(
+            lines,
+            server
+                .replace("jvm_tls_handshakes_total", "jvm_tls_handshakes_full_total")
+                .replaceAll(",protocol=.*}", "}"));
+    assertThat(handshakes[handshakes.length - 1]).isGreaterThan(1000);
+    assertThat(full[full.length - 1] / handshakes[handshakes.length - 1]).isGreaterThan(0.9);
+  }
+
+  /** The samples of {@code series} (its line), skipping the scrapes without one. */
+  private static double[] values(List<String> lines, String series) {
+    String values = lines.get(lines.indexOf(series) + 1);
+    return List.of(values.replaceAll(".*values: '(.*)'", "$1").split(" ")).stream()
+        .filter(value -> !value.equals("_"))
+        .mapToDouble(Double::parseDouble)
+        .toArray();
   }
 }

@@ -231,6 +231,37 @@ class ScenarioReplayTest {
                         "most often io.jvmsentinel.lab.DeoptTemplate.")
                     .resolvedWithin(30, "phase=linger")),
             Set.of("TargetDown")),
+        // Six minutes of each storm the mirror's 5-minute rates are for, on the JDKs most of
+        // production runs (2026-11-28, 10 s poll, all three at once on 2 cores): thread starts
+        // (150/s, JDK 11) paged in 6 s and resolved 22 s after; GC pauses (-Xmx128m) in 16 s at
+        // 20%, resolved 24 s after; full TLS handshakes (23/s reached of 40 asked, JDK 11) in 20 s,
+        // resolved 22 s after. Nothing else.
+        new Scenario(
+            "thread-storm-long-jdk11",
+            WarmUp.DEFAULT,
+            List.of(
+                Expected.of(
+                        "ThreadStorm",
+                        "phase=storm",
+                        10,
+                        "100% from io.jvmsentinel.lab.RequestDispatcher.dispatch")
+                    .resolvedWithin(30, "phase=linger"))),
+        new Scenario(
+            "gc-overhead-long-jdk17",
+            WarmUp.DEFAULT,
+            List.of(
+                Expected.of("GcOverhead", "phase=gc", 30, "of time in GC pauses")
+                    .resolvedWithin(30, "phase=linger"))),
+        new Scenario(
+            "tls-storm-long-jdk11",
+            WarmUp.DEFAULT,
+            List.of(
+                Expected.of(
+                        "TlsHandshakeStorm",
+                        "phase=full-handshakes",
+                        25,
+                        "handshakes/s with localhost:45305, 100% full")
+                    .resolvedWithin(30, "phase=linger"))),
         // The same storm spread over 48 methods of 12 renamed copies (the ten most recompiled
         // carry a quarter): on JDK 11 it is still the same methods all through the window; JDK 17
         // counts its deoptimisations.
