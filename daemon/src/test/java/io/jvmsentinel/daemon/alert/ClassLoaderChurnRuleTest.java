@@ -281,4 +281,26 @@ class ClassLoaderChurnRuleTest {
         .as("loading stopped")
         .isEmpty();
   }
+
+  @Test
+  void aTailAfterAResolvedEpisodeIsNoNewEpisode() {
+    // Churn until 70 s; the latest sub-window quiet from 80 s, so the page resolved at about 95 s
+    // (clearFor 15 s); at 92 s a plugin is reloaded once and its copy compiled for 8 s. The churn's
+    // three sub-windows still in the window and the tail's one made the four a fresh page needs:
+    // the ended episode paged again. A new one needs them since the recompiling last stopped.
+    SignalHistory tail =
+        Samples.history(
+            100,
+            (s, t) -> {
+              double churn = Math.min(t, 70);
+              double plugin = Math.max(0, t - 92);
+              s.recompilations(180 * churn + 60 * plugin)
+                  .compilations(182 * churn + 61 * plugin)
+                  .classes(5_000 + 10 * churn + (t >= 92 ? 300 : 0), 10 * churn)
+                  .heap(CODE_CACHE, 0.3 * DEFAULT_CACHE, DEFAULT_CACHE)
+                  .deopts(0, 0);
+            });
+
+    assertThat(rule.evaluate(Samples.context(rule, tail, Set.of()))).isEmpty();
+  }
 }

@@ -13,6 +13,7 @@ import io.jvmsentinel.daemon.alert.SubWindows;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * Class loader churn: the JIT compiles the same methods again and again because their classes are
@@ -132,17 +133,23 @@ public final class ClassLoaderChurnRule implements AlertRule {
     } else if (underPressure || discardedByDeoptimization(history, window, recompiles, deopts)) {
       return List.of();
     }
-    int held =
-        SubWindows.holding(
-            history,
-            window,
-            slice ->
-                recompileRate(slice) >= minRecompiles
-                    && ChurnSignature.mostlyRecompiling(slice)
-                    && SubWindows.rate(slice, SignalSample::classesLoaded, s -> true) >= minLoaded);
-    if (!context.firing("") && !SubWindows.sustained(held, context.threshold(SUSTAINED))) {
+    List<List<SignalSample>> slices = SubWindows.of(history, window, SubWindows.PARTS);
+    Predicate<List<SignalSample>> reloading =
+        slice ->
+            recompileRate(slice) >= minRecompiles
+                && ChurnSignature.mostlyRecompiling(slice)
+                && SubWindows.rate(slice, SignalSample::classesLoaded, s -> true) >= minLoaded;
+    // A fresh page needs the reloading sustained since the recompiling last stopped (under the
+    // half rate a firing alert holds at): a resolved episode's sub-windows still in the window and
+    // one tail after it (a plugin reloaded once, 20 s later) made four and paged it again.
+    Predicate<List<SignalSample>> stopped = slice -> recompileRate(slice) < minRecompiles / 2;
+    if (!context.firing("")
+        && !SubWindows.sustained(
+            SubWindows.holding(SubWindows.since(slices, stopped), reloading),
+            context.threshold(SUSTAINED))) {
       return List.of();
     }
+    int held = SubWindows.holding(slices, reloading);
     return List.of(ClassLoaderChurnFinding.of(context, window, samples, held));
   }
 

@@ -145,7 +145,9 @@ public final class DeoptimizationStormRule implements AlertRule {
   /**
    * Sustained: the rate of {@code count} (deoptimisations, or the inferred form's recompilations)
    * holds at {@code threshold} in most sub-windows, so the burst of a class hierarchy change or a
-   * new code path (a second or two of deoptimisations) does not average into a storm. Once firing,
+   * new code path (a second or two of deoptimisations) does not average into a storm, and since the
+   * rate last fell under half of it, so a storm that ended and resolved is not paged again on its
+   * sub-windows still in the window and a short tail after it (ClassLoaderChurnRule). Once firing,
    * the storm lasts while the latest sub-window keeps half the rate.
    */
   static boolean storming(
@@ -157,9 +159,13 @@ public final class DeoptimizationStormRule implements AlertRule {
     if (context.firing("")) {
       return holds(Latest.subWindow(context.history(), window), count, limit / 2);
     }
+    List<List<SignalSample>> slices = SubWindows.of(context.history(), window, SubWindows.PARTS);
+    // Fell under half: a rate below it (an unknown rate, NaN, is no fall).
+    List<List<SignalSample>> sinceStopped =
+        SubWindows.since(
+            slices, slice -> SubWindows.rate(slice, count, SignalSample::jfr) < limit / 2);
     return SubWindows.sustained(
-        SubWindows.holding(context.history(), window, slice -> holds(slice, count, limit)),
-        SUSTAINED_SHARE);
+        SubWindows.holding(sinceStopped, slice -> holds(slice, count, limit)), SUSTAINED_SHARE);
   }
 
   private static boolean holds(
