@@ -3,7 +3,6 @@ package io.jvmsentinel.daemon.alert;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jvmsentinel.daemon.alert.rules.DeoptimizationStormRule;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -32,9 +31,6 @@ class DeoptimizationStormRuleTest {
   }
 
   private RuleContext context(SignalHistory history, Set<String> firing, double window) {
-    Map<String, Double> thresholds = new HashMap<>(RuleSettings.DEFAULTS.thresholds(rule, "t"));
-    thresholds.put("windowSeconds", window);
-    return new RuleContext(
-        "orders", history, thresholds, firing, false, history.latest().orElseThrow().at());
+    return Samples.context(rule, history, firing, Map.of("windowSeconds", window));
   }
 }

@@ -8,6 +8,7 @@ import io.jvmsentinel.collectors.support.IntervalCounts;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -322,6 +323,15 @@ public final class Samples {
   /** The context a rule sees for target {@code orders}, past warm-up, at the latest sample. */
   static RuleContext context(AlertRule rule, SignalHistory history, Set<String> firing) {
     return context(rule, history, firing, false);
+  }
+
+  /** The context a rule sees past warm-up with some thresholds set, as a configuration would. */
+  static RuleContext context(
+      AlertRule rule, SignalHistory history, Set<String> firing, Map<String, Double> thresholds) {
+    Map<String, Double> values = new HashMap<>(RuleSettings.DEFAULTS.thresholds(rule, "orders"));
+    values.putAll(thresholds);
+    return new RuleContext(
+        "orders", history, values, firing, false, history.latest().orElseThrow().at());
   }
 
   /** The context of a target still warming up, nothing firing. */

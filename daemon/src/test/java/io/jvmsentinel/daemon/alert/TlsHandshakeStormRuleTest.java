@@ -98,6 +98,28 @@ class TlsHandshakeStormRuleTest {
   }
 
   @Test
+  void aStormThatEndedIsNotPagedAgainOnItsSubWindowsStillInTheWindow() {
+    // 20 full handshakes/s for 100 s, quiet, then 4 s of them again at 120 s. With a 60 s window
+    // (10 s sub-windows) the page resolved at about 120 s; four of the storm's sub-windows and the
+    // latest made a fresh page of 4 s of handshakes.
+    SignalHistory tail =
+        Samples.history(
+            124,
+            (s, t) -> {
+              double handshakes = 20.0 * Math.min(t, 100) + 20.0 * Math.max(0, t - 120);
+              s.tls(Map.of(PEER, peer(handshakes, handshakes)));
+            });
+
+    assertThat(rule.evaluate(Samples.context(rule, tail, Set.of(), Map.of("windowSeconds", 60.0))))
+        .isEmpty();
+    SignalHistory storm =
+        Samples.history(124, (s, t) -> s.tls(Map.of(PEER, peer(20.0 * t, 20.0 * t))));
+    assertThat(rule.evaluate(Samples.context(rule, storm, Set.of(), Map.of("windowSeconds", 60.0))))
+        .as("a storm pages")
+        .hasSize(1);
+  }
+
+  @Test
   void withoutJfrThereIsNothingToJudge() {
     SignalHistory history =
         Samples.history(40, (s, t) -> s.jmxOnly().tls(Map.of(PEER, peer(20.0 * t, 19.0 * t))));

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * The target re-handshakes with one peer over and over, and mostly in full (a certificate chain
@@ -98,11 +99,21 @@ public final class TlsHandshakeStormRule implements AlertRule {
     return findings;
   }
 
-  /** Full handshakes with the peer in most sub-windows of the window, at half the thresholds. */
+  /**
+   * Full handshakes with the peer in most sub-windows of the window, at half the thresholds, since
+   * they last fell under them: a storm that ended and resolved is not paged again on its
+   * sub-windows still in the window and a short tail after it (ClassLoaderChurnRule).
+   */
   private static boolean sustained(RuleContext context, Duration window, String peer) {
+    List<List<SignalSample>> slices = SubWindows.of(context.history(), window, SubWindows.PARTS);
+    Predicate<List<SignalSample>> holding = slice -> storming(context, slice, peer, 0.5);
+    // Fell under them: a known rate below them (an unknown one, NaN, is no fall).
+    Predicate<List<SignalSample>> stopped =
+        slice ->
+            !Double.isNaN(SubWindows.rate(slice, s -> handshakes(s, peer), SignalSample::jfr))
+                && !holding.test(slice);
     return SubWindows.sustained(
-        SubWindows.holding(context.history(), window, slice -> storming(context, slice, peer, 0.5)),
-        SUSTAINED_SHARE);
+        SubWindows.holding(SubWindows.since(slices, stopped), holding), SUSTAINED_SHARE);
   }
 
   private static boolean storming(
