@@ -200,6 +200,29 @@ class CodeCacheRulesTest {
   }
 
   @Test
+  void compilerCpuHighIsNotPagedAgainByNewCodeCompiledAfterItsEpisodeResolved() {
+    // The compilers at 60% of the process CPU (0.6 cores) for 10 minutes, quiet from 600 s (the
+    // page resolved at about 625 s), then a new feature compiled from 660 s at 25% (0.2 cores):
+    // over the resolve thresholds in the latest minute, and four of the 5-minute window's
+    // sub-windows still the episode's. Paged again at 720 s without the fix.
+    AlertRule rule = new CompilerCpuHighRule();
+    SignalHistory tail =
+        Samples.history(
+            720,
+            (s, t) ->
+                s.compilerShare(t < 600 ? 0.6 : t < 660 ? 0.02 : 0.25)
+                    .compilerCpuSeconds(
+                        0.6 * Math.min(t, 600)
+                            + 0.02 * Math.max(0, Math.min(t, 660) - 600)
+                            + 0.2 * Math.max(0, t - 660)));
+    SignalHistory episode =
+        Samples.history(720, (s, t) -> s.compilerShare(0.6).compilerCpuSeconds(0.6 * t));
+
+    assertThat(rule.evaluate(Samples.context(rule, tail, Set.of()))).isEmpty();
+    assertThat(rule.evaluate(Samples.context(rule, episode, Set.of()))).hasSize(1);
+  }
+
+  @Test
   void compilerCpuHighMustOutlastANewFeaturesCompilationOrCarryTheChurnSignature() {
     AlertRule rule = new CompilerCpuHighRule();
     SignalHistory hot = Samples.history(400, (s, t) -> s.compilerShare(0.4));

@@ -87,22 +87,30 @@ public final class CompilerCpuHighRule implements AlertRule {
     double relax = firing ? RESOLVE : 1;
     double limit = context.threshold(SHARE) * relax;
     double minCores = context.threshold(MIN_CORES) * relax;
+    double resolveShare = context.threshold(SHARE) * RESOLVE;
+    double resolveCores = context.threshold(MIN_CORES) * RESOLVE;
     boolean now =
         busy(
-            Latest.subWindow(context.history(), ChurnSignature.WINDOW),
-            context.threshold(SHARE) * RESOLVE,
-            context.threshold(MIN_CORES) * RESOLVE);
+            Latest.subWindow(context.history(), ChurnSignature.WINDOW), resolveShare, resolveCores);
     if (!now) {
       return List.of();
     }
     double sustainedShare = context.threshold(SUSTAINED);
     Duration window = Rates.seconds(context.threshold(WINDOW));
-    // Long and high: after warm-up, compiler CPU that outlasts any burst of new code.
+    // Long and high: after warm-up, compiler CPU that outlasts any burst of new code, since it
+    // last fell under the resolve thresholds: a resolved episode's sub-windows stay in the 5
+    // minutes, and a minute of new code compiled after it paged it again (ClassLoaderChurnRule).
+    List<List<SignalSample>> slices = SubWindows.of(context.history(), window, SubWindows.PARTS);
     boolean sustained =
         !context.warmingUp()
             && SubWindows.sustained(
                 SubWindows.holding(
-                    context.history(), window, slice -> busy(slice, limit, minCores)),
+                    SubWindows.since(
+                        slices,
+                        slice ->
+                            !Double.isNaN(SubWindows.mean(slice, SignalSample::compilerCpuShare))
+                                && !busy(slice, resolveShare, resolveCores)),
+                    slice -> busy(slice, limit, minCores)),
                 sustainedShare);
     // High while the same methods are compiled again under code cache pressure: the churn
     // signature, which needs no long wait and counts during warm-up too.
