@@ -75,7 +75,8 @@ public final class SignalWindow {
     return increase(window(window), value);
   }
 
-  static double increase(List<SignalSample> samples, ToDoubleFunction<SignalSample> value) {
+  /** How much a cumulative value grew over these samples, a reset counting from zero. */
+  public static double increase(List<SignalSample> samples, ToDoubleFunction<SignalSample> value) {
     double increase = 0;
     for (int i = 1; i < samples.size(); i++) {
       double previous = value.applyAsDouble(samples.get(i - 1));

@@ -62,6 +62,20 @@ class GcOverheadRuleTest {
   }
 
   @Test
+  void oneFullGcAfterAnEpisodeResolvedIsNoNewOverhead() {
+    // 40% for a minute until 100 s, then nothing (resolved at about 125 s), then one 1.5 s full
+    // GC at 127 s: the last minute still averages 25%, but 23 s of it are the episode's that ended.
+    SignalHistory tail =
+        Samples.history(
+            130,
+            (s, t) -> s.gcPause(0.4 * Math.max(0, Math.min(t, 100) - 40) + (t >= 128 ? 1.5 : 0)));
+    SignalHistory pressure = Samples.history(130, (s, t) -> s.gcPause(0.4 * Math.max(0, t - 40)));
+
+    assertThat(rule.evaluate(context(tail, Set.of()))).isEmpty();
+    assertThat(rule.evaluate(context(pressure, Set.of()))).hasSize(1);
+  }
+
+  @Test
   void aDownTargetHasNoOverhead() {
     SignalHistory history = Samples.history(120, (s, t) -> s.gcPause(0.3 * t).down(5));
 

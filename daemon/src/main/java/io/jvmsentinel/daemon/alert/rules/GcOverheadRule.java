@@ -83,7 +83,9 @@ public final class GcOverheadRule implements AlertRule {
         SubWindows.rate(
             Latest.subWindow(answered, window), SignalSample::gcPauseSeconds, sample -> true);
     double resolveShare = context.threshold(SHARE) / 2;
-    boolean overhead = context.firing("") || share >= context.threshold(SHARE);
+    boolean overhead =
+        context.firing("")
+            || freshShare(answered, window, share, resolveShare) >= context.threshold(SHARE);
     if (Double.isNaN(share) || !overhead || !(recent >= resolveShare)) {
       return List.of();
     }
@@ -126,6 +128,33 @@ public final class GcOverheadRule implements AlertRule {
             "Check heap use after GC (jvm_memory_used_bytes of the old generation) for a leak;"
                 + " raise -Xmx or reduce allocation.",
             evidence));
+  }
+
+  /**
+   * The share of the window paused from the latest sub-window under the resolve share on (the whole
+   * window's when none is): an episode that ended and resolved still fills half the window, and one
+   * full GC after it paged it again.
+   */
+  private static double freshShare(
+      SignalWindow answered, Duration window, double share, double resolveShare) {
+    List<List<SignalSample>> slices = SubWindows.of(answered, window, SubWindows.PARTS);
+    List<List<SignalSample>> fresh =
+        SubWindows.since(
+            slices,
+            slice ->
+                SubWindows.rate(slice, SignalSample::gcPauseSeconds, s -> true) < resolveShare);
+    if (fresh.size() == slices.size()) {
+      return share;
+    }
+    double paused = 0;
+    // From the quiet sub-window on: pressure that began within it counts.
+    for (List<SignalSample> slice :
+        slices.subList(slices.size() - fresh.size() - 1, slices.size())) {
+      paused += slice.isEmpty() ? 0 : SignalWindow.increase(slice, SignalSample::gcPauseSeconds);
+    }
+    // Over the span the window's share is taken over (shorter while the history is).
+    double all = answered.increase(window, SignalSample::gcPauseSeconds);
+    return all > 0 ? share * Math.min(1, paused / all) : share;
   }
 
   private static boolean answeredThroughout(RuleContext context, Duration window) {
