@@ -55,6 +55,19 @@ class AlertTimingTest {
   }
 
   @Test
+  void aFullGcAfterGcPressureResolvedDoesNotPageItAgain() {
+    // 40% for a minute; resolved by END + 30; then one full GC of 1.5 s at END + 32, while the
+    // minute still holds 28 s of the pressure: 21% with it.
+    List<Replay.Page> pages =
+        replay(
+            600,
+            t -> t >= ONSET && t < END ? 0.4 : t == END + 32 ? 1.5 : 0,
+            AlertTimingTest::gcPauses);
+
+    assertPagedThenResolved(pages, "GcOverhead", END - 1, END);
+  }
+
+  @Test
   void deoptimizationStormPagesWithin20SecondsAndResolvesWithin30SecondsOfItsEnd() {
     List<Replay.Page> pages =
         replay(600, t -> t >= ONSET && t < END ? 30 : 0, AlertTimingTest::deoptimizations);
