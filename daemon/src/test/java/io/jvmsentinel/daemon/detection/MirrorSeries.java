@@ -1,6 +1,7 @@
 package io.jvmsentinel.daemon.detection;
 
 import io.jvmsentinel.collectors.catalog.Metric;
+import io.jvmsentinel.collectors.jfr.locks.LockContention;
 import io.jvmsentinel.daemon.alert.SignalSample;
 import io.jvmsentinel.daemon.observability.CatalogNames;
 import java.math.BigDecimal;
@@ -11,10 +12,11 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * A recorded signal timeline as the series Prometheus would have scraped from the daemon: the JIT,
- * class loading, code cache, thread, GC and TLS metrics the mirror rules of {@code
+ * class loading, code cache, thread, GC, TLS and lock contention metrics the mirror rules of {@code
  * jvm-sentinel-metrics.rules.yml} read, one sample a scrape (the latest signal sample at or before
  * it), absent while the target was down or the JFR stream was not running (as the daemon's counters
  * then do not advance).
@@ -23,6 +25,8 @@ final class MirrorSeries {
   private static final String TARGET = "target=\"replay\"";
 
   private final Map<String, double[]> series = new LinkedHashMap<>();
+  // Blocked seconds so far per lock (its kind and class labels), from every tick.
+  private final Map<String, Double> blocked = new TreeMap<>();
   private final Duration scrape;
   private final int scrapes;
   private final boolean streamed;
@@ -40,14 +44,29 @@ final class MirrorSeries {
     MirrorSeries out =
         new MirrorSeries(scrape, scrapes, samples.stream().anyMatch(SignalSample::jfr));
     int latest = 0;
+    out.count(samples.get(0));
     for (int i = 0; i < scrapes; i++) {
       Instant at = start.plus(scrape.multipliedBy(i));
       while (latest + 1 < samples.size() && !samples.get(latest + 1).at().isAfter(at)) {
         latest++;
+        out.count(samples.get(latest));
       }
       out.scrape(i, samples.get(latest));
     }
     return out;
+  }
+
+  /**
+   * Adds a tick's blocked time per lock to the running totals: the recordings hold it per tick (the
+   * busiest locks), the exporter as one counter per kind and class.
+   */
+  private void count(SignalSample s) {
+    for (LockContention.Lock lock : s.details().contention().locks().locks()) {
+      blocked.merge(
+          ",kind=\"" + lock.kind() + "\",class=\"" + lock.className() + "\"",
+          lock.blockedNanos() / 1e9,
+          Double::sum);
+    }
   }
 
   private void scrape(int i, SignalSample s) {
@@ -73,6 +92,8 @@ final class MirrorSeries {
       put(Metric.JVM_CODECACHE_SWEEPER_RECLAIMED, "", i, s.sweeperReclaimed());
       put(Metric.JVM_CODECACHE_FULL, "", i, s.codeCacheFullEvents());
       s.tlsPeers().forEach((peer, handshakes) -> tls(i, peer, handshakes));
+      String contention = CatalogNames.prometheusName(Metric.JVM_THREADS_CONTENTION) + "_sum";
+      blocked.forEach((labels, seconds) -> put(contention, labels, i, seconds));
     }
     if (s.jfr() || !streamed) {
       put(Metric.JVM_THREADS_STARTED, "", i, s.threadStarts());

@@ -61,6 +61,29 @@ class MirrorSeriesTest {
     assertThat(full[full.length - 1] / handshakes[handshakes.length - 1]).isGreaterThan(0.9);
   }
 
+  @Test
+  void blockedTimeAddsUpPerLockAsTheExporterCountsIt() throws IOException {
+    // 16 request threads blocked on one monitor, about 6 at a time, from 20 s on (JDK 17).
+    List<String> lines =
+        MirrorSeries.of(Replay.fixture("lock-contention-jdk17"), Duration.ofSeconds(15))
+            .inputSeries();
+
+    String lock =
+        lines.stream()
+            .filter(line -> line.contains("'jvm_threads_contention_seconds_sum{"))
+            .filter(line -> line.contains("kind=\"monitor-enter\""))
+            .filter(line -> line.contains("SlowCloseConnectionCache"))
+            .findFirst()
+            .orElseThrow();
+    double[] blocked = values(lines, lock);
+    double seconds = 15.0 * (blocked.length - 1);
+    // Threads blocked on average over the scrapes that have the series: several, as recorded.
+    assertThat((blocked[blocked.length - 1] - blocked[0]) / seconds).isBetween(2.0, 16.0);
+    for (int i = 1; i < blocked.length; i++) {
+      assertThat(blocked[i]).isGreaterThanOrEqualTo(blocked[i - 1]);
+    }
+  }
+
   /** The samples of {@code series} (its line), skipping the scrapes without one. */
   private static double[] values(List<String> lines, String series) {
     String values = lines.get(lines.indexOf(series) + 1);

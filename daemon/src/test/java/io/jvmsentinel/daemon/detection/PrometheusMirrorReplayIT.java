@@ -31,13 +31,13 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The precision matrix of the Prometheus mirror ({@code alerts/prometheus/jvm-sentinel-metrics
  * .rules.yml}): every recording of the daemon's matrix (scenarios and sequences), as Prometheus
- * would have scraped its JIT, class loading, code cache, thread start, GC pause and TLS handshake
- * metrics every 15, 30 or 60 s (MirrorSeries), through the mirror rules in Prometheus 3's promtool.
- * The mirror must never page what the daemon does not (a wrong cause wakes someone), at any of
- * those intervals, and must page the recordings whose incident outlasts its 5-minute windows (at 15
- * s, where it is quickest). Most recordings end two minutes after their onset, before a 5-minute
- * rate held for a minute can reach a threshold: there the mirror is only required to stay silent or
- * right. The table goes to target/mirror-precision-matrix.md.
+ * would have scraped its JIT, class loading, code cache, thread start, GC pause, TLS handshake and
+ * lock contention metrics every 15, 30 or 60 s (MirrorSeries), through the mirror rules in
+ * Prometheus 3's promtool. The mirror must never page what the daemon does not (a wrong cause wakes
+ * someone), at any of those intervals, and must page the recordings whose incident outlasts its
+ * 5-minute windows (at 15 s, where it is quickest). Most recordings end two minutes after their
+ * onset, before a 5-minute rate held for a minute can reach a threshold: there the mirror is only
+ * required to stay silent or right. The table goes to target/mirror-precision-matrix.md.
  */
 class PrometheusMirrorReplayIT {
   private static final List<Duration> SCRAPES =
