@@ -98,6 +98,7 @@ final class MirrorSeries {
     if (s.jfr() || !streamed) {
       put(Metric.JVM_THREADS_STARTED, "", i, s.threadStarts());
     }
+    put(Metric.JVM_THREADS_LIVE, "", i, s.details().contention().liveThreads());
     String gcPause = CatalogNames.prometheusName(Metric.JVM_GC_PAUSE);
     String youngGc = ",gc=\"G1 Young Generation\",action=\"end of minor GC\"";
     put(gcPause + "_sum", youngGc + ",cause=\"G1 Evacuation Pause\"", i, s.gcPauseSeconds());

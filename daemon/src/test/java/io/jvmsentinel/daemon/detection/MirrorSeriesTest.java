@@ -75,6 +75,7 @@ class MirrorSeriesTest {
             .filter(line -> line.contains("SlowCloseConnectionCache"))
             .findFirst()
             .orElseThrow();
+    assertThat(lines).anyMatch(line -> line.contains("'jvm_threads_live_threads{"));
     double[] blocked = values(lines, lock);
     double seconds = 15.0 * (blocked.length - 1);
     // Threads blocked on average over the scrapes that have the series: several, as recorded.

@@ -82,6 +82,7 @@ class PrometheusMirrorReplayIT {
           entry("gc-during-churn-jdk11", "CodeCacheChurn"),
           entry("gc-during-churn-jdk17", "CodeCacheChurn"),
           entry("gc-overhead-long-jdk17", "GcOverhead"),
+          entry("lock-contention-long-jdk17", "LockContention"),
           entry("spread-deopt-storm-jdk17", "DeoptimizationStorm"),
           entry("spread-deopt-storm-jdk25", "DeoptimizationStorm"),
           entry("thread-storm-long-jdk11", "ThreadStorm"),

@@ -141,6 +141,18 @@ class ScenarioReplayTest {
         lockContention("lock-contention-jdk17"),
         // JDK 25 (2026-11-27): paged live 7.1 s after the onset.
         lockContention("lock-contention-jdk25"),
+        // Six minutes of it (2026-11-28, 10 s poll, three recordings at once): paged live 5.3 s
+        // after the onset, resolved 24 s after it ended.
+        new Scenario(
+            "lock-contention-long-jdk17",
+            WarmUp.DEFAULT,
+            List.of(
+                Expected.of(
+                        "LockContention",
+                        "phase=contention",
+                        15,
+                        "SlowCloseConnectionCache on average; held by lab-request-")
+                    .resolvedWithin(30, "phase=linger"))),
         // GC takes most of the wall time while the service starts (-Xmx64m), then little: a real
         // condition while it lasts, so GcOverhead may fire then (and resolves), nothing else.
         new Scenario("gc-at-startup-jdk17", WarmUp.DEFAULT, List.of(), Set.of("GcOverhead")),
@@ -360,8 +372,11 @@ class ScenarioReplayTest {
         new Scenario("plugin-reload-jdk25", WarmUp.DEFAULT, List.of()),
         new Scenario("plugin-reload-jdk21", WarmUp.DEFAULT, List.of()),
         // Request threads all blocked for 3.5-5.5 s on a cache rebuilt under its lock every 30 s:
-        // a stall, not contention through most of LockContention's 12 s.
+        // a stall, not contention through most of LockContention's 12 s. The long ones (7
+        // minutes, 2026-11-28, beside lock-contention-long-jdk17) for the mirror's 5-minute rates.
         new Scenario("lock-refresh-burst-jdk17", WarmUp.DEFAULT, List.of()),
+        new Scenario("lock-refresh-burst-long-jdk17", WarmUp.DEFAULT, List.of()),
+        new Scenario("lock-refresh-burst-long-jdk11", WarmUp.DEFAULT, List.of()),
         new Scenario("lock-refresh-burst-jdk11", WarmUp.DEFAULT, List.of()),
         new Scenario("lock-refresh-burst-jdk21", WarmUp.DEFAULT, List.of()),
         // No FlightRecorder MBean: judged on BLOCKED readings; it paged refreshes 2 and 4 live.
