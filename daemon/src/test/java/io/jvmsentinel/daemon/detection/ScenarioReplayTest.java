@@ -146,13 +146,7 @@ class ScenarioReplayTest {
         new Scenario(
             "lock-contention-long-jdk17",
             WarmUp.DEFAULT,
-            List.of(
-                Expected.of(
-                        "LockContention",
-                        "phase=contention",
-                        15,
-                        "SlowCloseConnectionCache on average; held by lab-request-")
-                    .resolvedWithin(30, "phase=linger"))),
+            List.of(lockContentionPage().resolvedWithin(30, "phase=linger"))),
         // GC takes most of the wall time while the service starts (-Xmx64m), then little: a real
         // condition while it lasts, so GcOverhead may fire then (and resolves), nothing else.
         new Scenario("gc-at-startup-jdk17", WarmUp.DEFAULT, List.of(), Set.of("GcOverhead")),
@@ -549,15 +543,16 @@ class ScenarioReplayTest {
 
   /** LockContention within 15 s, naming the lock and the code holding it. */
   private static Scenario lockContention(String fixture) {
-    return new Scenario(
-        fixture,
-        WarmUp.DEFAULT,
-        List.of(
-            Expected.of(
-                "LockContention",
-                "phase=contention",
-                15,
-                "SlowCloseConnectionCache on average; held by lab-request-")));
+    return new Scenario(fixture, WarmUp.DEFAULT, List.of(lockContentionPage()));
+  }
+
+  /** LockContention within 15 s of the contention's onset, naming the lock and its holder. */
+  private static Expected lockContentionPage() {
+    return Expected.of(
+        "LockContention",
+        "phase=contention",
+        15,
+        "SlowCloseConnectionCache on average; held by lab-request-");
   }
 
   /** JDK-8246039 at 30 connections a second: ThreadStorm within 15 s, naming the TLS listener. */
