@@ -76,6 +76,19 @@ public final class SubWindows {
     return slices;
   }
 
+  /**
+   * Whether {@code condition} holds in {@code share} of the slices after the last that satisfies
+   * {@code end}: a new episode, sustained, not one that ended and resolved counted again on its
+   * slices still in the window with a short tail after it.
+   */
+  public static boolean sustainedSince(
+      List<List<SignalSample>> slices,
+      Predicate<List<SignalSample>> end,
+      Predicate<List<SignalSample>> condition,
+      double share) {
+    return sustained(holding(since(slices, end), condition), share);
+  }
+
   /** How many of the slices satisfy {@code condition} (empty slices never do). */
   public static int holding(
       List<List<SignalSample>> slices, Predicate<List<SignalSample>> condition) {

@@ -144,9 +144,7 @@ public final class ClassLoaderChurnRule implements AlertRule {
     // one tail after it (a plugin reloaded once, 20 s later) made four and paged it again.
     Predicate<List<SignalSample>> stopped = slice -> recompileRate(slice) < minRecompiles / 2;
     if (!context.firing("")
-        && !SubWindows.sustained(
-            SubWindows.holding(SubWindows.since(slices, stopped), reloading),
-            context.threshold(SUSTAINED))) {
+        && !SubWindows.sustainedSince(slices, stopped, reloading, context.threshold(SUSTAINED))) {
       return List.of();
     }
     int held = SubWindows.holding(slices, reloading);

@@ -128,9 +128,7 @@ public final class CodeCacheChurnRule implements AlertRule {
     // unloaded at its end: the sweeper reclaiming it, a few methods compiled again for 30 s)
     // re-paged it on them.
     boolean sustained =
-        SubWindows.sustained(
-            SubWindows.holding(SubWindows.since(slices, stopped), churning),
-            context.threshold(SUSTAINED));
+        SubWindows.sustainedSince(slices, stopped, churning, context.threshold(SUSTAINED));
     if (!now || !(firing || sustained)) {
       return List.of();
     }

@@ -103,14 +103,12 @@ public final class CompilerCpuHighRule implements AlertRule {
     List<List<SignalSample>> slices = SubWindows.of(context.history(), window, SubWindows.PARTS);
     boolean sustained =
         !context.warmingUp()
-            && SubWindows.sustained(
-                SubWindows.holding(
-                    SubWindows.since(
-                        slices,
-                        slice ->
-                            !Double.isNaN(SubWindows.mean(slice, SignalSample::compilerCpuShare))
-                                && !busy(slice, resolveShare, resolveCores)),
-                    slice -> busy(slice, limit, minCores)),
+            && SubWindows.sustainedSince(
+                slices,
+                slice ->
+                    !Double.isNaN(SubWindows.mean(slice, SignalSample::compilerCpuShare))
+                        && !busy(slice, resolveShare, resolveCores),
+                slice -> busy(slice, limit, minCores),
                 sustainedShare);
     // High while the same methods are compiled again under code cache pressure: the churn
     // signature, which needs no long wait and counts during warm-up too.

@@ -161,11 +161,11 @@ public final class DeoptimizationStormRule implements AlertRule {
     }
     List<List<SignalSample>> slices = SubWindows.of(context.history(), window, SubWindows.PARTS);
     // Fell under half: a rate below it (an unknown rate, NaN, is no fall).
-    List<List<SignalSample>> sinceStopped =
-        SubWindows.since(
-            slices, slice -> SubWindows.rate(slice, count, SignalSample::jfr) < limit / 2);
-    return SubWindows.sustained(
-        SubWindows.holding(sinceStopped, slice -> holds(slice, count, limit)), SUSTAINED_SHARE);
+    return SubWindows.sustainedSince(
+        slices,
+        slice -> SubWindows.rate(slice, count, SignalSample::jfr) < limit / 2,
+        slice -> holds(slice, count, limit),
+        SUSTAINED_SHARE);
   }
 
   private static boolean holds(

@@ -112,8 +112,7 @@ public final class TlsHandshakeStormRule implements AlertRule {
         slice ->
             !Double.isNaN(SubWindows.rate(slice, s -> handshakes(s, peer), SignalSample::jfr))
                 && !holding.test(slice);
-    return SubWindows.sustained(
-        SubWindows.holding(SubWindows.since(slices, stopped), holding), SUSTAINED_SHARE);
+    return SubWindows.sustainedSince(slices, stopped, holding, SUSTAINED_SHARE);
   }
 
   private static boolean storming(
