@@ -17,19 +17,40 @@ public record WarmUp(Duration minimum, Duration maximum) {
   public static final WarmUp DEFAULT = new WarmUp(Duration.ofMinutes(3), Duration.ofMinutes(10));
   private static final Duration MINUTE = Duration.ofMinutes(1);
 
+  /** Where a target is in its JIT warm-up. */
+  public enum Phase {
+    /** Its first {@code minimum} of uptime, or uptime unknown: compilation bursts are expected. */
+    STARTING,
+    /**
+     * Past the minimum with the compile rate falling every minute since: a JIT settling, or one
+     * that compiles less because it was stopped or starved (a GC storm, a stalled process) or
+     * because the minute before compiled an incident's code. Rules that can tell a storm by its own
+     * signature judge it here.
+     */
+    SETTLING,
+    /** Over, for good. */
+    OVER
+  }
+
   public boolean warmingUp(SignalWindow history) {
+    return phase(history) != Phase.OVER;
+  }
+
+  public Phase phase(SignalWindow history) {
     var latest = history.latest();
     if (latest.isEmpty() || Double.isNaN(latest.get().uptimeSeconds())) {
-      return true;
+      return Phase.STARTING;
     }
     double uptime = latest.get().uptimeSeconds();
     if (uptime < minimum.toSeconds()) {
-      return true;
+      return Phase.STARTING;
     }
     if (uptime >= maximum.toSeconds()) {
-      return false;
+      return Phase.OVER;
     }
-    return fallingSinceMinimum(history.all(), uptime - minimum.toSeconds());
+    return fallingSinceMinimum(history.all(), uptime - minimum.toSeconds())
+        ? Phase.SETTLING
+        : Phase.OVER;
   }
 
   /**

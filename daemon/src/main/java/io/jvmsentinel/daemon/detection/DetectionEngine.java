@@ -293,8 +293,8 @@ public final class DetectionEngine implements AutoCloseable {
     history.add(sample);
     recorder.record(target, sample);
     SignalWindow window = history.snapshot();
-    boolean warming = warmUp.warmingUp(window);
-    warmingUp.put(target, warming);
+    WarmUp.Phase warming = warmUp.phase(window);
+    warmingUp.put(target, warming != WarmUp.Phase.OVER);
     for (AlertRule rule : rules) {
       evaluate(rule, target, window, warming, sample.at());
     }
@@ -340,7 +340,11 @@ public final class DetectionEngine implements AutoCloseable {
   }
 
   private void evaluate(
-      AlertRule rule, String target, SignalWindow history, boolean warming, Instant sampledAt) {
+      AlertRule rule,
+      String target,
+      SignalWindow history,
+      WarmUp.Phase warming,
+      Instant sampledAt) {
     Map<String, Double> thresholds = settings.thresholds(rule, target);
     Optional<String> held = holdReason(rule, history, thresholds);
     if (held.isPresent()) {

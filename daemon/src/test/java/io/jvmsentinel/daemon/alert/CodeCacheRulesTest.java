@@ -263,7 +263,7 @@ class CodeCacheRulesTest {
         history,
         RuleSettings.DEFAULTS.thresholds(rule, "search"),
         firing,
-        warming,
+        warming ? WarmUp.Phase.STARTING : WarmUp.Phase.OVER,
         history.latest().orElseThrow().at());
   }
 }

@@ -2,12 +2,18 @@ package io.jvmsentinel.daemon.alert;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jvmsentinel.collectors.support.IntervalCounts;
 import io.jvmsentinel.daemon.alert.rules.DeoptimizationStormRule;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
-/** DeoptimizationStorm's episodes: a storm that ended and resolved is not paged again. */
+/**
+ * DeoptimizationStorm's episodes (a storm that ended and resolved is not paged again) and its
+ * judgement while warm-up settles.
+ */
 class DeoptimizationStormRuleTest {
   private final AlertRule rule = new DeoptimizationStormRule();
 
@@ -28,6 +34,52 @@ class DeoptimizationStormRuleTest {
     assertThat(rule.evaluate(context(ended, Set.of(), 60))).as("resolved: stays so").isEmpty();
     SignalHistory storming = Samples.history(124, (s, t) -> s.deopts(30.0 * t, 30.0 * t / 8));
     assertThat(rule.evaluate(context(storming, Set.of(), 60))).as("a storm pages").hasSize(1);
+  }
+
+  @Test
+  void whileWarmUpSettlesAStormOfTheSameMethodsPagesAndManyMethodsDeoptimisedOnceEachDoNot() {
+    // 30 deoptimisations a second for a minute in both: a storm throwing the same four methods
+    // away again and again, and a JIT settling (or a wave of new code) deoptimising 60 methods a
+    // tick, each once, never the same again.
+    SignalHistory storm =
+        Samples.history(
+            60,
+            (s, t) ->
+                s.deopts(30.0 * t, 30.0 * t / 8)
+                    .deoptimized(
+                        t == 0
+                            ? List.of()
+                            : List.of(
+                                method("Shape.area", 15),
+                                method("Shape.length", 15),
+                                method("Shape.sign", 15),
+                                method("Shape.at", 15))));
+    SignalHistory settling =
+        Samples.history(
+            60,
+            (s, t) ->
+                s.deopts(30.0 * t, 30.0 * t / 8)
+                    .deoptimized(
+                        IntStream.range(0, t == 0 ? 0 : 60)
+                            .mapToObj(i -> method("Stage" + t + "_" + i + ".apply", 1))
+                            .toList()));
+
+    assertThat(rule.evaluate(Samples.settling(rule, storm, Set.of())))
+        .as("settling, the same methods throughout: a storm")
+        .hasSize(1);
+    assertThat(rule.evaluate(Samples.settling(rule, settling, Set.of())))
+        .as("settling, each method once")
+        .isEmpty();
+    assertThat(rule.evaluate(Samples.context(rule, settling, Set.of())))
+        .as("after warm-up the rate alone decides")
+        .hasSize(1);
+    assertThat(rule.evaluate(Samples.warmingUp(rule, storm)))
+        .as("in warm-up's first minutes nothing is judged")
+        .isEmpty();
+  }
+
+  private static IntervalCounts.Count method(String name, long count) {
+    return new IntervalCounts.Count(name, count, List.of("class_check"));
   }
 
   private RuleContext context(SignalHistory history, Set<String> firing, double window) {

@@ -260,6 +260,23 @@ public final class Samples {
     return this;
   }
 
+  /** This tick's deoptimisations by method (JFR {@code jdk.Deoptimization}). */
+  public Samples deoptimized(List<IntervalCounts.Count> methods) {
+    details =
+        new SignalSample.Details(
+            details.target(),
+            details.creatorSites(),
+            methods,
+            details.recompiledMethods(),
+            details.codeCacheFulls(),
+            details.compilerCpu(),
+            details.gcPauses(),
+            details.contention(),
+            details.newThreads(),
+            details.discardedMethods());
+    return this;
+  }
+
   /**
    * Of the recompilations so far, those of discarded code (cumulative), with this tick's methods: a
    * JVM without {@code jdk.Deoptimization} (JDK 11), whose deoptimisations are unknown.
@@ -322,7 +339,7 @@ public final class Samples {
 
   /** The context a rule sees for target {@code orders}, past warm-up, at the latest sample. */
   static RuleContext context(AlertRule rule, SignalHistory history, Set<String> firing) {
-    return context(rule, history, firing, false);
+    return context(rule, history, firing, WarmUp.Phase.OVER);
   }
 
   /** The context a rule sees past warm-up with some thresholds set, as a configuration would. */
@@ -331,16 +348,21 @@ public final class Samples {
     Map<String, Double> values = new HashMap<>(RuleSettings.DEFAULTS.thresholds(rule, "orders"));
     values.putAll(thresholds);
     return new RuleContext(
-        "orders", history, values, firing, false, history.latest().orElseThrow().at());
+        "orders", history, values, firing, WarmUp.Phase.OVER, history.latest().orElseThrow().at());
   }
 
-  /** The context of a target still warming up, nothing firing. */
+  /** The context of a target in its first minutes (warm-up starting), nothing firing. */
   static RuleContext warmingUp(AlertRule rule, SignalHistory history) {
-    return context(rule, history, Set.of(), true);
+    return context(rule, history, Set.of(), WarmUp.Phase.STARTING);
+  }
+
+  /** The context of a target whose warm-up is settling: past its minimum, compiling less. */
+  static RuleContext settling(AlertRule rule, SignalHistory history, Set<String> firing) {
+    return context(rule, history, firing, WarmUp.Phase.SETTLING);
   }
 
   private static RuleContext context(
-      AlertRule rule, SignalHistory history, Set<String> firing, boolean warmingUp) {
+      AlertRule rule, SignalHistory history, Set<String> firing, WarmUp.Phase warmingUp) {
     return new RuleContext(
         "orders",
         history,

@@ -518,7 +518,7 @@ class ThreadStormRuleTest {
         history,
         RuleSettings.DEFAULTS.thresholds(rule, "orders"),
         firing,
-        warming,
+        warming ? WarmUp.Phase.STARTING : WarmUp.Phase.OVER,
         history.latest().orElseThrow().at());
   }
 }

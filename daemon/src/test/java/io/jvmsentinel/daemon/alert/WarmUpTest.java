@@ -23,19 +23,19 @@ class WarmUpTest {
 
   @Test
   void theFirstMinutesAreWarmUp() {
-    assertThat(WarmUp.DEFAULT.warmingUp(compiling(120, t -> 100))).isTrue();
+    assertThat(WarmUp.DEFAULT.phase(compiling(120, t -> 100))).isEqualTo(WarmUp.Phase.STARTING);
   }
 
   @Test
   void aCompileRateStillFallingAfterTheMinimumExtendsIt() {
     // Halving every minute: still settling at 4 minutes.
-    assertThat(WarmUp.DEFAULT.warmingUp(compiling(240, t -> 1000 / Math.pow(2, t / 60.0))))
-        .isTrue();
+    assertThat(WarmUp.DEFAULT.phase(compiling(240, t -> 1000 / Math.pow(2, t / 60.0))))
+        .isEqualTo(WarmUp.Phase.SETTLING);
   }
 
   @Test
   void aSteadyCompileRateEndsItAtTheMinimum() {
-    assertThat(WarmUp.DEFAULT.warmingUp(compiling(200, t -> 100))).isFalse();
+    assertThat(WarmUp.DEFAULT.phase(compiling(200, t -> 100))).isEqualTo(WarmUp.Phase.OVER);
   }
 
   @Test

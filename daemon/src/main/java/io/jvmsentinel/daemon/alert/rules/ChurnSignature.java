@@ -158,8 +158,8 @@ final class ChurnSignature {
     double deoptimizations = history.rate(window, SignalSample::deoptimizations, SignalSample::jfr);
     return !(deoptimizations >= DEOPTIMIZED * discarded)
         && !classesReloaded(history, window)
-        && InferredDeoptimizationStorm.recurringShare(slices)
-            < InferredDeoptimizationStorm.RECURRING;
+        && DeoptimizationStormRule.recurringShare(slices, SignalSample.Details::discardedMethods)
+            < DeoptimizationStormRule.RECURRING;
   }
 
   /** Code heaps reserving under {@value #SMALL_MB} MB in all (the lab's 4 and 8 MB caches). */

@@ -1,5 +1,6 @@
 package io.jvmsentinel.daemon.alert.rules;
 
+import io.jvmsentinel.collectors.support.IntervalCounts;
 import io.jvmsentinel.daemon.alert.AlertRule;
 import io.jvmsentinel.daemon.alert.EvidenceOrder;
 import io.jvmsentinel.daemon.alert.Finding;
@@ -10,18 +11,25 @@ import io.jvmsentinel.daemon.alert.RuleThreshold;
 import io.jvmsentinel.daemon.alert.Severity;
 import io.jvmsentinel.daemon.alert.SignalSample;
 import io.jvmsentinel.daemon.alert.SubWindows;
+import io.jvmsentinel.daemon.alert.WarmUp;
 import io.jvmsentinel.daemon.alert.WindowedEvidence;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 
 /**
  * Compiled code is deoptimised at a high, sustained rate after warm-up: in most 4 s sub-windows of
  * the last 24 s. A one-off invalidation (a class hierarchy change, a new code path) deoptimises its
  * methods within a second or two and the JIT recompiles them; deoptimisation that outlasts that is
- * a loop of compile and throw away, and is reported while it is happening.
+ * a loop of compile and throw away, and is reported while it is happening. While warm-up is
+ * extended past its minimum (the compile rate still falling), a storm of events pages only when the
+ * same methods are deoptimised all through the window.
  *
  * <p>A JVM before JDK 14 has no {@code jdk.Deoptimization} event, and on every JDK code invalidated
  * through its dependencies (a call site retargeted, a class redefined, a class hierarchy changed)
@@ -46,6 +54,11 @@ public final class DeoptimizationStormRule implements AlertRule {
   public static final String INFERRED_RATE = "discardedCodeRecompiledPerSecond";
 
   static final double SUSTAINED_SHARE = 0.6;
+
+  // Methods named in most sub-windows carry at least this share of what the per-tick tables name:
+  // the same code, again and again. The lab's storms (5 and 48 methods): 95% to 100% of their
+  // recompilations; new-message-type's waves on JDK 11: 0%.
+  static final double RECURRING = 0.5;
 
   @Override
   public String id() {
@@ -100,7 +113,7 @@ public final class DeoptimizationStormRule implements AlertRule {
 
   @Override
   public List<Finding> evaluate(RuleContext context) {
-    if (!Rates.up(context) || context.warmingUp()) {
+    if (!Rates.up(context) || context.warmUp() == WarmUp.Phase.STARTING) {
       return List.of();
     }
     Duration window = Rates.seconds(context.threshold(WINDOW));
@@ -108,7 +121,18 @@ public final class DeoptimizationStormRule implements AlertRule {
         Rates.known(context.history(), SignalSample::deoptimizations)
             ? context.history().rate(window, SignalSample::deoptimizations, SignalSample::jfr)
             : Double.NaN;
-    if (Double.isNaN(rate) || !storming(context, window, SignalSample::deoptimizations, RATE)) {
+    boolean storm =
+        !Double.isNaN(rate) && storming(context, window, SignalSample::deoptimizations, RATE);
+    if (context.warmingUp()) {
+      // Settling: past warm-up's minimum while the compile rate still falls, as it does in a JIT
+      // settling, but also in one stopped or starved (a GC storm, a stalled process) or one whose
+      // minute before compiled an incident's code. The events tell a storm then by its own
+      // signature: the same methods deoptimised all through the window, where settling
+      // deoptimises many methods once or twice each. (Inferred storms wait for warm-up's end.)
+      if (!storm || !(context.firing("") || sameMethodsThroughout(context, window))) {
+        return List.of();
+      }
+    } else if (!storm) {
       // Before JDK 14 there is no deoptimisation event; on any JDK, code invalidated through its
       // dependencies (a call site retargeted, a class redefined) is thrown away without one.
       return InferredDeoptimizationStorm.evaluate(context, window, rate);
@@ -140,6 +164,44 @@ public final class DeoptimizationStormRule implements AlertRule {
             "Look at the most deoptimised methods and their reasons in the evidence; stabilise"
                 + " the types they see, or check CodeCacheChurn.",
             EvidenceOrder.causeFirst(evidence, "mostDeoptimizedMethods")));
+  }
+
+  private static boolean sameMethodsThroughout(RuleContext context, Duration window) {
+    return recurringShare(
+            SubWindows.of(context.history(), window, SubWindows.PARTS),
+            SignalSample.Details::deoptimizedMethods)
+        >= RECURRING;
+  }
+
+  /**
+   * The share of what one of the slices' per-tick method tables counts (deoptimised or discarded
+   * methods) that is of methods named in most slices (as many as a sustained rate needs). A slice's
+   * first sample is the one before it: its table belongs to the slice before.
+   */
+  static double recurringShare(
+      List<List<SignalSample>> slices,
+      Function<SignalSample.Details, List<IntervalCounts.Count>> table) {
+    Map<String, Long> counts = new HashMap<>();
+    Map<String, Integer> slicesNamedIn = new HashMap<>();
+    for (List<SignalSample> slice : slices) {
+      Set<String> named = new HashSet<>();
+      for (SignalSample sample : slice.subList(Math.min(1, slice.size()), slice.size())) {
+        for (IntervalCounts.Count count : table.apply(sample.details())) {
+          counts.merge(count.key(), count.count(), Long::sum);
+          named.add(count.key());
+        }
+      }
+      named.forEach(method -> slicesNamedIn.merge(method, 1, Integer::sum));
+    }
+    long all = 0;
+    long recurring = 0;
+    for (Map.Entry<String, Long> method : counts.entrySet()) {
+      all += method.getValue();
+      if (SubWindows.sustained(slicesNamedIn.get(method.getKey()), SUSTAINED_SHARE)) {
+        recurring += method.getValue();
+      }
+    }
+    return all == 0 ? 0 : recurring / (double) all;
   }
 
   /**

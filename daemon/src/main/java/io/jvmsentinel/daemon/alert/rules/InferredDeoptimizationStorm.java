@@ -8,12 +8,9 @@ import io.jvmsentinel.daemon.alert.SignalSample;
 import io.jvmsentinel.daemon.alert.SubWindows;
 import io.jvmsentinel.daemon.alert.WindowedEvidence;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * DeoptimizationStorm without a storm of {@code jdk.Deoptimization} events (a JVM before JDK 14 has
@@ -48,10 +45,6 @@ final class InferredDeoptimizationStorm {
           + " redefined again and again (an agent retransforming them), or classes loaded that"
           + " break the inlining of the methods' callers (class hierarchy changes).";
 
-  // Methods recompiled in most sub-windows carry at least this share of the recompilations the
-  // per-tick tables name: the same code, again and again. The lab's storms (5 and 48 methods):
-  // 95% to 100%; new-message-type's waves on JDK 11: 0%.
-  static final double RECURRING = 0.5;
   private static final int TOP = 10;
 
   private InferredDeoptimizationStorm() {}
@@ -73,8 +66,11 @@ final class InferredDeoptimizationStorm {
             DeoptimizationStormRule.RECOMPILE_RATE)) {
       return List.of();
     }
-    double share = recurringShare(SubWindows.of(context.history(), window, SubWindows.PARTS));
-    if (!(share >= RECURRING)) {
+    double share =
+        DeoptimizationStormRule.recurringShare(
+            SubWindows.of(context.history(), window, SubWindows.PARTS),
+            SignalSample.Details::discardedMethods);
+    if (!(share >= DeoptimizationStormRule.RECURRING)) {
       return List.of();
     }
     List<IntervalCounts.Count> top =
@@ -129,35 +125,5 @@ final class InferredDeoptimizationStorm {
       RuleContext context, Duration window, double deoptimizations) {
     return !Double.isNaN(deoptimizations)
         && ChurnSignature.classesReloaded(context.history(), window);
-  }
-
-  /**
-   * The share of the recompilations the slices' tables name that are of methods named in most
-   * slices (as many as a sustained rate needs). A slice's first sample is the one before it: its
-   * table belongs to the slice before.
-   */
-  static double recurringShare(List<List<SignalSample>> slices) {
-    Map<String, Long> counts = new HashMap<>();
-    Map<String, Integer> slicesNamedIn = new HashMap<>();
-    for (List<SignalSample> slice : slices) {
-      Set<String> named = new HashSet<>();
-      for (SignalSample sample : slice.subList(Math.min(1, slice.size()), slice.size())) {
-        for (IntervalCounts.Count count : sample.details().discardedMethods()) {
-          counts.merge(count.key(), count.count(), Long::sum);
-          named.add(count.key());
-        }
-      }
-      named.forEach(method -> slicesNamedIn.merge(method, 1, Integer::sum));
-    }
-    long all = 0;
-    long recurring = 0;
-    for (Map.Entry<String, Long> method : counts.entrySet()) {
-      all += method.getValue();
-      if (SubWindows.sustained(
-          slicesNamedIn.get(method.getKey()), DeoptimizationStormRule.SUSTAINED_SHARE)) {
-        recurring += method.getValue();
-      }
-    }
-    return all == 0 ? 0 : recurring / (double) all;
   }
 }
