@@ -113,6 +113,18 @@ class InferredDeoptimizationStormTest {
   }
 
   @Test
+  void whileWarmUpSettlesTheStormIsJudgedAndTheWaveStaysSilent() {
+    // Past warm-up's minimum with the compile rate still falling (a JVM stalled before its storm):
+    // the recurrence the inferred form asks for already tells the storm from a settling JIT.
+    SignalHistory wave =
+        jdk11(120, 76, t -> 16.0 * t, InferredDeoptimizationStormTest::waveMethods, 20, 0.2, 30);
+
+    assertThat(rule.evaluate(Samples.settling(rule, deoptStorm(), Set.of()))).hasSize(1);
+    assertThat(rule.evaluate(Samples.settling(rule, wave, Set.of()))).isEmpty();
+    assertThat(rule.evaluate(Samples.warmingUp(rule, deoptStorm()))).isEmpty();
+  }
+
+  @Test
   void manyMethodsRecompiledOnceEachAreAWaveNotAStorm() {
     // As sustained as the storm, but 32 different methods a tick, each recompiled once: code
     // invalidated by a change and compiled again, not the same code thrown away again and again.

@@ -187,6 +187,9 @@ class ScenarioReplayTest {
         // through the window.
         new Scenario(
             "mixed-stopped-before-deopt-jdk25", WarmUp.DEFAULT, mixed(15, DeoptStorm.EVENTS)),
+        // The same on JDK 11 (chunk feed): the storm inferred from the code it throws away.
+        new Scenario(
+            "mixed-stopped-before-deopt-jdk11", WarmUp.DEFAULT, mixed(15, DeoptStorm.INFERRED)),
         new Scenario(
             "codecache-churn-4m-jdk17",
             WarmUp.DEFAULT,

@@ -123,16 +123,18 @@ public final class DeoptimizationStormRule implements AlertRule {
             : Double.NaN;
     boolean storm =
         !Double.isNaN(rate) && storming(context, window, SignalSample::deoptimizations, RATE);
-    if (context.warmingUp()) {
+    if (context.warmingUp()
+        && storm
+        && !context.firing("")
+        && !sameMethodsThroughout(context, window)) {
       // Settling: past warm-up's minimum while the compile rate still falls, as it does in a JIT
       // settling, but also in one stopped or starved (a GC storm, a stalled process) or one whose
-      // minute before compiled an incident's code. The events tell a storm then by its own
-      // signature: the same methods deoptimised all through the window, where settling
-      // deoptimises many methods once or twice each. (Inferred storms wait for warm-up's end.)
-      if (!storm || !(context.firing("") || sameMethodsThroughout(context, window))) {
-        return List.of();
-      }
-    } else if (!storm) {
+      // minute before compiled an incident's code. A storm is told then by its own signature: the
+      // same methods deoptimised all through the window, where settling deoptimises many methods
+      // once or twice each (the inferred form below asks the same of the recompiled ones).
+      return List.of();
+    }
+    if (!storm) {
       // Before JDK 14 there is no deoptimisation event; on any JDK, code invalidated through its
       // dependencies (a call site retargeted, a class redefined) is thrown away without one.
       return InferredDeoptimizationStorm.evaluate(context, window, rate);
