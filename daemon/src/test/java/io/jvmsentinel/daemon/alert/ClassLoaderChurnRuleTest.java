@@ -214,8 +214,10 @@ class ClassLoaderChurnRuleTest {
   }
 
   @Test
-  void warmUpIsNotJudged() {
+  void warmUpsFirstMinutesAreNotJudgedItsExtensionIs() {
     assertThat(rule.evaluate(Samples.warmingUp(rule, reloading(0.7, 0)))).isEmpty();
+    // Past the minimum with the compile rate still falling: reloading is no JIT settling.
+    assertThat(rule.evaluate(Samples.settling(rule, reloading(0.7, 0), Set.of()))).hasSize(1);
   }
 
   @Test

@@ -10,6 +10,7 @@ import io.jvmsentinel.daemon.alert.Severity;
 import io.jvmsentinel.daemon.alert.SignalSample;
 import io.jvmsentinel.daemon.alert.SignalWindow;
 import io.jvmsentinel.daemon.alert.SubWindows;
+import io.jvmsentinel.daemon.alert.WarmUp;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -24,13 +25,13 @@ import java.util.function.Predicate;
  * <p>Told apart by mechanism from the other ways the same methods get compiled again: the code
  * cache is not near its maximum and has not filled (else the cache is too small: CodeCacheChurn,
  * whose remedy, a larger cache, would not help here), and the compiled code is not thrown away by
- * deoptimisation (DeoptimizationStorm). After warm-up, in most sub-windows: at least {@code
- * minRecompileRate} recompilations a second, at least half of all compilations, and classes loaded
- * at {@code minClassLoadRate}: the classes keep being loaded anew. A new feature compiles new code
- * once and a warm-up mostly compiles code for the first time: neither is mostly recompilation. A
- * single reload (a plugin or configuration hot-reloaded once) loads its classes at one moment, and
- * the JIT then takes tens of seconds to compile the fresh copy again (300 classes: 2,700
- * recompilations over 27 s on a loaded host, in 4 of the 6 sub-windows): recompilation that
+ * deoptimisation (DeoptimizationStorm). After warm-up's first minutes, in most sub-windows: at
+ * least {@code minRecompileRate} recompilations a second, at least half of all compilations, and
+ * classes loaded at {@code minClassLoadRate}: the classes keep being loaded anew. A new feature
+ * compiles new code once and a warm-up mostly compiles code for the first time: neither is mostly
+ * recompilation. A single reload (a plugin or configuration hot-reloaded once) loads its classes at
+ * one moment, and the JIT then takes tens of seconds to compile the fresh copy again (300 classes:
+ * 2,700 recompilations over 27 s on a loaded host, in 4 of the 6 sub-windows): recompilation that
  * outlasts the loading is the tail of one reload, not churn.
  */
 public final class ClassLoaderChurnRule implements AlertRule {
@@ -101,7 +102,9 @@ public final class ClassLoaderChurnRule implements AlertRule {
 
   @Override
   public List<Finding> evaluate(RuleContext context) {
-    if (!Rates.up(context) || context.warmingUp()) {
+    // Judged while warm-up settles (past its minimum, compiling less every minute): mostly
+    // recompilation of reloaded classes is no JIT settling, which compiles code for the first time.
+    if (!Rates.up(context) || context.warmUp() == WarmUp.Phase.STARTING) {
       return List.of();
     }
     SignalWindow history = context.history();
