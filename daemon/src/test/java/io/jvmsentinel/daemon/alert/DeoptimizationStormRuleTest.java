@@ -7,6 +7,7 @@ import io.jvmsentinel.daemon.alert.rules.DeoptimizationStormRule;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.IntFunction;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
@@ -42,27 +43,19 @@ class DeoptimizationStormRuleTest {
     // away again and again, and a JIT settling (or a wave of new code) deoptimising 60 methods a
     // tick, each once, never the same again.
     SignalHistory storm =
-        Samples.history(
-            60,
-            (s, t) ->
-                s.deopts(30.0 * t, 30.0 * t / 8)
-                    .deoptimized(
-                        t == 0
-                            ? List.of()
-                            : List.of(
-                                method("Shape.area", 15),
-                                method("Shape.length", 15),
-                                method("Shape.sign", 15),
-                                method("Shape.at", 15))));
+        deoptimising(
+            t ->
+                List.of(
+                    method("Shape.area", 15),
+                    method("Shape.length", 15),
+                    method("Shape.sign", 15),
+                    method("Shape.at", 15)));
     SignalHistory settling =
-        Samples.history(
-            60,
-            (s, t) ->
-                s.deopts(30.0 * t, 30.0 * t / 8)
-                    .deoptimized(
-                        IntStream.range(0, t == 0 ? 0 : 60)
-                            .mapToObj(i -> method("Stage" + t + "_" + i + ".apply", 1))
-                            .toList()));
+        deoptimising(
+            t ->
+                IntStream.range(0, 60)
+                    .mapToObj(i -> method("Stage" + t + "_" + i + ".apply", 1))
+                    .toList());
 
     assertThat(rule.evaluate(Samples.settling(rule, storm, Set.of())))
         .as("settling, the same methods throughout: a storm")
@@ -76,6 +69,14 @@ class DeoptimizationStormRuleTest {
     assertThat(rule.evaluate(Samples.warmingUp(rule, storm)))
         .as("in warm-up's first minutes nothing is judged")
         .isEmpty();
+  }
+
+  /** A minute at 30 deoptimisations a second, each 2 s tick's by method as {@code methods}. */
+  private static SignalHistory deoptimising(IntFunction<List<IntervalCounts.Count>> methods) {
+    return Samples.history(
+        60,
+        (s, t) ->
+            s.deopts(30.0 * t, 30.0 * t / 8).deoptimized(t == 0 ? List.of() : methods.apply(t)));
   }
 
   private static IntervalCounts.Count method(String name, long count) {
