@@ -4,10 +4,12 @@
 # seconds, alternating a quiet phase and a thread storm (ThreadStorm fires and resolves). Once in
 # the run the target hangs (SIGSTOP) for HANG seconds (at half time); once, at a fifth, the webhook
 # receiver goes down for OUTAGE seconds and comes back (queued alerts must arrive, in order). Every SAMPLE seconds the
-# daemon's heap (jstat, after-GC old gen and total used), threads, descriptors, TCP connections,
+# daemon's heap (jstat, after-GC old gen and total used), resident set size, threads, descriptors, TCP connections,
 # JFR chunk directory size and /metrics latency go to bench/results/soak-<ts>.csv; a summary
 # compares the first and the last quarter.
 # Usage: bench/soak.sh [minutes=60] [cycle-seconds=60] [sample-seconds=10]
+# SOAK_STORM and SOAK_QUIET replace the two lab scenarios (with their arguments), e.g.
+# SOAK_STORM=mixed SOAK_QUIET=healthy bench/soak.sh 60 240: every incident of the demo in turn.
 # Needs the jar: ./mvnw -q -pl daemon -am package -DskipTests
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -17,8 +19,9 @@ cycle=${2:-60}
 every=${3:-10}
 hang=${HANG:-60}
 outage=${OUTAGE:-120}
-java17=${JAVA17_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}
-java="$java17/bin/java"
+# The daemon runs on the JDK the image ships (25); the lab target on the same.
+java_home=${SOAK_JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
+java="$java_home/bin/java"
 free_port() { python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])'; }
 jmx=$(free_port)
 http=$(free_port)
@@ -73,6 +76,8 @@ PY
   echo $!
 }
 
+read -r -a storm_lab <<<"${SOAK_STORM:-thread-per-request --rate 300}"
+read -r -a quiet_lab <<<"${SOAK_QUIET:-thread-per-request --rate 10}"
 lab=""
 start_lab() { # scenario and arguments
   "$java" -Xmx64m -Dcom.sun.management.jmxremote.port="$jmx" -Dcom.sun.management.jmxremote.rmi.port="$jmx" \
@@ -84,13 +89,16 @@ start_lab() { # scenario and arguments
 
 touch "$tmp/received.txt" "$tmp/events.txt"
 receiver_pid=$(receiver)
-start_lab thread-per-request --rate 10
+start_lab "${quiet_lab[@]}"
 JAVA_TOOL_OPTIONS="-Djava.io.tmpdir=$tmp/daemon-tmp" "$java" -Xmx128m -jar "$jar" run --config "$tmp/sentinel.yaml" >"$tmp/daemon.log" 2>&1 &
 daemon=$!
 trap 'kill -CONT $lab 2>/dev/null; kill -9 $lab $daemon $receiver_pid 2>/dev/null || true; cp "$tmp/daemon.log" "$root/bench/results/soak-$ts-daemon.log" 2>/dev/null; rm -rf "$tmp"' EXIT
 
 heap_kb() { # old gen used and total used, KB, from jstat -gc
-  "$java17/bin/jstat" -gc "$daemon" 2>/dev/null | awk 'NR==2 {printf "%d,%d", $8, $3+$4+$6+$8}' || echo "-,-"
+  "$java_home/bin/jstat" -gc "$daemon" 2>/dev/null | awk 'NR==2 {printf "%d,%d", $8, $3+$4+$6+$8}' || echo "-,-"
+}
+rss_kb() { # resident set size of the whole daemon process, KB
+  awk '/^VmRSS:/ {print $2}' /proc/"$daemon"/status 2>/dev/null || echo 0
 }
 tcp_count() {
   local inodes
@@ -100,15 +108,16 @@ tcp_count() {
 }
 sample() {
   local t=$1 phase=$2 latency up
-  latency=$(curl -s -o /dev/null -m 5 -w '%{time_total}' "http://127.0.0.1:$http/metrics" || echo "timeout")
+  # curl prints the time even when it fails: then the sample says timeout alone.
+  latency=$(curl -s -o /dev/null -m 5 -w '%{time_total}' "http://127.0.0.1:$http/metrics") || latency=timeout
   up=$(curl -s -m 5 "http://127.0.0.1:$http/metrics" | awk '/^jvm_sentinel_target_up/ {print $2}' || true)
-  printf '%d,%s,%s,%d,%d,%d,%d,%s,%s,%d\n' "$t" "$phase" "$(heap_kb)" \
+  printf '%d,%s,%s,%d,%d,%d,%d,%d,%s,%s,%d\n' "$t" "$phase" "$(heap_kb)" "$(rss_kb)" \
     "$(ls /proc/"$daemon"/task | wc -l)" "$(ls /proc/"$daemon"/fd | wc -l)" "$(tcp_count)" \
     "$(du -sk "$tmp/daemon-tmp" | awk '{print $1}')" "$latency" "${up:--}" \
     "$(wc -l <"$tmp/received.txt" 2>/dev/null || echo 0)" >>"$csv"
 }
 
-echo "t_s,phase,old_gen_kb,heap_used_kb,threads,fds,tcp,tmp_kb,scrape_s,target_up,notifications" >"$csv"
+echo "t_s,phase,old_gen_kb,heap_used_kb,rss_kb,threads,fds,tcp,tmp_kb,scrape_s,target_up,notifications" >"$csv"
 total=$((minutes * 60))
 hang_at=$((total / 2))
 outage_at=$((total / 5))
@@ -142,7 +151,7 @@ while :; do
     wait "$lab" 2>/dev/null || true
     n=$((n + 1))
     # Alternate: a thread storm (ThreadStorm fires, then resolves in the quiet phase that follows).
-    if ((n % 2 == 1)); then phase=storm; start_lab thread-per-request --rate 300; else phase=quiet; start_lab thread-per-request --rate 10; fi
+    if ((n % 2 == 1)); then phase=storm; start_lab "${storm_lab[@]}"; else phase=quiet; start_lab "${quiet_lab[@]}"; fi
     echo "t=$t restart $n ($phase)" >>"$tmp/events.txt"
     next_restart=$((t + cycle))
   fi
@@ -152,9 +161,9 @@ sample "$total" end
 
 received_firing=$(grep -c ' firing ' "$tmp/received.txt" || true)
 received_resolved=$(grep -c ' resolved ' "$tmp/received.txt" || true)
-python3 - "$csv" "$summary" "$minutes" "$cycle" "$n" "$received_firing" "$received_resolved" "$tmp/events.txt" "$tmp/received.txt" "$tmp/daemon.log" <<'PY'
+python3 - "$csv" "$summary" "$minutes" "$cycle" "$n" "$received_firing" "$received_resolved" "$tmp/events.txt" "$tmp/received.txt" "$tmp/daemon.log" "${storm_lab[*]}" "${quiet_lab[*]}" <<'PY'
 import csv, sys
-path, out, minutes, cycle, restarts, fired, resolved, events, received, log = sys.argv[1:]
+path, out, minutes, cycle, restarts, fired, resolved, events, received, log, storm, quiet = sys.argv[1:]
 rows = [r for r in csv.DictReader(open(path)) if r['phase'] != 'end' or True]
 def num(r, k):
     try: return float(r[k])
@@ -165,10 +174,10 @@ def stat(k, part):
     v = [num(r, k) for r in part if num(r, k) is not None]
     return (min(v), max(v), sum(v) / len(v)) if v else (None, None, None)
 lines = [f"# Soak {path.split('/')[-1]}", "",
-         f"{minutes} min, target killed and restarted every {cycle} s ({restarts} restarts, storm and quiet alternating),",
+         f"{minutes} min, target killed and restarted every {cycle} s ({restarts} restarts, storm and quiet alternating: {storm} / {quiet}),",
          "one SIGSTOP hang and one webhook outage; sampled every few seconds.", "",
          "| measure | first quarter min / max / mean | last quarter min / max / mean |", "|---|---|---|"]
-for k in ['old_gen_kb', 'heap_used_kb', 'threads', 'fds', 'tcp', 'tmp_kb', 'scrape_s']:
+for k in ['old_gen_kb', 'heap_used_kb', 'rss_kb', 'threads', 'fds', 'tcp', 'tmp_kb', 'scrape_s']:
     a, b = stat(k, first), stat(k, last)
     fmt = lambda s: ' / '.join('-' if x is None else (f'{x:.3f}' if k == 'scrape_s' else f'{x:.0f}') for x in s)
     lines.append(f"| {k} | {fmt(a)} | {fmt(b)} |")
