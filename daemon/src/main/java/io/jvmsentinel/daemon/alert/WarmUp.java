@@ -32,10 +32,6 @@ public record WarmUp(Duration minimum, Duration maximum) {
     OVER
   }
 
-  public boolean warmingUp(SignalWindow history) {
-    return phase(history) != Phase.OVER;
-  }
-
   public Phase phase(SignalWindow history) {
     var latest = history.latest();
     if (latest.isEmpty() || Double.isNaN(latest.get().uptimeSeconds())) {

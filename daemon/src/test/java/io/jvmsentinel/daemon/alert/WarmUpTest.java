@@ -45,13 +45,14 @@ class WarmUpTest {
     // deoptimisation storm at 5.5 minutes).
     SignalWindow history = compiling(330, t -> t >= 240 && t < 270 ? 2000 : 100);
 
-    assertThat(WarmUp.DEFAULT.warmingUp(history)).isFalse();
+    assertThat(WarmUp.DEFAULT.phase(history)).isEqualTo(WarmUp.Phase.OVER);
   }
 
   @Test
   void itEndsAtTheMaximumWhateverTheCompileRate() {
     WarmUp shortMax = new WarmUp(Duration.ofMinutes(1), Duration.ofMinutes(2));
 
-    assertThat(shortMax.warmingUp(compiling(150, t -> 1000 / Math.pow(2, t / 60.0)))).isFalse();
+    assertThat(shortMax.phase(compiling(150, t -> 1000 / Math.pow(2, t / 60.0))))
+        .isEqualTo(WarmUp.Phase.OVER);
   }
 }
