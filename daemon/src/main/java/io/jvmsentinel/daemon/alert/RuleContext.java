@@ -33,7 +33,7 @@ public record RuleContext(
 
   /** Whether the target is still in its JIT warm-up, starting or settling. */
   public boolean warmingUp() {
-    return warmUp != WarmUp.Phase.OVER;
+    return warmUp.warmingUp();
   }
 
   public double threshold(String name) {

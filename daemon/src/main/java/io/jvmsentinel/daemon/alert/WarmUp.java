@@ -29,7 +29,12 @@ public record WarmUp(Duration minimum, Duration maximum) {
      */
     SETTLING,
     /** Over, for good. */
-    OVER
+    OVER;
+
+    /** Whether this is still warm-up, starting or settling. */
+    public boolean warmingUp() {
+      return this != OVER;
+    }
   }
 
   public Phase phase(SignalWindow history) {

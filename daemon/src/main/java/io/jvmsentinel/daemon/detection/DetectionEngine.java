@@ -294,7 +294,7 @@ public final class DetectionEngine implements AutoCloseable {
     recorder.record(target, sample);
     SignalWindow window = history.snapshot();
     WarmUp.Phase warming = warmUp.phase(window);
-    warmingUp.put(target, warming != WarmUp.Phase.OVER);
+    warmingUp.put(target, warming.warmingUp());
     for (AlertRule rule : rules) {
       evaluate(rule, target, window, warming, sample.at());
     }
